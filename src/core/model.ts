@@ -1,0 +1,111 @@
+/**
+ * The core data model shared by every capability. Positions are 0-based (line and character,
+ * characters counted in UTF-16 code units as VS Code does); front ends convert to 1-based
+ * lines for people and to vscode.Range in one place (src/extension/convert.ts).
+ */
+
+export interface Position { line: number; character: number }
+export interface Range { start: Position; end: Position }
+
+export type Language = 'go' | 'ruby' | 'python' | 'php' | 'javascript' | 'typescript' | 'perl' | 'rust';
+
+export const LANGUAGES: readonly Language[] = ['go', 'ruby', 'python', 'php', 'javascript', 'typescript', 'perl', 'rust'];
+
+/** A loop that encloses a site or a call (for, range, while, each/map/forEach, comprehension …). */
+export interface LoopInfo {
+  kind: string;
+  range: Range;
+  /** Source text of what the loop iterates over, when the syntax names it (`posts`, `rows.each` → `rows`). */
+  iterable?: string;
+}
+
+/** A SQL statement found in source: the literal(s) it is built from and its context. */
+export interface SqlSite {
+  /** Path relative to the scanned root, `/`-separated. */
+  file: string;
+  language: Language;
+  /** From the start of the first literal to the end of the last one. */
+  range: Range;
+  /** The exact range of every literal the statement is built from, in source order. */
+  literalRanges: Range[];
+  /** The SQL as the database receives it; dynamic parts are replaced by DYNAMIC_MARK. */
+  sql: string;
+  /** Placeholders in order of appearance: `?`, `$1`, `:name`, `%s`, `@p`. */
+  placeholders: string[];
+  /** True when some part of the text is only known at run time (interpolation, a variable). */
+  dynamic: boolean;
+  /** The call the statement flows into (`db.Query`, `$dbh->prepare`), when known. */
+  call?: string;
+  /** Name of the enclosing function or method (`Handler.getPosts`, `get_posts`). */
+  function?: string;
+  functionRange?: Range;
+  /** Enclosing loops, outermost first, inside the enclosing function. */
+  loops: LoopInfo[];
+  /** Variable the call's result is assigned to (`rows`, `posts`), used to link loops to queries. */
+  resultVar?: string;
+}
+
+/** Marker that stands for a dynamic part in SqlSite.sql. Chosen to be invalid SQL so nothing mistakes it for a value. */
+export const DYNAMIC_MARK = '/*?dynamic*/';
+
+/** A function or method defined in a file (for following calls, N+1 across functions). */
+export interface FunctionDef {
+  name: string;
+  /** Receiver type or class, when a method. */
+  owner?: string;
+  range: Range;
+  /** Range of the name, for jumping to it. */
+  nameRange: Range;
+}
+
+/** A call expression in a file (for following calls, N+1 across functions). */
+export interface CallSite {
+  /** Callee's last name segment (`getUser` for `h.getUser(...)`). */
+  name: string;
+  /** Text before the last segment (`h`, `self`, `this`, `$this`), when there is one. */
+  receiver?: string;
+  range: Range;
+  function?: string;
+  loops: LoopInfo[];
+  /** True when the call runs in a goroutine/async task/thread body started in the loop and awaited once. */
+  detached?: boolean;
+}
+
+/** A route definition with its handler. */
+export interface Route {
+  method: string;          // GET, POST …, or ANY
+  pattern: string;         // as written by the framework, prefixes applied: /api/items/:id
+  framework: string;
+  file: string;
+  range: Range;            // the route definition
+  handler?: { name: string; file?: string; range?: Range };
+}
+
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
+
+export interface RelatedLocation { file: string; range: Range; message: string }
+
+/** A problem found in a statement, a plan or a loop. `code` is stable across every front end. */
+export interface Finding {
+  code: string;
+  severity: Severity;
+  message: string;
+  file: string;
+  range: Range;
+  table?: string;
+  related?: RelatedLocation[];
+}
+
+/** What went wrong reading one file; reported, never fatal. */
+export interface FileError { file: string; message: string; line?: number }
+
+/** Everything extracted from one source file. */
+export interface FileFacts {
+  file: string;
+  language: Language;
+  sites: SqlSite[];
+  functions: FunctionDef[];
+  calls: CallSite[];
+  routes: Route[];
+  errors: FileError[];
+}
