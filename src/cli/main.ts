@@ -1,0 +1,47 @@
+/**
+ * The `query-insight` command line: a thin front end over src/core and src/db.
+ * Each command lives in src/cli/commands/<name>.ts and exports a `Command`.
+ */
+import { UsageError } from './output';
+import { COMMANDS } from './commands';
+
+function usage(): string {
+  const lines = ['usage: query-insight <command> [options]', '', 'commands:'];
+  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
+  lines.push('', 'Run `query-insight <command> --help` for a command\'s options.');
+  return lines.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (!cmd) {
+    process.stderr.write(`query-insight: unknown command "${name}"\n\n${usage()}\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(cmd.help + '\n');
+    return 0;
+  }
+  try {
+    return await cmd.run(rest, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`query-insight ${name}: ${err.message}\n\n${cmd.help}\n`);
+      return 2;
+    }
+    process.stderr.write(`query-insight ${name}: ${(err as Error).message ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+declare const __QI_VERSION__: string | undefined;
+const VERSION = typeof __QI_VERSION__ === 'string' ? __QI_VERSION__ : '0.1.0';

@@ -1,0 +1,61 @@
+/** Output formats shared by every CLI command: one place decides how a table, JSON Lines, Markdown, CSV and TSV look. */
+
+export type Format = 'table' | 'json' | 'md' | 'csv' | 'tsv';
+
+export const FORMATS: readonly Format[] = ['table', 'json', 'md', 'csv', 'tsv'];
+
+export interface Column<T> {
+  header: string;
+  value: (row: T) => string | number;
+  /** Right-align in tables (numbers). */
+  right?: boolean;
+}
+
+/** Parses `--format`, accepting only the formats a command supports. */
+export function parseFormat(value: string | undefined, allowed: readonly Format[], fallback: Format = 'table'): Format {
+  const f = (value ?? fallback) as Format;
+  if (!allowed.includes(f)) throw new UsageError(`--format must be one of ${allowed.join(', ')} (got "${value}")`);
+  return f;
+}
+
+/** An error in how the command was called: printed with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+function csvCell(s: string, sep: string): string {
+  return s.includes(sep) || s.includes('"') || s.includes('\n') ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function mdCell(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** Renders rows as an aligned text table, Markdown, CSV or TSV (JSON is the caller's, one object per line). */
+export function renderRows<T>(rows: readonly T[], columns: readonly Column<T>[], format: Exclude<Format, 'json'>): string {
+  const cells = rows.map((r) => columns.map((c) => String(c.value(r))));
+  const headers = columns.map((c) => c.header);
+  if (format === 'csv' || format === 'tsv') {
+    const sep = format === 'csv' ? ',' : '\t';
+    const clean = (s: string) => (format === 'tsv' ? s.replace(/[\t\n]/g, ' ') : csvCell(s, sep));
+    return [headers, ...cells].map((line) => line.map(clean).join(sep)).join('\n') + '\n';
+  }
+  if (format === 'md') {
+    const head = `| ${headers.map(mdCell).join(' | ')} |`;
+    const rule = `| ${columns.map((c) => (c.right ? '---:' : '---')).join(' | ')} |`;
+    return [head, rule, ...cells.map((line) => `| ${line.map(mdCell).join(' | ')} |`)].join('\n') + '\n';
+  }
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((line) => line[i].length)));
+  const pad = (s: string, i: number) => (columns[i].right ? s.padStart(widths[i]) : s.padEnd(widths[i]));
+  const sepLine = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+`;
+  const fmt = (line: string[]) => `| ${line.map(pad).join(' | ')} |`;
+  return [sepLine, fmt(headers), sepLine, ...cells.map(fmt), sepLine].join('\n') + '\n';
+}
+
+/** JSON Lines: one object per line. */
+export function renderJsonLines(objects: readonly unknown[]): string {
+  return objects.map((o) => JSON.stringify(o)).join('\n') + (objects.length ? '\n' : '');
+}
+
+/** Collapses whitespace so a multi-line statement fits one table cell. */
+export function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
