@@ -109,3 +109,47 @@ export interface FileFacts {
   routes: Route[];
   errors: FileError[];
 }
+
+/** Database flavor as detected from the server's version string. */
+export type Flavor = 'mysql' | 'mariadb';
+
+export interface ColumnInfo {
+  name: string;
+  /** Full column type as the server reports it: `int(11) unsigned`, `varchar(255)`, `datetime(6)`. */
+  type: string;
+  nullable: boolean;
+}
+
+export interface IndexInfo {
+  name: string;
+  /** Key parts in order. */
+  columns: string[];
+  unique: boolean;
+  primary: boolean;
+  /** Cardinality estimate per key part (SHOW INDEX), when known. */
+  cardinality?: (number | undefined)[];
+  /** Prefix length per key part (`name(10)`), when the index uses one. */
+  subParts?: (number | undefined)[];
+  /** False for MySQL 8 INVISIBLE indexes / MariaDB IGNORED indexes. */
+  visible?: boolean;
+}
+
+export interface TableInfo {
+  name: string;
+  columns: ColumnInfo[];
+  indexes: IndexInfo[];
+  /** Row-count estimate (information_schema.TABLES.TABLE_ROWS). */
+  rows: number;
+  engine?: string;
+}
+
+/** The schema of one database, as read by src/db (or built by tests). Table keys are lower-case names. */
+export interface Schema {
+  database: string;
+  flavor: Flavor;
+  /** Server version, e.g. `10.11.6-MariaDB` or `8.0.36`. */
+  version: string;
+  tables: Record<string, TableInfo>;
+  /** Bumped whenever the schema is re-read after a change; part of plan cache keys. */
+  generation: number;
+}
