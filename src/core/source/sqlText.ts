@@ -1,0 +1,237 @@
+/**
+ * Recognising SQL by its content, independent of the host language: is a string literal a
+ * statement the app sends to the database, which placeholders does it carry, and how literal
+ * and dynamic parts combine into the text stored in SqlSite.sql.
+ *
+ * Used by the tree-sitter extractor and by the Perl lexer; the exported signatures are stable.
+ */
+import { DYNAMIC_MARK } from '../model';
+
+/** One piece of a statement as written in source: literal text, or a part known only at run time. */
+export type SqlPart = { text: string; dynamic?: false } | { dynamic: true };
+
+/** Words that open a statement we report. */
+const STATEMENT_WORDS = new Set(['select', 'insert', 'update', 'delete', 'replace', 'with']);
+
+/** Words that, right after FROM / INTO / UPDATE, mean English prose rather than a table. */
+const PROSE_WORDS = new Set([
+  'the', 'a', 'an', 'this', 'that', 'these', 'those', 'my', 'your', 'our', 'their', 'his', 'her', 'its',
+  'which', 'here', 'there', 'now', 'it', 'all', 'one', 'some', 'any', 'each', 'every', 'list', 'menu',
+]);
+
+/** Keywords that may follow a table reference in FROM / DELETE FROM / INTO. */
+const AFTER_TABLE = new Set([
+  'where', 'using', 'order', 'limit', 'group', 'having', 'as', 'inner', 'left', 'right', 'cross', 'join',
+  'straight_join', 'natural', 'outer', 'partition', 'force', 'use', 'ignore', 'union', 'for', 'lock',
+  'on', 'window', 'into', 'set', 'values', 'value', 'select', 'returning', 'offset', 'except', 'intersect',
+]);
+
+const IDENT = /^(?:`[^`]+`|"[^"]+"|\[[^\]]+\]|[A-Za-z_][\w$]*)(?:\.(?:`[^`]+`|"[^"]+"|[A-Za-z_][\w$]*|\*))*/;
+
+/** Skips whitespace, SQL comments (`--`, `#`, `/* *\/`) and opening parentheses at `i`. */
+function skipNoise(s: string, i: number, parens: boolean): number {
+  for (;;) {
+    const c = s.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) { i++; continue; }
+    if (parens && c === 40 /* ( */) { i++; continue; }
+    if (c === 45 /* - */ && s.charCodeAt(i + 1) === 45) { const e = s.indexOf('\n', i); i = e < 0 ? s.length : e + 1; continue; }
+    if (c === 47 /* / */ && s.charCodeAt(i + 1) === 42 && !s.startsWith(DYNAMIC_MARK, i)) {
+      const e = s.indexOf('*/', i + 2); i = e < 0 ? s.length : e + 2; continue;
+    }
+    return i;
+  }
+}
+
+/** The index of the first top-level (paren depth 0, outside quotes) occurrence of `word` at or after `from`, or -1. */
+function findTopLevelWord(s: string, word: string, from: number): number {
+  let depth = 0;
+  const w = word.length;
+  for (let i = from; i < s.length; i++) {
+    const c = s[i];
+    if (c === "'" || c === '"' || c === '`') { i = skipQuoted(s, i); continue; }
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (c === word[0] || c === word[0].toUpperCase()) && s.substr(i, w).toLowerCase() === word
+      && !isWordChar(s.charCodeAt(i - 1)) && !isWordChar(s.charCodeAt(i + w))) return i;
+  }
+  return -1;
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+}
+
+/** Returns the index of the closing quote of the quoted run starting at `i` (or the last index). */
+function skipQuoted(s: string, i: number): number {
+  const q = s[i];
+  for (let j = i + 1; j < s.length; j++) {
+    const c = s[j];
+    if (c === '\\' && q !== '`') { j++; continue; }
+    if (c === q) {
+      if (s[j + 1] === q) { j++; continue; }
+      return j;
+    }
+  }
+  return s.length - 1;
+}
+
+/**
+ * Checks that what follows FROM / INTO / DELETE FROM reads like a table reference: a subquery,
+ * a dynamic part, a placeholder, or an identifier that is not an English word like "the",
+ * followed by the end, punctuation, a clause keyword, or an alias and then one of those.
+ */
+function tableRefOk(s: string, i: number): boolean {
+  i = skipNoise(s, i, false);
+  if (i >= s.length) return false;
+  if (s[i] === '(' || s.startsWith(DYNAMIC_MARK, i) || s[i] === '%' || s[i] === '?' || s[i] === ':' || s[i] === '$' || s[i] === '{') return true;
+  const m = IDENT.exec(s.slice(i, i + 200));
+  if (!m) return false;
+  if (PROSE_WORDS.has(m[0].toLowerCase())) return false;
+  return followerOk(s, i + m[0].length, true);
+}
+
+function followerOk(s: string, i: number, aliasAllowed: boolean): boolean {
+  i = skipNoise(s, i, false);
+  if (i >= s.length) return true;
+  const c = s[i];
+  if (c === ';' || c === ',' || c === ')' || c === '(' || s.startsWith(DYNAMIC_MARK, i)) return true;
+  const m = /^[A-Za-z_]\w*/.exec(s.slice(i, i + 64));
+  if (!m) return false;
+  if (AFTER_TABLE.has(m[0].toLowerCase())) return true;
+  return aliasAllowed && followerOk(s, i + m[0].length, false);
+}
+
+const ENGLISH_SELECT_START = new Set(['the', 'a', 'an', 'your', 'my', 'our', 'this', 'that', 'these', 'those', 'one', 'from', 'to', 'and', 'or', 'which']);
+
+function selectOk(s: string, start: number): boolean {
+  const fromAt = findTopLevelWord(s, 'from', start);
+  const list = (fromAt < 0 ? s.slice(start) : s.slice(start, fromAt)).trim();
+  if (list === '') return false;
+  const firstWord = /^[A-Za-z_]\w*(?=\s|$)/.exec(list);
+  if (firstWord && ENGLISH_SELECT_START.has(firstWord[0].toLowerCase())) return false;
+  if (fromAt >= 0) return tableRefOk(s, fromAt + 4);
+  // why: "SELECT 1", "SELECT NOW()", "SELECT LAST_INSERT_ID()", "SELECT @@version" have no FROM;
+  // English ("select a user", "select failed: %v") has none of these marks.
+  if (!/^[\s\w(),.*@?'":$+\-/`=<>]+$/.test(list.replace(DYNAMIC_MARK, ' '))) return false;
+  return /[\d(@?'*]/.test(list) || list.includes(DYNAMIC_MARK);
+}
+
+/**
+ * True when `text` is a SQL statement an app would send: after whitespace, comments and
+ * opening parentheses it starts with SELECT / INSERT / UPDATE / DELETE / REPLACE / WITH and
+ * is shaped like that statement (UPDATE … SET x =, INSERT INTO t …, DELETE FROM t, SELECT … FROM t,
+ * WITH name AS ( …). Rejects prose and log messages that merely start with those words
+ * ("Select a user", "update failed: %v", "Delete from the list"). Keywords may be in any case,
+ * but Title-case ("Select …") needs SQL punctuation somewhere, as sentences start that way.
+ */
+export function looksLikeSql(text: string): boolean {
+  const i = skipNoise(text, 0, true);
+  const m = /^[A-Za-z]+/.exec(text.slice(i, i + 8));
+  if (!m) return false;
+  const word = m[0];
+  const kw = word.toLowerCase();
+  if (!STATEMENT_WORDS.has(kw)) return false;
+  const rest = i + word.length;
+  if (rest < text.length && !/[\s(/`*]/.test(text[rest])) return false;
+  const titleCase = word.length > 1 && word[0] !== word[0].toLowerCase() && word.slice(1) === word.slice(1).toLowerCase();
+  if (titleCase && !/[*=?(,`]/.test(text.slice(rest))) return false;
+  const after = text.slice(rest);
+  switch (kw) {
+    case 'select':
+      return selectOk(text, rest);
+    case 'update': {
+      const mm = /^\s+(?:low_priority\s+)?(?:ignore\s+)?([\s\S]*?)\bset\s+(?:`[^`]+`|[A-Za-z_][\w.]*|\(|\/\*\?dynamic\*\/)/i.exec(after);
+      if (!mm) return false;
+      const target = mm[1].trim();
+      const tm = IDENT.exec(target);
+      if (!target.startsWith(DYNAMIC_MARK) && !target.startsWith('%') && (!tm || PROSE_WORDS.has(tm[0].toLowerCase()))) return false;
+      return /\bset\s+[\s\S]*?(=|\/\*\?dynamic\*\/|%s|\?)/i.test(after);
+    }
+    case 'insert':
+    case 'replace': {
+      const mm = /^\s+(?:(?:low_priority|delayed|high_priority|ignore)\s+)*(into\s+)?/i.exec(after);
+      if (!mm) return false;
+      const at = rest + mm[0].length;
+      if (mm[1]) return tableRefOk(text, at);
+      const t = IDENT.exec(text.slice(at, at + 200));
+      if (!t || PROSE_WORDS.has(t[0].toLowerCase())) return false;
+      return /^\s*(?:\(|values?\b|set\b|select\b|\/\*\?dynamic\*\/)/i.test(text.slice(at + t[0].length));
+    }
+    case 'delete': {
+      const fromAt = findTopLevelWord(text, 'from', rest);
+      if (fromAt < 0) return false;
+      const between = text.slice(rest, fromAt).trim();
+      if (between !== '' && !/^(?:(?:low_priority|quick|ignore)\s+)*(?:[\w`.*]+(?:\s*,\s*[\w`.*]+)*)?$/i.test(between)) return false;
+      return tableRefOk(text, fromAt + 4);
+    }
+    case 'with':
+      return /^\s+(?:recursive\s+)?(?:`[^`]+`|[A-Za-z_]\w*)\s*(?:\([^)]*\)\s*)?as\s*\(/i.test(after);
+  }
+  return false;
+}
+
+/**
+ * Placeholders in order of appearance, outside quotes and comments: `?`, `$1`, `:name`,
+ * `%s` / `%d` / `%(name)s`, `@name`. Skips `::type` casts, `:=` assignments, `@@system` variables
+ * and `%%`. (A MySQL user variable `@v` is reported as `@v`: the two look the same.)
+ */
+export function placeholdersOf(sql: string): string[] {
+  const out: string[] = [];
+  const n = sql.length;
+  for (let i = 0; i < n; i++) {
+    const c = sql[i];
+    if (c === "'" || c === '"' || c === '`') { i = skipQuoted(sql, i); continue; }
+    if (c === '-' && sql[i + 1] === '-') { const e = sql.indexOf('\n', i); if (e < 0) break; i = e; continue; }
+    if (c === '#') { const e = sql.indexOf('\n', i); if (e < 0) break; i = e; continue; }
+    if (c === '/' && sql[i + 1] === '*') { const e = sql.indexOf('*/', i + 2); if (e < 0) break; i = e + 1; continue; }
+    const prev = i > 0 ? sql.charCodeAt(i - 1) : 32;
+    if (c === '?') { out.push('?'); continue; }
+    if (c === '$') {
+      const m = /^\$\d+/.exec(sql.slice(i, i + 8));
+      if (m && !isWordChar(prev)) { out.push(m[0]); i += m[0].length - 1; }
+      continue;
+    }
+    if (c === ':') {
+      if (sql[i + 1] === ':') { i++; while (isWordChar(sql.charCodeAt(i + 1))) i++; continue; }
+      if (prev === 58 || isWordChar(prev)) continue;
+      const m = /^:[A-Za-z_]\w*/.exec(sql.slice(i, i + 64));
+      if (m) { out.push(m[0]); i += m[0].length - 1; }
+      continue;
+    }
+    if (c === '%') {
+      if (sql[i + 1] === '%') { i++; continue; }
+      const m = /^%(?:\([A-Za-z_]\w*\))?[sd]/.exec(sql.slice(i, i + 64));
+      if (m) { out.push(m[0]); i += m[0].length - 1; }
+      continue;
+    }
+    if (c === '@') {
+      if (sql[i + 1] === '@') { i++; while (isWordChar(sql.charCodeAt(i + 1))) i++; continue; }
+      if (isWordChar(prev)) continue;
+      const m = /^@[A-Za-z_]\w*/.exec(sql.slice(i, i + 64));
+      if (m) { out.push(m[0]); i += m[0].length - 1; }
+    }
+  }
+  return out;
+}
+
+/**
+ * Combines the pieces of a statement into the text the database receives: literal text kept
+ * verbatim, each run of dynamic parts replaced by one DYNAMIC_MARK. `dynamic` is true when any
+ * part is dynamic.
+ */
+export function joinSqlParts(parts: readonly SqlPart[]): { sql: string; dynamic: boolean } {
+  let sql = '';
+  let dynamic = false;
+  let lastDynamic = false;
+  for (const p of parts) {
+    if (p.dynamic) {
+      dynamic = true;
+      if (!lastDynamic) sql += DYNAMIC_MARK;
+      lastDynamic = true;
+    } else {
+      sql += p.text;
+      lastDynamic = false;
+    }
+  }
+  return { sql, dynamic };
+}
