@@ -58,14 +58,14 @@ const NOT_SQL = [
   '',
 ];
 
-test('looksLikeSql accepts statements', () => {
+void test('looksLikeSql accepts statements', () => {
   for (const s of SQL) assert.equal(looksLikeSql(s), true, s);
 });
-test('looksLikeSql rejects prose and log messages', () => {
+void test('looksLikeSql rejects prose and log messages', () => {
   for (const s of NOT_SQL) assert.equal(looksLikeSql(s), false, s);
 });
 
-test('placeholdersOf finds every style outside quotes and comments', () => {
+void test('placeholdersOf finds every style outside quotes and comments', () => {
   assert.deepEqual(placeholdersOf('SELECT * FROM t WHERE a = ? AND b = ?'), ['?', '?']);
   assert.deepEqual(placeholdersOf('SELECT * FROM t WHERE a = $1 AND b = $2'), ['$1', '$2']);
   assert.deepEqual(placeholdersOf('SELECT * FROM t WHERE a = :id AND b::text = :name'), [':id', ':name']);
@@ -77,7 +77,7 @@ test('placeholdersOf finds every style outside quotes and comments', () => {
   assert.deepEqual(placeholdersOf(`SELECT * FROM t WHERE ${DYNAMIC_MARK} AND id = ?`), ['?']);
 });
 
-test('joinSqlParts marks each run of dynamic parts once', () => {
+void test('joinSqlParts marks each run of dynamic parts once', () => {
   assert.deepEqual(joinSqlParts([{ text: 'SELECT * FROM ' }, { dynamic: true }, { dynamic: true }, { text: ' WHERE id = ?' }]),
     { sql: `SELECT * FROM ${DYNAMIC_MARK} WHERE id = ?`, dynamic: true });
   assert.deepEqual(joinSqlParts([{ text: 'SELECT 1' }]), { sql: 'SELECT 1', dynamic: false });
