@@ -153,3 +153,30 @@ export interface Schema {
   /** Bumped whenever the schema is re-read after a change; part of plan cache keys. */
   generation: number;
 }
+
+/**
+ * An index the advisor proposes for one table (src/core/analysis/advisor.ts). Column order is
+ * significant; `ddl` is ready to paste. When it extends an existing index, `replaces` names that
+ * index and `ddl` drops it in the same ALTER TABLE.
+ */
+export interface IndexSuggestion {
+  table: string;
+  /** Key parts in order. */
+  columns: string[];
+  /** Index name used in `ddl` (at most 64 characters). */
+  name: string;
+  /** `ALTER TABLE … ADD INDEX …` (with `ALGORITHM=INPLACE, LOCK=NONE` on large tables). */
+  ddl: string;
+  /** Why these columns in this order, in one or two sentences. */
+  reason: string;
+  /** Name of the existing index this one extends (dropped by `ddl`). */
+  replaces?: string;
+  /** True when the index delivers rows in the statement's ORDER BY / GROUP BY order (no filesort). */
+  servesOrderBy: boolean;
+  /** True when the index holds every column the statement reads from the table. */
+  covering: boolean;
+  /** Warnings to show with the DDL (e.g. the time an ALTER on a large table takes). */
+  warnings?: string[];
+  /** Set when several suggestions together serve one OR (index merge); the same id on each of them. */
+  mergeGroup?: string;
+}
