@@ -94,6 +94,8 @@ export interface Finding {
   range: Range;
   table?: string;
   related?: RelatedLocation[];
+  /** Code-specific facts for front ends (JSON output, quick fixes), e.g. `loopFile`/`loopLine` for `n-plus-one`. */
+  data?: Record<string, unknown>;
 }
 
 /** What went wrong reading one file; reported, never fatal. */
