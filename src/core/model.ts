@@ -43,6 +43,8 @@ export interface SqlSite {
   loops: LoopInfo[];
   /** Variable the call's result is assigned to (`rows`, `posts`), used to link loops to queries. */
   resultVar?: string;
+  /** True when the statement runs in a goroutine/async task/thread body that is started once and awaited (as CallSite.detached). */
+  detached?: boolean;
 }
 
 /** Marker that stands for a dynamic part in SqlSite.sql. Chosen to be invalid SQL so nothing mistakes it for a value. */
