@@ -43,6 +43,12 @@ export interface SqlSite {
   loops: LoopInfo[];
   /** Variable the call's result is assigned to (`rows`, `posts`), used to link loops to queries. */
   resultVar?: string;
+  /** Where the SQL text itself starts (first non-blank character inside the first literal). */
+  textStart?: Position;
+  /** Range of the call the statement flows into, when `call` is known. */
+  callRange?: Range;
+  /** IN-list / rebinding helper the statement passes through (`sqlx.In`), when any. */
+  helper?: string;
   /** True when the statement runs in a goroutine/async task/thread body that is started once and awaited (as CallSite.detached). */
   detached?: boolean;
 }
