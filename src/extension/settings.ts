@@ -1,0 +1,97 @@
+/**
+ * The typed table of every `queryInsight.*` setting: type, default, scope and whether an untrusted
+ * workspace may set it. Pure (no vscode import) so a unit test can hold it against package.json's
+ * contributes.configuration; config.ts reads the live values through it.
+ *
+ * To add a setting: one entry here, one property in package.json (the test fails until both agree).
+ */
+
+export type SettingScope = 'application' | 'machine' | 'window' | 'resource' | 'machine-overridable';
+
+interface Spec<T> {
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'array';
+  default: T;
+  scope: SettingScope;
+  /** Connection settings: ignored in an untrusted workspace (capabilities.untrustedWorkspaces). */
+  restricted?: boolean;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** Section prefix of every setting. */
+export const SECTION = 'queryInsight';
+
+export const SETTINGS = {
+  'scan.exclude': {
+    type: 'array',
+    default: ['**/node_modules/**', '**/vendor/**', '**/.git/**', '**/dist/**', '**/build/**', '**/target/**'],
+    scope: 'resource',
+  } as Spec<string[]>,
+  'scan.maxFileSizeKb': { type: 'integer', default: 1024, scope: 'resource', minimum: 1 } as Spec<number>,
+  'scan.debounceMs': { type: 'integer', default: 300, scope: 'window', minimum: 0, maximum: 10_000 } as Spec<number>,
+  'connection.host': { type: 'string', default: '127.0.0.1', scope: 'window', restricted: true } as Spec<string>,
+  'connection.port': { type: 'integer', default: 3306, scope: 'window', restricted: true, minimum: 1, maximum: 65535 } as Spec<number>,
+  'connection.socket': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
+  'connection.user': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
+  'connection.database': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+type ValueOf<K extends SettingKey> = (typeof SETTINGS)[K] extends Spec<infer T> ? T : never;
+
+/** The typed view of every setting, grouped by area. */
+export interface QueryInsightConfig {
+  scan: { exclude: string[]; maxFileSizeKb: number; debounceMs: number };
+  connection: { host: string; port: number; socket: string; user: string; database: string };
+}
+
+/** A value that did not fit its setting's type; the default was used instead. */
+export interface SettingProblem { key: string; message: string }
+
+function valid(spec: Spec<unknown>, v: unknown): boolean {
+  switch (spec.type) {
+    case 'string': return typeof v === 'string';
+    case 'boolean': return typeof v === 'boolean';
+    case 'array': return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'number':
+    case 'integer':
+      if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+      if (spec.type === 'integer' && !Number.isInteger(v)) return false;
+      return (spec.minimum === undefined || v >= spec.minimum) && (spec.maximum === undefined || v <= spec.maximum);
+  }
+}
+
+/**
+ * Builds the typed configuration from a getter of raw values (`get('scan.exclude')`), falling back
+ * to the default for a missing or ill-typed value and reporting each such value.
+ */
+export function readSettings(get: (key: SettingKey) => unknown): { config: QueryInsightConfig; problems: SettingProblem[] } {
+  const problems: SettingProblem[] = [];
+  const v = <K extends SettingKey>(key: K): ValueOf<K> => {
+    const spec = SETTINGS[key] as Spec<unknown>;
+    const raw = get(key);
+    if (raw === undefined || raw === null) return spec.default as ValueOf<K>;
+    if (valid(spec, raw)) return raw as ValueOf<K>;
+    problems.push({ key: `${SECTION}.${key}`, message: `expected ${describe(spec)}, got ${JSON.stringify(raw)}; using ${JSON.stringify(spec.default)}` });
+    return spec.default as ValueOf<K>;
+  };
+  const config: QueryInsightConfig = {
+    scan: { exclude: v('scan.exclude'), maxFileSizeKb: v('scan.maxFileSizeKb'), debounceMs: v('scan.debounceMs') },
+    connection: {
+      host: v('connection.host'), port: v('connection.port'), socket: v('connection.socket'),
+      user: v('connection.user'), database: v('connection.database'),
+    },
+  };
+  return { config, problems };
+}
+
+function describe(spec: Spec<unknown>): string {
+  const range = spec.minimum !== undefined || spec.maximum !== undefined
+    ? ` in [${spec.minimum ?? '-∞'}, ${spec.maximum ?? '∞'}]` : '';
+  return spec.type === 'array' ? 'a list of strings' : `${spec.type === 'integer' ? 'an integer' : `a ${spec.type}`}${range}`;
+}
+
+/** Full names of the settings an untrusted workspace may not set. */
+export function restrictedSettings(): string[] {
+  return Object.entries(SETTINGS).filter(([, s]) => (s as Spec<unknown>).restricted).map(([k]) => `${SECTION}.${k}`);
+}
