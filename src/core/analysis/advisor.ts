@@ -1,0 +1,339 @@
+/**
+ * The index advisor: from a statement's query model and the schema, the composite index per table
+ * that MySQL/MariaDB can use best — equality columns first (more distinct values first), then the
+ * ORDER BY / GROUP BY columns when the index can deliver that order, then at most one range column
+ * (the optimizer uses no key part after a range). Existing indexes that already serve the statement
+ * (leftmost prefix, InnoDB's primary key appended to secondary indexes) suppress the suggestion;
+ * an existing index that is a prefix of the suggestion is extended rather than duplicated.
+ */
+import type { IndexInfo, IndexSuggestion, Schema, TableInfo } from '../model';
+import { buildQueryModel, type PredicateFacts, type QueryBlock, type QueryModel, type TableFacts } from '../sql/queryModel';
+import { addIndexDdl, indexName } from './ddl';
+
+export interface AdviseOptions {
+  schema?: Schema;
+  /** Row estimate above which DDL is built for an online ALTER (see ddl.ts). */
+  largeTableRows?: number;
+  /** Most extra columns appended to make an index covering (0 disables covering suggestions). */
+  maxCoveringExtra?: number;
+}
+
+/** A table the statement reads that needs no new index, and why. */
+export interface ServedTable { table: string; index?: string; reason: string }
+
+export interface Advice {
+  suggestions: IndexSuggestion[];
+  /** Tables already served by an existing index, or where no index can help. */
+  served: ServedTable[];
+  /** Things worth knowing that are not index suggestions (functions on columns, unknown tables …). */
+  notes: string[];
+  /** Set when the statement could not be parsed. */
+  error?: string;
+}
+
+const LARGE_TYPES = /^(tiny|medium|long)?(text|blob)\b|^json\b|^geometry/i;
+
+interface Shape {
+  eqSingle: string[];
+  eqList: string[];
+  ranges: string[];
+  /** The sort the index should deliver, constant columns removed; empty when none or not servable. */
+  sort: string[];
+  sortKind?: 'order' | 'group';
+  /** Column of MIN()/MAX() that can be read from the index end. */
+  minmax?: string;
+  needed: string[];
+  selectsAll: boolean;
+  unindexable: string[];
+}
+
+interface Quality { eq: number; range: boolean; sort: boolean; minmax: boolean }
+
+function lower(s: string): string { return s.toLowerCase(); }
+function has(list: readonly string[], c: string): boolean { return list.some((x) => lower(x) === lower(c)); }
+function uniq(list: string[]): string[] { const out: string[] = []; for (const c of list) if (!has(out, c)) out.push(c); return out; }
+
+function tableInfo(schema: Schema | undefined, name: string): TableInfo | undefined {
+  return schema?.tables[lower(name)];
+}
+
+function primaryColumns(info: TableInfo | undefined): string[] {
+  return info?.indexes.find((i) => i.primary)?.columns ?? [];
+}
+
+function isInnoDb(info: TableInfo | undefined): boolean { return !info?.engine || /innodb/i.test(info.engine); }
+
+/** Key parts the storage engine really holds: InnoDB appends the primary key to every secondary index. */
+function effectiveColumns(idx: { columns: string[]; primary?: boolean }, info: TableInfo | undefined): string[] {
+  if (idx.primary || !isInnoDb(info)) return idx.columns;
+  return [...idx.columns, ...primaryColumns(info).filter((c) => !has(idx.columns, c))];
+}
+
+/** Distinct values of a column, from the cardinality of an index that starts with it. */
+function distinctValues(info: TableInfo | undefined, column: string): number | undefined {
+  let best: number | undefined;
+  for (const idx of info?.indexes ?? []) {
+    if (!idx.columns.length || lower(idx.columns[0]) !== lower(column)) continue;
+    const card = (idx.primary || idx.unique) && idx.columns.length === 1 ? info?.rows : idx.cardinality?.[0];
+    if (card !== undefined) best = Math.max(best ?? 0, card);
+  }
+  return best;
+}
+
+/** How well an index (its effective key parts) serves a shape. */
+function quality(cols: string[], s: Shape): Quality {
+  const eqAll = [...s.eqSingle, ...s.eqList];
+  let i = 0;
+  while (i < cols.length && has(eqAll, cols[i])) i++;
+  const eq = i;
+  const range = i < cols.length && has(s.ranges, cols[i]);
+  let sort = false;
+  if (s.sort.length) {
+    let k = 0;
+    for (const c of cols) {
+      if (k < s.sort.length && lower(c) === lower(s.sort[k])) k++;
+      else if (k < s.sort.length && has(s.eqSingle, c)) continue;
+      else break;
+    }
+    sort = k === s.sort.length;
+  }
+  let minmax = false;
+  if (s.minmax) {
+    const j = cols.findIndex((c) => lower(c) === lower(s.minmax!));
+    minmax = j >= 0 && cols.slice(0, j).every((c) => has(s.eqSingle, c) || has(s.sort, c));
+  }
+  return { eq, range, sort, minmax };
+}
+
+function atLeast(a: Quality, b: Quality): boolean {
+  const accA = a.eq + (a.range ? 1 : 0), accB = b.eq + (b.range ? 1 : 0);
+  return accA >= accB && (a.sort || !b.sort) && (a.minmax || !b.minmax);
+}
+
+function shapeOf(t: TableFacts, facts: PredicateFacts, block: QueryBlock, info: TableInfo | undefined, driving: boolean, blockKeys: Set<string>): Shape {
+  const joinEq = facts.joins.filter((j) => !driving || !blockKeys.has(j.otherTable)).map((j) => j.column);
+  const cardOrder = (cols: string[]) => cols
+    .map((c, i) => ({ c, i, d: distinctValues(info, c) }))
+    .sort((a, b) => (b.d ?? -1) - (a.d ?? -1) || a.i - b.i)
+    .map((x) => x.c);
+  // why: TEXT/BLOB columns can only be indexed with a prefix length, which cannot serve sorts or covering reads.
+  const large = (c: string) => LARGE_TYPES.test(info?.columns.find((x) => lower(x.name) === lower(c))?.type ?? '');
+  const unindexable = facts.unindexable.map((u) => `${t.table}.${u.column}: ${u.reason}`);
+  const keep = (c: string) => {
+    if (!large(c)) return true;
+    unindexable.push(`${t.table}.${c}: a TEXT/BLOB column needs a prefix length to be indexed; left out`);
+    return false;
+  };
+  const eqSingle = cardOrder(uniq([...joinEq, ...facts.equalities.filter((e) => e.kind === 'single').map((e) => e.column)]).filter(keep));
+  const eqList = cardOrder(uniq(facts.equalities.filter((e) => e.kind === 'list').map((e) => e.column)).filter((c) => !has(eqSingle, c) && keep(c)));
+  const ranges = uniq(facts.ranges.map((r) => r.column)).filter((c) => !has(eqSingle, c) && !has(eqList, c) && keep(c));
+  let sort: string[] = [];
+  let sortKind: Shape['sortKind'];
+  const ownsAll = (items: QueryBlock['orderBy']) => items.length > 0 && items.every((o) => o.column && o.table === t.key);
+  if (driving && block.groupBy.length && ownsAll(block.groupBy)) {
+    sort = block.groupBy.map((g) => g.column!).filter((c) => !has(eqSingle, c));
+    sortKind = 'group';
+  } else if (driving && !block.groupBy.length && ownsAll(block.orderBy) && block.orderBy.every((o) => o.desc === block.orderBy[0].desc)) {
+    sort = uniq(block.orderBy.map((o) => o.column!)).filter((c) => !has(eqSingle, c));
+    sortKind = 'order';
+  }
+  const mm = block.aggregates.filter((a) => /^(MIN|MAX)$/.test(a.fn) && a.table === t.key && a.column);
+  const minmax = driving && mm.length && mm.every((a) => lower(a.column!) === lower(mm[0].column!)) ? mm[0].column : undefined;
+  return {
+    eqSingle, eqList, ranges, sort, sortKind, minmax,
+    needed: t.columnsUsed, selectsAll: t.selectsAll,
+    unindexable: uniq(unindexable),
+  };
+}
+
+interface Candidate { columns: string[]; servesOrderBy: boolean; covering: boolean; why: string[] }
+
+/** Builds the ideal column list for a shape; undefined when no index can narrow or order the rows. */
+function candidateFor(s: Shape, block: QueryBlock, info: TableInfo | undefined, maxExtra: number): Candidate | undefined {
+  const why: string[] = [];
+  const cols = [...s.eqSingle, ...s.eqList];
+  if (s.eqSingle.length) why.push(`equality on ${s.eqSingle.join(', ')} first${s.eqSingle.length > 1 && s.eqSingle.some((c) => distinctValues(info, c) !== undefined) ? ' (more distinct values first)' : ''}`);
+  if (s.eqList.length) why.push(`then the IN list on ${s.eqList.join(', ')}`);
+  let servesOrderBy = false;
+  let range: string | undefined;
+  const sortable = s.sort.length > 0 && s.eqList.length === 0;
+  const sortFirstIsRange = sortable && has(s.ranges, s.sort[0]);
+  const preferSort = sortable && (sortFirstIsRange || s.ranges.length === 0 || block.limit !== undefined || s.sortKind === 'group');
+  if (preferSort) {
+    cols.push(...s.sort.filter((c) => !has(cols, c)));
+    servesOrderBy = true;
+    why.push(`then ${s.sort.join(', ')} so the index delivers the ${s.sortKind === 'group' ? 'GROUP BY' : 'ORDER BY'} order (no ${s.sortKind === 'group' ? 'temporary table' : 'filesort'})`);
+    if (sortFirstIsRange) why.push(`the range on ${s.sort[0]} uses the same key part`);
+    else if (s.ranges.length) why.push(`the range on ${s.ranges.join(', ')} is filtered while reading in order, which pays off with the LIMIT`);
+  } else {
+    range = s.ranges[0];
+    if (range) {
+      cols.push(range);
+      why.push(`then the range on ${range} (no key part after a range is used)`);
+    }
+    if (s.sort.length && s.eqList.length) why.push(`the IN list on ${s.eqList.join(', ')} reads several index ranges, so the sort stays`);
+    else if (s.sort.length && range) why.push(`the range on ${range} was preferred over serving the ${s.sortKind === 'group' ? 'GROUP BY' : 'ORDER BY'} (no LIMIT)`);
+  }
+  if (s.minmax && !has(cols, s.minmax) && !range) {
+    cols.push(s.minmax);
+    why.push(`then ${s.minmax}, so MIN()/MAX() reads one index entry${s.sortKind === 'group' ? ' per group' : ''}`);
+  }
+  if (!cols.length) return undefined;
+  if (cols.length === s.sort.length && s.sortKind === 'order' && block.limit === undefined && !s.minmax) return undefined;
+  let covering = false;
+  // why: without the table's schema the primary key and column types are unknown, so covering would guess.
+  if (info && !s.selectsAll && s.needed.length) {
+    const pk = isInnoDb(info) ? primaryColumns(info) : [];
+    const extra = s.needed.filter((c) => !has(cols, c) && !has(pk, c));
+    const large = (c: string) => LARGE_TYPES.test(info?.columns.find((x) => lower(x.name) === lower(c))?.type ?? '');
+    if (extra.length === 0) covering = true;
+    else if (extra.length <= maxExtra && cols.length + extra.length <= 5 && !extra.some(large) && !range) {
+      cols.push(...extra);
+      covering = true;
+      why.push(`plus ${extra.join(', ')} so the index covers the statement (no row lookups)`);
+    }
+  }
+  return { columns: cols, servesOrderBy, covering, why };
+}
+
+/** Drops trailing primary-key columns InnoDB appends anyway. */
+function stripImplicitPk(cols: string[], info: TableInfo | undefined): string[] {
+  if (!isInnoDb(info)) return cols;
+  const pk = primaryColumns(info);
+  for (let cut = 0; cut < cols.length; cut++) {
+    const head = cols.slice(0, cut), tail = cols.slice(cut);
+    if (!head.length) continue;
+    const implicit = pk.filter((c) => !has(head, c));
+    if (tail.length <= implicit.length && tail.every((c, i) => lower(c) === lower(implicit[i]))) return head;
+  }
+  return cols;
+}
+
+/** An existing plain index the candidate can extend (after reordering equality columns), and the reordered columns. */
+function extensionOf(cols: string[], s: Shape, indexes: IndexInfo[]): { index: IndexInfo; columns: string[] } | undefined {
+  let best: { index: IndexInfo; columns: string[] } | undefined;
+  for (const idx of indexes) {
+    if (idx.primary || idx.unique || idx.columns.length >= cols.length) continue;
+    let k = 0;
+    while (k < idx.columns.length && has(s.eqSingle, idx.columns[k])) k++;
+    const lead = idx.columns.slice(0, k);
+    const reordered = [...lead, ...s.eqSingle.filter((c) => has(cols, c) && !has(lead, c)), ...cols.filter((c) => !has(s.eqSingle, c))];
+    if (reordered.length !== cols.length) continue;
+    if (idx.columns.every((c, i) => lower(c) === lower(reordered[i])) && (!best || idx.columns.length > best.index.columns.length)) best = { index: idx, columns: reordered };
+  }
+  return best;
+}
+
+interface Ctx { opts: AdviseOptions; out: Advice; taken: Map<string, Set<string>> }
+
+function suggest(ctx: Ctx, t: TableFacts, s: Shape, block: QueryBlock, reasonLead: string, mergeGroup?: string): void {
+  const info = tableInfo(ctx.opts.schema, t.table);
+  const cand = candidateFor(s, block, info, ctx.opts.maxCoveringExtra ?? 2);
+  if (!cand) {
+    ctx.out.served.push({ table: t.table, reason: 'no predicate, join or ORDER BY … LIMIT an index could use' });
+    return;
+  }
+  let cols = stripImplicitPk(cand.columns, info);
+  const want = quality(effectiveColumns({ columns: cols }, info), s);
+  for (const idx of info?.indexes ?? []) {
+    if (idx.visible === false) continue;
+    // A unique key fixed by single equalities returns at most one row: nothing to sort or narrow further.
+    const oneRow = (idx.unique || idx.primary) && idx.columns.every((c) => has(s.eqSingle, c));
+    if (oneRow || atLeast(quality(effectiveColumns(idx, info), s), want)) {
+      ctx.out.served.push({ table: t.table, index: idx.name, reason: `already served by ${idx.primary ? 'the primary key' : `index ${idx.name}`} (${idx.columns.join(', ')})` });
+      return;
+    }
+  }
+  const ext = extensionOf(cols, s, info?.indexes ?? []);
+  if (ext) cols = ext.columns;
+  const key = lower(t.table);
+  const taken = ctx.taken.get(key) ?? new Set((info?.indexes ?? []).map((i) => lower(i.name)));
+  ctx.taken.set(key, taken);
+  const name = indexName(t.table, cols, new Set([...taken].filter((n) => n !== lower(ext?.index.name ?? ''))));
+  const { ddl, warnings } = addIndexDdl(t.table, cols, name, { rows: info?.rows, largeTableRows: ctx.opts.largeTableRows, replaces: ext?.index.name });
+  const dup = ctx.out.suggestions.find((x) => lower(x.table) === key && x.columns.join('\0').toLowerCase() === cols.join('\0').toLowerCase());
+  if (dup) return;
+  taken.add(lower(name));
+  const reason = [reasonLead, ...cand.why].filter(Boolean).join('; ')
+    + (ext ? `. Extends ${ext.index.name} (${ext.index.columns.join(', ')}) instead of adding a sibling` : '')
+    + (info ? '' : '. The table is not in the schema, so existing indexes were not checked');
+  ctx.out.suggestions.push({
+    table: t.table, columns: cols, name, ddl, reason: reason.charAt(0).toUpperCase() + reason.slice(1) + '.',
+    ...(ext ? { replaces: ext.index.name } : {}),
+    servesOrderBy: cand.servesOrderBy && quality(effectiveColumns({ columns: cols }, info), s).sort,
+    covering: cand.covering,
+    ...(warnings.length ? { warnings } : {}),
+    ...(mergeGroup ? { mergeGroup } : {}),
+  });
+}
+
+function merge(a: PredicateFacts, b: PredicateFacts): PredicateFacts {
+  return { equalities: [...a.equalities, ...b.equalities], ranges: [...a.ranges, ...b.ranges], joins: [...a.joins, ...b.joins], unindexable: [...a.unindexable, ...b.unindexable] };
+}
+
+function localScore(t: TableFacts): number {
+  const w = t.where;
+  return w.equalities.filter((e) => e.kind === 'single').length * 4 + w.equalities.filter((e) => e.kind === 'list').length * 3 + w.ranges.length * 2 + (t.orGroups.length ? 1 : 0);
+}
+
+/** Picks the table the optimizer most likely reads first: LEFT JOIN's left side, else the best-filtered table. */
+function drivingTable(block: QueryBlock): TableFacts | undefined {
+  const real = block.tables.filter((t) => t.join !== 'derived');
+  if (real.length <= 1) return real[0];
+  const candidates = real.filter((t, i) => !(t.join === 'left') && !(i === 0 && real.some((x) => x.join === 'right')));
+  const ordered = block.orderBy.length && block.orderBy.every((o) => o.table === block.orderBy[0].table) ? block.orderBy[0].table : undefined;
+  let best = candidates[0] ?? real[0];
+  for (const t of candidates) {
+    const sc = localScore(t) + (t.key === ordered ? 1 : 0);
+    const bs = localScore(best) + (best.key === ordered ? 1 : 0);
+    if (sc > bs) best = t;
+  }
+  return best;
+}
+
+function adviseBlock(ctx: Ctx, block: QueryBlock, sub: boolean): void {
+  const driving = drivingTable(block);
+  const keys = new Set(block.tables.map((t) => t.key));
+  for (const t of block.tables) {
+    if (t.join === 'derived') continue;
+    const info = tableInfo(ctx.opts.schema, t.table);
+    if (ctx.opts.schema && !info) ctx.out.notes.push(`table ${t.table} is not in the schema`);
+    const isDriving = t === driving;
+    const base = shapeOf(t, t.where, block, info, isDriving, keys);
+    ctx.out.notes.push(...base.unindexable);
+    const lead = isDriving
+      ? (sub ? `subquery on ${t.table}` : block.tables.length > 1 ? `${t.table} is read first in the join` : '')
+      : `${t.table} is the inner table of the join: index its join columns`;
+    const hasOwn = base.eqSingle.length + base.eqList.length + base.ranges.length > 0;
+    if (!hasOwn && t.orGroups.length) {
+      const group = t.orGroups[0];
+      const mergeGroup = `${t.table}:or:${ctx.out.suggestions.length}`;
+      for (const [i, branch] of group.entries()) {
+        const s = shapeOf(t, merge(t.where, branch), block, info, isDriving, keys);
+        suggest(ctx, t, s, block, `OR branch ${i + 1} of ${group.length}: one index per branch, which the optimizer can combine (index merge union); with ORDER BY … LIMIT, a UNION ALL of the branches lets each read its index in order`, mergeGroup);
+      }
+      continue;
+    }
+    suggest(ctx, t, base, block, lead);
+  }
+}
+
+/** Advises indexes for a parsed statement. */
+export function adviseModel(model: QueryModel, opts: AdviseOptions = {}): Advice {
+  const ctx: Ctx = { opts, out: { suggestions: [], served: [], notes: [] }, taken: new Map() };
+  model.blocks.forEach((b) => adviseBlock(ctx, b, b.parent !== undefined));
+  ctx.out.notes = uniq(ctx.out.notes);
+  return ctx.out;
+}
+
+/** Parses one statement (any placeholder style) and advises indexes for it. */
+export function adviseStatement(sql: string, opts: AdviseOptions = {}): Advice {
+  const schema = opts.schema;
+  const owner = schema ? (table: string, column: string) => {
+    const info = schema.tables[lower(table)];
+    return info ? info.columns.some((c) => lower(c.name) === lower(column)) : undefined;
+  } : undefined;
+  const r = buildQueryModel(sql, owner);
+  if (!r.ok) return { suggestions: [], served: [], notes: [], error: r.error };
+  return adviseModel(r.model, opts);
+}
