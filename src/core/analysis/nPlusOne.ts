@@ -1,0 +1,285 @@
+/**
+ * N+1 detection over extracted facts: a statement that runs once per iteration of a loop, either
+ * lexically inside the loop or in a function reached from a call inside the loop (followed by name
+ * across the workspace, several levels deep). Works on FileFacts only, so it does not care which
+ * extractor (tree-sitter or the Perl lexer) produced them.
+ */
+import type {
+  CallSite, FileFacts, Finding, FunctionDef, Language, LoopInfo, Range, RelatedLocation, Severity, SqlSite,
+} from '../model';
+import { containsRange, identifiersOf, isSmallConstantCollection, lastNameSegment, rangeBefore, stripSigil } from './nPlusOneSyntax';
+
+export const N_PLUS_ONE = 'n-plus-one';
+
+/** One call on the way from the loop to the statement, outermost first. */
+export interface CallStep { name: string; file: string; range: Range; line: number }
+
+/** Why the loop runs many (or few) times. */
+export type LoopSource = 'query-rows' | 'small-constant' | 'unknown';
+
+/** The JSON-friendly facts of one N+1 finding (Finding.data). */
+export interface NPlusOneData extends Record<string, unknown> {
+  loopFile: string;
+  /** 1-based line of the loop, as the CLI prints it. */
+  loopLine: number;
+  loopRange: Range;
+  loopKind: string;
+  iterable?: string;
+  /** Calls from the loop to the function holding the statement; empty when the statement is in the loop itself. */
+  path: CallStep[];
+  language: Language;
+  innerSql: string;
+  innerPlaceholders: string[];
+  innerCall?: string;
+  source: LoopSource;
+  /** The query whose rows the loop iterates over, when there is one. */
+  outer?: { file: string; line: number; range: Range; sql: string; placeholders: string[]; resultVar?: string };
+  /** Rows the outer query is estimated to return (its plan), when the caller knew it. */
+  estimatedIterations?: number;
+  /** Number of enclosing loops on the way (nested loops multiply the count). */
+  loopDepth: number;
+}
+
+export interface NPlusOneFinding extends Finding { data: NPlusOneData }
+
+export interface NPlusOneOptions {
+  /** Estimated rows a statement returns (from its EXPLAIN plan), when connected. */
+  estimatedRows?: (site: SqlSite) => number | undefined;
+  /** How many calls to follow back from the statement's function (default 4; at least 2 is the contract). */
+  maxDepth?: number;
+  /** A literal collection with at most this many elements counts as small (default 5). */
+  smallCollection?: number;
+}
+
+interface Located<T> { file: FileFacts; item: T }
+
+/** Calls that run a prepared statement once more (`stmt.Query`, `$sth->execute`). */
+const RUNS_PREPARED = /^(?:execute|exec|query|queryrow|querycontext|queryrowcontext|execcontext|run|all|get|first|select|selectrow_\w+|fetch_all)$/i;
+const PREPARES = /^prepare/i;
+
+/** A name the extractor may give an anonymous function; such defs are never call targets nor owners of sites. */
+function isNamed(def: FunctionDef): boolean {
+  return /^[A-Za-z_$][\w$]*[?!]?$/.test(def.name);
+}
+
+class Workspace {
+  readonly byName = new Map<string, Located<FunctionDef>[]>();
+  private readonly callsByName = new Map<string, Located<CallSite>[]>();
+
+  constructor(readonly files: readonly FileFacts[]) {
+    for (const f of files) {
+      for (const d of f.functions) {
+        if (!isNamed(d)) continue;
+        push(this.byName, d.name, { file: f, item: d });
+      }
+      for (const c of f.calls) push(this.callsByName, c.name, { file: f, item: c });
+    }
+  }
+
+  /** The innermost named function of `file` whose range holds `range`. */
+  enclosing(file: FileFacts, range: Range): FunctionDef | undefined {
+    let best: FunctionDef | undefined;
+    for (const d of file.functions) {
+      if (!isNamed(d) || !containsRange(d.range, range)) continue;
+      if (!best || containsRange(best.range, d.range)) best = d;
+    }
+    return best;
+  }
+
+  /** Calls anywhere in the workspace that resolve to `def` (defined in `defFile`). */
+  callersOf(defFile: FileFacts, def: FunctionDef): Located<CallSite>[] {
+    return (this.callsByName.get(def.name) ?? []).filter((c) => this.resolve(c.file, c.item).some((t) => t.item === def && t.file === defFile));
+  }
+
+  /**
+   * The definitions a call may reach, chosen conservatively: a method of the caller's own class or
+   * receiver type first, then a definition in the same file, then a free function (same directory
+   * first), then a unique definition of that name in the workspace. An ambiguous name resolves to nothing.
+   */
+  resolve(file: FileFacts, call: CallSite): Located<FunctionDef>[] {
+    const all = (this.byName.get(call.name) ?? []).filter((d) => d.file.language === file.language || sameFamily(d.file.language, file.language));
+    if (all.length === 0) return [];
+    const caller = this.enclosing(file, call.range);
+    const recv = call.receiver === undefined ? undefined : stripSigil(call.receiver.replace(/(?:->|::|\.)$/, ''));
+    const selfish = recv === undefined || /^(?:self|this|Self|static|parent|cls|@)$/.test(recv);
+    const pick = (xs: Located<FunctionDef>[]) => (xs.length === 1 ? xs : []);
+    if (caller?.owner) {
+      const own = all.filter((d) => d.item.owner === caller.owner);
+      if (own.length && (selfish || (file.language === 'go' && isPlainIdent(recv)))) return pick(own);
+    }
+    if (recv !== undefined && /^[A-Z]/.test(recv)) {
+      const typed = all.filter((d) => d.item.owner !== undefined && lastNameSegment(d.item.owner) === lastNameSegment(recv));
+      if (typed.length) return pick(typed);
+    }
+    const sameFile = all.filter((d) => d.file === file);
+    if (sameFile.length) return pick(sameFile);
+    if (recv === undefined || selfish) {
+      const free = all.filter((d) => recv === undefined ? d.item.owner === undefined || file.language === 'ruby' || file.language === 'perl' : d.item.owner !== undefined);
+      const dir = free.filter((d) => dirOf(d.file.file) === dirOf(file.file));
+      return pick(dir.length ? dir : free);
+    }
+    return pick(all);
+  }
+}
+
+function sameFamily(a: Language, b: Language): boolean {
+  const js = (l: Language) => l === 'javascript' || l === 'typescript';
+  return js(a) && js(b);
+}
+
+/** Go receivers: in `func (h *Handler) a() { h.b() }` the plain name `h` stands for the caller's own type. */
+function isPlainIdent(recv: string | undefined): boolean {
+  return recv !== undefined && /^[a-z_]\w*$/.test(recv);
+}
+
+function dirOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const xs = m.get(k);
+  if (xs) xs.push(v); else m.set(k, [v]);
+}
+
+/** Where and how a statement is executed: the loops around the executing call, or the site's own. */
+interface Execution { loops: LoopInfo[]; detached: boolean }
+
+function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
+  const own: Execution = { loops: withoutHeaderLoops(site, site.loops), detached: !!site.detached };
+  if (!site.call) return own;
+  const name = lastNameSegment(site.call);
+  const fn = ws.enclosing(file, site.range);
+  const inFn = (c: CallSite) => !fn || containsRange(fn.range, c.range);
+  const named = file.calls.filter((c) => c.name === name && inFn(c));
+  // The literal written inside the call: the site's own loops are the truth.
+  let exec = named.find((c) => containsRange(c.range, site.range));
+  // The statement held in a variable and handed to the call later (built in a loop, run after it, or the reverse).
+  if (!exec) exec = named.filter((c) => rangeBefore(site.range, c.range)).sort(byStart)[0];
+  let result: Execution = exec ? { loops: withoutHeaderLoops(site, exec.loops), detached: !!exec.detached || !!site.detached } : own;
+  if (PREPARES.test(name) && site.resultVar) {
+    const handle = stripSigil(site.resultVar);
+    const runs = file.calls.filter((c) => c.receiver !== undefined && stripSigil(c.receiver) === handle
+      && RUNS_PREPARED.test(c.name) && inFn(c) && rangeBefore(site.range, c.range) && c.loops.length > 0 && !c.detached);
+    if (runs.length) result = { loops: runs.sort(byStart)[0].loops, detached: false };
+  }
+  return result;
+}
+
+/** Drops a loop whose header holds the statement itself (`for row in db.query("SELECT …")`): that is the outer query. */
+function withoutHeaderLoops(site: SqlSite, loops: LoopInfo[]): LoopInfo[] {
+  const head = site.sql.replace(/\s+/g, ' ').trim().slice(0, 24);
+  return loops.filter((l) => !(l.iterable && head.length > 6 && l.iterable.replace(/\s+/g, ' ').includes(head)));
+}
+
+function byStart(a: { range: Range }, b: { range: Range }): number {
+  return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+}
+
+/**
+ * Finds statements that run once per loop iteration. Pure: facts in, findings out.
+ * One finding per (statement, loop) pair, at the statement, with the loop and each call on the path as related locations.
+ */
+export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOptions = {}): NPlusOneFinding[] {
+  const ws = new Workspace(facts);
+  const maxDepth = Math.max(2, options.maxDepth ?? 4);
+  const out = new Map<string, NPlusOneFinding>();
+  for (const file of facts) {
+    for (const site of file.sites) {
+      const ex = execution(file, site, ws);
+      if (ex.detached) continue;
+      if (ex.loops.length) {
+        add(out, build(ws, file, site, file, ex.loops, [], options));
+        continue;
+      }
+      const start = ws.enclosing(file, site.range);
+      if (!start) continue;
+      // Breadth first, so each loop is reached by its shortest call path; `seen` is the recursion guard.
+      const seen = new Set<FunctionDef>([start]);
+      let frontier: { file: FileFacts; def: FunctionDef; path: Located<CallSite>[] }[] = [{ file, def: start, path: [] }];
+      for (let depth = 0; depth < maxDepth && frontier.length; depth++) {
+        const next: typeof frontier = [];
+        for (const node of frontier) {
+          for (const call of ws.callersOf(node.file, node.def)) {
+            if (call.item.detached) continue;
+            const path = [call, ...node.path];
+            if (call.item.loops.length) {
+              add(out, build(ws, file, site, call.file, call.item.loops, path, options));
+              continue;
+            }
+            const caller = ws.enclosing(call.file, call.item.range);
+            if (caller && !seen.has(caller)) {
+              seen.add(caller);
+              next.push({ file: call.file, def: caller, path });
+            }
+          }
+        }
+        frontier = next;
+      }
+    }
+  }
+  return [...out.values()].sort((a, b) => a.file.localeCompare(b.file) || byStart(a, b) || a.data.loopFile.localeCompare(b.data.loopFile) || a.data.loopLine - b.data.loopLine);
+}
+
+function add(out: Map<string, NPlusOneFinding>, f: NPlusOneFinding): void {
+  const key = `${f.file}:${f.range.start.line}:${f.range.start.character}|${f.data.loopFile}:${f.data.loopRange.start.line}:${f.data.loopRange.start.character}`;
+  if (!out.has(key)) out.set(key, f);
+}
+
+/** The query whose rows `loop` iterates over: a statement before the loop, in the same function, whose result variable the iterable names. */
+function outerQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite | undefined {
+  if (!loop.iterable) return undefined;
+  const fn = ws.enclosing(file, loop.range);
+  const inFn = (r: Range) => !fn || containsRange(fn.range, r);
+  // `for row in db.query("SELECT …")`: the statement sits in the loop's header.
+  const head = file.sites.find((s) => containsRange(loop.range, s.range) && !withoutHeaderLoops(s, s.loops).includes(loop) && s.loops.includes(loop));
+  if (head) return head;
+  const names = new Set(identifiersOf(loop.iterable));
+  const before = file.sites.filter((s) => s.resultVar && inFn(s.range) && rangeBefore(s.range, loop.range) && names.has(stripSigil(s.resultVar)));
+  return before.sort(byStart).pop();
+}
+
+function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], options: NPlusOneOptions): NPlusOneFinding {
+  const loop = loops[loops.length - 1];
+  const small = options.smallCollection ?? 5;
+  let outer: SqlSite | undefined;
+  for (let i = loops.length - 1; i >= 0 && !outer; i--) outer = outerQuery(ws, loopFile, loops[i]);
+  const allSmall = loops.every((l) => l.iterable !== undefined && isSmallConstantCollection(l.iterable, small));
+  const source: LoopSource = outer ? 'query-rows' : allSmall ? 'small-constant' : 'unknown';
+  const estimated = outer ? options.estimatedRows?.(outer) : undefined;
+  let severity: Severity = source === 'query-rows' ? 'error' : source === 'small-constant' ? 'hint' : 'warning';
+  if (estimated !== undefined && estimated > 20 && severity === 'warning') severity = 'error';
+
+  const sqlShort = shorten(site.sql);
+  const over = loop.iterable ? ` over \`${shorten(loop.iterable, 40)}\`` : '';
+  const via = path.length ? ` via ${path.map((c) => `${c.item.name}()`).join(' → ')}` : '';
+  const rowsOf = outer ? `; the loop walks the rows of "${shorten(outer.sql, 50)}" (line ${outer.range.start.line + 1})` : '';
+  const est = estimated !== undefined ? `, about ${Math.round(estimated)} iterations estimated from its plan` : '';
+  const nested = loops.length > 1 ? ` (inside ${loops.length} nested loops)` : '';
+  const where = loopFile === file ? `line ${loop.range.start.line + 1}` : `${loopFile.file}:${loop.range.start.line + 1}`;
+  const few = source === 'small-constant' ? ' The loop is over a small constant list, so the cost is bounded.' : '';
+  const message = `N+1: "${sqlShort}" runs once per iteration of the ${loop.kind} loop${over} at ${where}${via}${nested}${rowsOf}${est}.${few}`;
+
+  const related: RelatedLocation[] = [{ file: loopFile.file, range: loop.range, message: `${loop.kind} loop${over}: the statement runs once per iteration` }];
+  for (const c of path) related.push({ file: c.file.file, range: c.item.range, message: `calls ${c.item.name}()` });
+  for (let i = loops.length - 2; i >= 0; i--) related.push({ file: loopFile.file, range: loops[i].range, message: `enclosing ${loops[i].kind} loop multiplies the count` });
+  if (outer) related.push({ file: loopFile.file, range: outer.range, message: 'the loop iterates over the rows of this query' });
+
+  return {
+    code: N_PLUS_ONE, severity, message, file: site.file, range: site.range, related,
+    data: {
+      loopFile: loopFile.file, loopLine: loop.range.start.line + 1, loopRange: loop.range, loopKind: loop.kind,
+      iterable: loop.iterable,
+      path: path.map((c) => ({ name: c.item.name, file: c.file.file, range: c.item.range, line: c.item.range.start.line + 1 })),
+      language: site.language, innerSql: site.sql, innerPlaceholders: site.placeholders, innerCall: site.call,
+      source, loopDepth: loops.length,
+      ...(outer ? { outer: { file: loopFile.file, line: outer.range.start.line + 1, range: outer.range, sql: outer.sql, placeholders: outer.placeholders, resultVar: outer.resultVar } } : {}),
+      ...(estimated !== undefined ? { estimatedIterations: estimated } : {}),
+    },
+  };
+}
+
+function shorten(s: string, max = 80): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}

@@ -1,0 +1,91 @@
+/**
+ * Small text and range helpers for N+1 detection: comparing ranges, reading identifiers out of a
+ * loop's iterable, and recognising a short literal collection (`[]string{"a", "b"}`, `qw(a b)`, `0..3`)
+ * in any of the supported languages.
+ */
+import type { Range } from '../model';
+
+/** True when `inner` lies within `outer` (ends included). */
+export function containsRange(outer: Range, inner: Range): boolean {
+  return cmp(outer.start, inner.start) <= 0 && cmp(inner.end, outer.end) <= 0;
+}
+
+/** True when `a` ends before `b` starts. */
+export function rangeBefore(a: Range, b: Range): boolean {
+  return cmp(a.end, b.start) <= 0;
+}
+
+function cmp(a: Range['start'], b: Range['start']): number {
+  return a.line - b.line || a.character - b.character;
+}
+
+/** `Handler.getUser` → `getUser`, `$dbh->prepare` → `prepare`, `Foo::bar` → `bar`. */
+export function lastNameSegment(name: string): string {
+  const parts = name.split(/\.|->|::|#/).filter((p) => p.length > 0);
+  return parts.length ? parts[parts.length - 1] : name;
+}
+
+/** Drops Perl / PHP / Ruby sigils: `$rows` → `rows`, `@posts` → `posts`, `@$rows` → `rows`. */
+export function stripSigil(name: string): string {
+  return name.replace(/^[$@%&*]+/, '').replace(/^\{(.*)\}$/, '$1');
+}
+
+/** Identifiers named in a piece of source (sigils dropped), in order: `@$rows` → [rows], `posts[:10]` → [posts]. */
+export function identifiersOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.replace(/(["'`]).*?\1/g, ' ').matchAll(/[$@%]*([A-Za-z_][\w]*)/g)) out.push(m[1]);
+  return out;
+}
+
+const SCALAR = /^(?:-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|:[A-Za-z_]\w*|true|false|nil|null|None|True|False|undef|[A-Z_][A-Z0-9_]*)$/;
+
+/** Splits `a, "b,c", (d, e)` at top-level commas. */
+function splitTop(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0, cur = '', q = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (q) { cur += c; if (c === '\\') { cur += s[++i] ?? ''; } else if (c === q) q = ''; continue; }
+    if (c === '"' || c === "'") { q = c; cur += c; continue; }
+    if ('([{'.includes(c)) depth++;
+    if (')]}'.includes(c)) depth--;
+    if (c === ',' && depth === 0) { out.push(cur.trim()); cur = ''; continue; }
+    cur += c;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+/**
+ * True when `iterable` is a literal collection of at most `max` constant elements, or a numeric
+ * range of at most `max` steps, in any supported language: `[]string{"a", "b"}`, `[1, 2]`,
+ * `("a", "b")`, `%w[a b]`, `qw(a b)`, `array(1, 2)`, `vec![1, 2]`, `[1, 2].iter()`, `range(3)`, `1..3`, `0..=2`.
+ */
+export function isSmallConstantCollection(iterable: string, max = 5): boolean {
+  let t = iterable.trim()
+    .replace(/^[&*\s]+/, '')
+    .replace(/(?:\.(?:iter|into_iter|iter_mut|each|each_with_index|each_with_object|map|enumerate|copied|cloned|entries|keys|values|forEach)\s*(?:\(\s*\))?)+$/g, '')
+    .trim();
+  // Rust/Ruby ranges and Go 1.22 integer ranges: `0..3`, `1...4`, `0..=2`, `(1..3)`, `3`.
+  const paren = /^\((.*)\)$/s.exec(t);
+  const inner = paren && !paren[1].includes(',') ? paren[1].trim() : t;
+  const rng = /^(-?\d+)\s*(\.\.=|\.\.\.|\.\.)\s*(-?\d+)$/.exec(inner);
+  if (rng) {
+    // why: `..` is inclusive in Ruby and exclusive in Rust; counting it inclusive errs towards "not small".
+    const n = Number(rng[3]) - Number(rng[1]) + (rng[2] === '...' ? 0 : 1);
+    return n <= max;
+  }
+  if (/^\d+$/.test(inner)) return Number(inner) <= max;
+  const pyRange = /^range\(\s*(-?\d+)\s*(?:,\s*(-?\d+)\s*)?\)$/.exec(t);
+  if (pyRange) return (pyRange[2] === undefined ? Number(pyRange[1]) : Number(pyRange[2]) - Number(pyRange[1])) <= max;
+  // Word lists: %w[a b], %i(a b), qw(a b) / qw/a b/.
+  const words = /^(?:%[wWiI]|qw)\s*([([{/<|])(.*)[)\]}/>|]$/s.exec(t);
+  if (words) return words[2].trim().split(/\s+/).filter(Boolean).length <= max;
+  // Bracketed literals, with an optional type or constructor in front: []T{…}, [N]T{…}, vec![…], array(…), list(…), tuple(…), Set[…].
+  t = t.replace(/^(?:\[[^\]]*\][\w.*]+|vec!|array|list|tuple|set|frozenset|Set\.new|new Set|Array)\s*/i, '');
+  const br = /^[[({]([\s\S]*)[\])}]$/.exec(t);
+  if (!br) return false;
+  const els = splitTop(br[1]);
+  if (els.length === 0 || els.length > max) return els.length === 0;
+  return els.every((e) => SCALAR.test(e) || /^[[(]([^[\]()]*)[\])]$/.test(e) && splitTop(e.slice(1, -1)).every((x) => SCALAR.test(x)));
+}
