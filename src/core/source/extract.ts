@@ -1,0 +1,489 @@
+/**
+ * SQL discovery over a tree-sitter syntax tree: one walker for every language, driven by the
+ * LangSpec of its grammar (languageSpecs.ts). It finds the string literals (and concatenations,
+ * formatted and interpolated strings) whose text is a SQL statement, the call each flows into —
+ * directly or through a variable or constant — the enclosing function and loops, and it lists the
+ * file's functions and calls for following calls across functions.
+ */
+import type { Node, Parser, TreeCursor } from 'web-tree-sitter';
+import type { CallSite, FileFacts, FunctionDef, Language, LoopInfo, Position, Range, SqlSite } from '../model';
+import { joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from './sqlText';
+import type { LangSpec, FormatStyle, CallShape } from './langSpec';
+import { SPECS } from './languageSpecs';
+import { grammarFor, type GrammarName, type ParserSet } from './treeSitter';
+import { readLiteral, applyFormat, type Literal } from './literal';
+
+export { languageForPath } from './languageOf';
+
+const R_STRING = 1, R_BINARY = 2, R_IMPLICIT = 3, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10;
+
+/** Node type id → role, built once per grammar so the walk reads one number per node. */
+const roleTables = new WeakMap<object, Uint8Array>();
+
+function rolesFor(parser: Parser, spec: LangSpec): Uint8Array {
+  const lang = parser.language!;
+  let t = roleTables.get(lang);
+  if (t) return t;
+  t = new Uint8Array(lang.nodeTypeCount + 1);
+  for (let id = 0; id < lang.nodeTypeCount; id++) {
+    const name = lang.nodeTypeForId(id);
+    if (!name || !lang.nodeTypeIsNamed(id)) continue;
+    t[id] = spec.strings.has(name) ? R_STRING
+      : spec.binary.has(name) ? R_BINARY
+        : spec.implicitConcat.has(name) ? R_IMPLICIT
+          : spec.calls.has(name) ? R_CALL
+            : spec.functions.has(name) ? R_FUNCTION
+              : spec.classes.has(name) ? R_CLASS
+                : spec.loops.has(name) ? R_LOOP
+                  : spec.detachers.has(name) ? R_DETACH
+                    : name === spec.heredocBegin ? R_HEREDOC_BEGIN
+                      : name === spec.heredocBody ? R_HEREDOC_BODY : 0;
+  }
+  roleTables.set(lang, t);
+  return t;
+}
+
+interface Frame {
+  kind: 'fn' | 'class' | 'loop' | 'detach';
+  depth: number;
+  /** Where the frame applies (a loop's body, a function's whole node). */
+  start: number;
+  end: number;
+  name?: string;
+  range?: Range;
+  loop?: LoopInfo;
+  id: number;
+}
+
+interface Context { fn?: Frame; loops: LoopInfo[]; detached: boolean }
+
+interface CallRec { shape: CallShape; node: Node; start: number; end: number; argsStart: number; argsEnd: number; ctx: Context; resultVar?: string }
+
+interface Candidate {
+  literals: Literal[];
+  parts: SqlPart[];
+  ctx: Context;
+  start: number;
+  call?: CallRec;
+  helper?: string;
+  binding?: string;
+  /** Ruby heredoc whose body is read later. */
+  pendingHeredoc?: string;
+}
+
+const QUICK = /select|insert|update|delete|replace|with/i;
+const NOT_A_DB_CALL = /^(?:print|println|printf|puts|p|pp|log|logf|debug|debugf|info|infof|warn|warnf|warning|error|errorf|fatal|fatalf|panic|panicf|sprintf|format|errors|new|append|len|String|Errorf|Sprintf|Println|Printf|Print|Fatal|Fatalf|Panic|Panicf|echo|var_dump|error_log|json_encode|dd|dump|assert|raise|str|repr)$/;
+
+/**
+ * Extracts the SQL sites, functions and calls of one file. `parsers` must already hold the
+ * grammar (ParserSet.load / loadFor); otherwise, as when the file cannot be parsed, the facts
+ * carry a FileError instead of throwing. Routes are left empty (another extractor fills them).
+ */
+export function extractFacts(file: string, text: string, language: Language, parsers: ParserSet): FileFacts {
+  const facts: FileFacts = { file, language, sites: [], functions: [], calls: [], routes: [], errors: [] };
+  const grammar = grammarFor(language, file);
+  const parser = grammar ? parsers.get(grammar) : undefined;
+  if (!grammar || !parser) {
+    facts.errors.push({ file, message: `no parser loaded for ${language}${grammar ? ` (grammar ${grammar})` : ''}` });
+    return facts;
+  }
+  try {
+    new Walker(file, text, language, grammar, parser, facts).run();
+  } catch (err) {
+    facts.sites = []; facts.functions = []; facts.calls = [];
+    facts.errors.push({ file, message: `extraction failed: ${(err as Error).message ?? String(err)}` });
+  }
+  return facts;
+}
+
+class Walker {
+  private readonly spec: LangSpec;
+  private readonly frames: Frame[] = [];
+  private readonly consumed = new Set<number>();
+  private readonly candidates: Candidate[] = [];
+  private readonly callRecs: CallRec[] = [];
+  private readonly heredocs: Candidate[] = [];
+  private lineStarts?: number[];
+  private nextId = 1;
+
+  constructor(private readonly file: string, private readonly text: string, private readonly language: Language,
+    grammar: GrammarName, private readonly parser: Parser, private readonly facts: FileFacts) {
+    this.spec = SPECS[grammar];
+  }
+
+  run(): void {
+    const tree = this.parser.parse(this.text);
+    if (!tree) throw new Error('parser returned no tree');
+    try {
+      const root = tree.rootNode;
+      if (root.hasError) {
+        const bad = firstError(root);
+        this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` near "${bad.text.slice(0, 30).replace(/\s+/g, ' ')}"` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
+      }
+      this.walk(tree.walk(), rolesFor(this.parser, this.spec));
+      this.resolve();
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private walk(cursor: TreeCursor, roles: Uint8Array): void {
+    let depth = 0;
+    for (;;) {
+      const role = roles[cursor.nodeTypeId];
+      if (role) this.enter(role, cursor.currentNode, depth);
+      if (cursor.gotoFirstChild()) { depth++; continue; }
+      for (;;) {
+        while (this.frames.length && this.frames[this.frames.length - 1].depth >= depth) this.frames.pop();
+        if (cursor.gotoNextSibling()) break;
+        if (!cursor.gotoParent()) { cursor.delete(); return; }
+        depth--;
+      }
+    }
+  }
+
+  private push(kind: Frame['kind'], depth: number, node: Node, extra: Partial<Frame> = {}): Frame {
+    const f: Frame = { kind, depth, start: node.startIndex, end: node.endIndex, id: this.nextId++, ...extra };
+    this.frames.push(f);
+    return f;
+  }
+
+  private enter(role: number, node: Node, depth: number): void {
+    const spec = this.spec;
+    switch (role) {
+      case R_STRING:
+        if (!this.consumed.has(node.startIndex) && QUICK.test(this.text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 400)))) this.candidate(node);
+        return;
+      case R_BINARY:
+      case R_IMPLICIT: {
+        if (this.consumed.has(node.startIndex)) return;
+        if (role === R_BINARY && !spec.concatOps.has(node.childForFieldName('operator')?.type ?? '')) return;
+        const leaf = leftmost(node, spec);
+        if (leaf && spec.strings.has(leaf.type) && QUICK.test(this.text.slice(leaf.startIndex, Math.min(leaf.endIndex, leaf.startIndex + 400)))) this.candidate(node);
+        return;
+      }
+      case R_CALL: {
+        const shape = spec.call(node);
+        if (!shape) return;
+        const ctx = this.context(node.startIndex);
+        const args = shape.args;
+        const rec: CallRec = { shape, node, start: node.startIndex, end: node.endIndex, argsStart: args ? args.startIndex : node.endIndex, argsEnd: args ? args.endIndex : node.endIndex, ctx };
+        rec.resultVar = this.resultVar(node);
+        this.callRecs.push(rec);
+        const site: CallSite = { name: shape.name, range: this.range(node.startIndex, node.endIndex), loops: ctx.loops };
+        if (shape.receiver) site.receiver = shape.receiver;
+        if (ctx.fn?.name) site.function = ctx.fn.name;
+        if (ctx.detached) site.detached = true;
+        this.facts.calls.push(site);
+        const handler = routeHandlerName(shape, node, spec);
+        if (handler) this.push('fn', depth, handler.body, { name: handler.name, range: this.range(node.startIndex, node.endIndex) });
+        if (shape.loop) {
+          const info: LoopInfo = { kind: shape.loop.kind, range: this.range(node.startIndex, node.endIndex) };
+          if (shape.loop.iterable) info.iterable = shape.loop.iterable;
+          this.push('loop', depth, shape.loop.body, { loop: info });
+        }
+        if (shape.detach) this.push('detach', depth, shape.detach);
+        return;
+      }
+      case R_FUNCTION: {
+        const def = spec.functionDef(node);
+        if (!def) return;
+        const owner = def.owner ?? this.innermostClass();
+        const fd: FunctionDef = { name: def.name, range: this.range(node.startIndex, node.endIndex), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex) };
+        if (owner) fd.owner = owner;
+        this.facts.functions.push(fd);
+        this.push('fn', depth, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range });
+        return;
+      }
+      case R_CLASS: {
+        const name = spec.className(node);
+        if (name) this.push('class', depth, node, { name });
+        return;
+      }
+      case R_LOOP: {
+        const l = spec.loop(node);
+        const info: LoopInfo = { kind: l.kind, range: this.range(node.startIndex, node.endIndex) };
+        if (l.iterable) info.iterable = l.iterable;
+        this.push('loop', depth, l.body ?? node, { loop: info });
+        return;
+      }
+      case R_DETACH:
+        this.push('detach', depth, node);
+        return;
+      case R_HEREDOC_BEGIN:
+        this.candidate(node, true);
+        return;
+      case R_HEREDOC_BODY: {
+        const c = this.heredocs.shift();
+        if (!c) return;
+        const lit = readLiteral(node, this.text, spec, c.pendingHeredoc);
+        c.literals = [lit];
+        c.parts = applyPendingFormat(lit.parts, c);
+        c.start = lit.range[0];
+        delete c.pendingHeredoc;
+        return;
+      }
+    }
+  }
+
+  private innermostClass(): string | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const f = this.frames[i];
+      if (f.kind === 'class') return f.name;
+      if (f.kind === 'fn') return undefined;
+    }
+    return undefined;
+  }
+
+  /** The enclosing named function, and the loops between it and `index`, outermost first. */
+  private context(index: number): Context {
+    const loops: LoopInfo[] = [];
+    let detached = false;
+    let fn: Frame | undefined;
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const f = this.frames[i];
+      if (index < f.start || index >= f.end) continue;
+      if (f.kind === 'fn') { fn = f; break; }
+      if (f.kind === 'loop' && f.loop) loops.push(f.loop);
+      else if (f.kind === 'detach') detached = true;
+    }
+    loops.reverse();
+    return { fn, loops, detached };
+  }
+
+  /** Builds a candidate from a string / concatenation node and finds where it flows. */
+  private candidate(expr: Node, heredoc = false): void {
+    const spec = this.spec;
+    const literals: Literal[] = [];
+    const parts: SqlPart[] = [];
+    if (heredoc) {
+      // Body comes later in the tree; remember the opener.
+    } else {
+      this.collect(expr, literals, parts);
+      if (!literals.length) return;
+    }
+    const c: Candidate = { literals, parts, ctx: this.context(expr.startIndex), start: literals[0]?.range[0] ?? expr.startIndex };
+    let format: FormatStyle | undefined;
+    let cur = expr;
+    for (let guard = 0; guard < 50; guard++) {
+      const p = cur.parent;
+      if (!p) break;
+      const t = p.type;
+      if (spec.transparent.has(t)) { cur = p; continue; }
+      if (spec.binary.has(t) && spec.formatOps.has(p.childForFieldName('operator')?.type ?? '') && p.childForFieldName('left')?.startIndex === cur.startIndex) {
+        format = 'printf'; cur = p; continue;
+      }
+      if (spec.formatMethod && t === spec.formatMethod.member && p.parent && spec.calls.has(p.parent.type)
+        && p.lastNamedChild?.text === spec.formatMethod.name && p.firstNamedChild?.startIndex === cur.startIndex) {
+        format = spec.formatMethod.style; cur = p.parent; continue;
+      }
+      let callNode: Node | null = null;
+      if (spec.argLists.has(t) && p.parent && spec.calls.has(p.parent.type)) callNode = p.parent;
+      else if (spec.calls.has(t)) callNode = p; // tagged template: the string is the arguments
+      if (callNode) {
+        const rec = this.callRecs.find((r) => r.start === callNode!.startIndex && r.end === callNode!.endIndex && r.node.type === callNode!.type);
+        const shape = rec?.shape ?? spec.call(callNode);
+        if (!shape) break;
+        const style = spec.formatCalls.get(shape.name);
+        if (style && firstArgStart(shape) === cur.startIndex) { format = style; cur = callNode; continue; }
+        if (spec.helpers.has(shape.name)) { c.helper = shape.callee; cur = callNode; continue; }
+        c.call = rec;
+        break;
+      }
+      if (spec.assignments.has(t)) {
+        const a = spec.assignment(p);
+        if (a.value && a.value.startIndex === cur.startIndex && a.value.endIndex === cur.endIndex && a.target) c.binding = bindingKey(a.target.text);
+        break;
+      }
+      break;
+    }
+    if (heredoc) {
+      c.pendingHeredoc = expr.text;
+      (c as Candidate & { format?: FormatStyle }).format = format;
+      this.heredocs.push(c);
+    } else if (format) {
+      c.parts = applyFormat(parts, format);
+    }
+    this.candidates.push(c);
+  }
+
+  /** Flattens concatenations into literal and dynamic parts, marking their strings consumed. */
+  private collect(node: Node, literals: Literal[], parts: SqlPart[]): void {
+    const spec = this.spec;
+    const t = node.type;
+    if (spec.strings.has(t)) {
+      this.consumed.add(node.startIndex);
+      const lit = readLiteral(node, this.text, spec);
+      literals.push(lit);
+      parts.push(...lit.parts);
+      return;
+    }
+    if (spec.transparent.has(t) && node.namedChildCount === 1) { this.collect(node.firstNamedChild!, literals, parts); return; }
+    if ((spec.binary.has(t) && spec.concatOps.has(node.childForFieldName('operator')?.type ?? '')) || spec.implicitConcat.has(t)) {
+      this.consumed.add(node.startIndex);
+      for (const ch of node.namedChildren) if (ch && ch.type !== 'comment') this.collect(ch, literals, parts);
+      return;
+    }
+    parts.push({ dynamic: true });
+  }
+
+  private resultVar(call: Node): string | undefined {
+    const spec = this.spec;
+    let cur = call;
+    for (let guard = 0; guard < 30; guard++) {
+      const p = cur.parent;
+      if (!p) return undefined;
+      if (spec.chain.has(p.type) || spec.transparent.has(p.type)) {
+        // A call passed as an argument does not carry its result to the outer assignment.
+        if (spec.argLists.has(p.type)) return undefined;
+        cur = p; continue;
+      }
+      if (spec.assignments.has(p.type)) {
+        const a = spec.assignment(p);
+        return a.value && a.value.startIndex <= cur.startIndex && a.value.endIndex >= cur.endIndex && a.target ? targetName(a.target.text) : undefined;
+      }
+      return undefined;
+    }
+    return undefined;
+  }
+
+  /** Links statements held in variables to the calls they flow into, then emits the sites. */
+  private resolve(): void {
+    for (const c of this.candidates) {
+      if (c.pendingHeredoc !== undefined || !c.literals.length) continue;
+      const { sql, dynamic } = joinSqlParts(c.parts);
+      if (!looksLikeSql(sql)) continue;
+      if (c.binding && !c.call) {
+        const found = this.flow(c);
+        if (found.length) {
+          for (const f of found) this.emit(c, sql, dynamic, f.call, f.helper ?? c.helper);
+          continue;
+        }
+      }
+      this.emit(c, sql, dynamic, c.call, c.helper);
+    }
+    this.facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  }
+
+  private flow(c: Candidate): { call: CallRec; helper?: string }[] {
+    const out: { call: CallRec; helper?: string }[] = [];
+    const scopeId = c.ctx.fn?.id;
+    let name = c.binding!;
+    let after = c.literals[c.literals.length - 1].range[1];
+    let helper: string | undefined;
+    for (let hop = 0; hop < 3; hop++) {
+      const re = new RegExp(`(?:^|[^\\w$])[$@]?${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+      const hits = this.callRecs.filter((r) => (scopeId === undefined || r.ctx.fn?.id === scopeId) && (scopeId === undefined || r.start >= after)
+        && !NOT_A_DB_CALL.test(r.shape.name) && re.test(this.text.slice(r.argsStart, r.argsEnd)));
+      const helperHit = hits.find((h) => this.spec.helpers.has(h.shape.name));
+      if (helperHit && helperHit.resultVar) {
+        helper = helperHit.shape.callee; name = bindingKey(helperHit.resultVar); after = helperHit.end; continue;
+      }
+      // A call whose arguments hold another hit (array_map(fn() => $db->query(Q), …)) is not where the SQL goes.
+      for (const h of hits) {
+        if (this.spec.helpers.has(h.shape.name)) continue;
+        if (hits.some((o) => o !== h && o.start >= h.argsStart && o.end <= h.argsEnd)) continue;
+        out.push({ call: h, helper });
+      }
+      break;
+    }
+    return out;
+  }
+
+  private emit(c: Candidate, sql: string, dynamic: boolean, call: CallRec | undefined, helper: string | undefined): void {
+    const first = c.literals[0].range, last = c.literals[c.literals.length - 1].range;
+    const ctx = call && c.binding ? call.ctx : c.ctx;
+    const site: SqlSite = {
+      file: this.file,
+      language: this.language,
+      range: this.range(first[0], last[1]),
+      literalRanges: c.literals.map((l) => this.range(l.range[0], l.range[1])),
+      sql,
+      placeholders: placeholdersOf(sql),
+      dynamic,
+      loops: ctx.loops,
+      textStart: this.pos(c.literals[0].textStart),
+    };
+    if (call) {
+      site.call = call.shape.callee;
+      site.callRange = this.range(call.start, call.end);
+      if (call.resultVar) site.resultVar = call.resultVar;
+    }
+    if (ctx.fn?.name) { site.function = ctx.fn.name; if (ctx.fn.range) site.functionRange = ctx.fn.range; }
+    if (ctx.detached) site.detached = true;
+    if (helper) site.helper = helper;
+    this.facts.sites.push(site);
+  }
+
+  private pos(index: number): Position {
+    if (!this.lineStarts) {
+      const ls = [0];
+      for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) ls.push(i + 1);
+      this.lineStarts = ls;
+    }
+    const ls = this.lineStarts;
+    let lo = 0, hi = ls.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ls[mid] <= index) lo = mid; else hi = mid - 1;
+    }
+    return { line: lo, character: index - ls[lo] };
+  }
+
+  private range(start: number, end: number): Range {
+    return { start: this.pos(start), end: this.pos(end) };
+  }
+}
+
+function applyPendingFormat(parts: SqlPart[], c: Candidate): SqlPart[] {
+  const f = (c as Candidate & { format?: FormatStyle }).format;
+  return f ? applyFormat(parts, f) : parts;
+}
+
+function firstArgStart(shape: CallShape): number | undefined {
+  const a = shape.args?.firstNamedChild;
+  return a ? a.startIndex : undefined;
+}
+
+function leftmost(node: Node, spec: LangSpec): Node | null {
+  let cur: Node | null = node;
+  for (let i = 0; cur && i < 200; i++) {
+    if (spec.binary.has(cur.type) || spec.implicitConcat.has(cur.type) || (spec.transparent.has(cur.type) && cur.namedChildCount === 1)) cur = cur.firstNamedChild;
+    else return cur;
+  }
+  return null;
+}
+
+function firstError(node: Node): Node | null {
+  if (node.type === 'ERROR' || node.isMissing) return node;
+  for (const c of node.children) if (c && (c.hasError || c.isMissing)) return firstError(c) ?? c;
+  return null;
+}
+
+/** The variable a call result lands in: `rows` for `rows, err :=`, `[rows]`, `$rows`, `@rows`. */
+function targetName(text: string): string {
+  const t = text.trim();
+  if (/^[$@]*[\w.]+$/.test(t)) return t;
+  const m = /[$@]*[A-Za-z_]\w*/.exec(t);
+  return m ? m[0] : t;
+}
+
+/** The name a later use refers to: last segment without sigils (`self.Q` → `Q`, `$sql` → `sql`). */
+function bindingKey(text: string): string {
+  const t = targetName(text);
+  const seg = t.split(/\.|::|->/).pop() ?? t;
+  return seg.replace(/^[$@]+/, '');
+}
+
+/** `get '/path' do … end`, `app.get('/path', (req, res) => …)`: names the block after its route. */
+function routeHandlerName(shape: CallShape, node: Node, spec: LangSpec): { name: string; body: Node } | undefined {
+  const m = shape.name.toLowerCase();
+  if (!['get', 'post', 'put', 'delete', 'patch'].includes(m) || !shape.args) return undefined;
+  const args = shape.args.namedChildren.map((a) => (a && a.type === 'argument' ? a.firstNamedChild : a));
+  const path = args[0];
+  if (!path || !spec.strings.has(path.type)) return undefined;
+  const p = path.text.replace(/^[a-z]*["'`]|["'`]$/g, '');
+  if (!p.startsWith('/')) return undefined;
+  const body = args.slice(1).reverse().find((a) => a && spec.functions.has(a.type)) ?? node.childForFieldName('block');
+  return body ? { name: `${m.toUpperCase()} ${p}`, body } : undefined;
+}

@@ -1,0 +1,125 @@
+/**
+ * The per-language part of SQL discovery: which tree-sitter node types are strings, calls,
+ * functions, loops and assignments, and how to read their names. The walker in extract.ts is
+ * the same for every language and only consults a LangSpec.
+ */
+import type { Node } from 'web-tree-sitter';
+
+/** A call as the walker needs it. */
+export interface CallShape {
+  /** Callee as written, whitespace removed: `h.db.Query`, `$this->db->prepare`, `sqlx::query`. */
+  callee: string;
+  /** Last name segment (`Query`). */
+  name: string;
+  /** Text before the last segment (`h.db`), when there is one. */
+  receiver?: string;
+  /** The node holding the arguments (argument_list, arguments, token_tree …). */
+  args?: Node | null;
+  /** Set when the call iterates: `rows.each do … end`, `xs.map(x => …)`, `array_map(fn, $xs)`. */
+  loop?: { kind: string; body: Node; iterable?: string };
+  /** Node whose calls run detached (goroutine, spawned task, thread body). */
+  detach?: Node;
+}
+
+export interface FunctionShape {
+  name: string;
+  /** Receiver type for methods declared outside a class (Go). */
+  owner?: string;
+  nameNode: Node;
+}
+
+export interface LoopShape {
+  kind: string;
+  iterable?: string;
+  /** The part that repeats; the whole loop when absent. */
+  body?: Node | null;
+}
+
+export interface AssignShape {
+  target?: Node | null;
+  value?: Node | null;
+}
+
+/** How formatting functions mark their holes: printf verbs (`%s`, `%d`, `%v`) or braces (`{}`, `{name}`). */
+export type FormatStyle = 'printf' | 'brace';
+
+export interface LangSpec {
+  /** String literal node types. */
+  strings: ReadonlySet<string>;
+  /** String node types without escape processing. */
+  rawStrings: ReadonlySet<string>;
+  /** Child node types holding literal text, escape sequences, and named delimiters to skip. */
+  content: ReadonlySet<string>;
+  escape: ReadonlySet<string>;
+  skip: ReadonlySet<string>;
+  /** Child node types to descend into (heredoc bodies). */
+  containers: ReadonlySet<string>;
+  /** Binary expression node types, the operators that concatenate, and those that format (`%`). */
+  binary: ReadonlySet<string>;
+  concatOps: ReadonlySet<string>;
+  formatOps: ReadonlySet<string>;
+  /** Adjacent-literal concatenation (`"a" "b"`). */
+  implicitConcat: ReadonlySet<string>;
+  /** Nodes an expression passes through without changing: parentheses, argument wrappers, expression lists. */
+  transparent: ReadonlySet<string>;
+  /** Argument-list node types (their parent is the call). */
+  argLists: ReadonlySet<string>;
+  /** Nodes a call's result passes through on the way to an assignment (await, `?`, method chains). */
+  chain: ReadonlySet<string>;
+  calls: ReadonlySet<string>;
+  call(node: Node): CallShape | undefined;
+  /** Function-like node types; `functionDef` returns undefined for anonymous ones. */
+  functions: ReadonlySet<string>;
+  functionDef(node: Node): FunctionShape | undefined;
+  classes: ReadonlySet<string>;
+  className(node: Node): string | undefined;
+  loops: ReadonlySet<string>;
+  loop(node: Node): LoopShape;
+  assignments: ReadonlySet<string>;
+  assignment(node: Node): AssignShape;
+  /** Node types whose whole subtree runs detached (`go` statement). */
+  detachers: ReadonlySet<string>;
+  /** Callee last names that format their first argument. */
+  formatCalls: ReadonlyMap<string, FormatStyle>;
+  /** Method name that formats its receiver string (`"…{}".format(x)` in Python). */
+  formatMethod?: { name: string; style: FormatStyle; member: string };
+  /** IN-list / rebinding helpers the SQL passes through (`In` for sqlx.In). */
+  helpers: ReadonlySet<string>;
+  /** Ruby's heredocs: the opener stands in the expression, the body follows the line. */
+  heredocBegin?: string;
+  heredocBody?: string;
+  /** Removes the host language's heredoc indentation and framing from the body text. */
+  heredocText?(opener: string, body: string): string;
+  /** Python: string_start carries prefixes; a raw prefix turns escape processing off. */
+  rawPrefix?(node: Node): boolean;
+}
+
+// ---- helpers shared by the specs ----
+
+/** Text of a node with whitespace removed (callee names spanning lines). */
+export function compact(node: Node | null | undefined): string {
+  return node ? node.text.replace(/\s+/g, '') : '';
+}
+
+/** Splits a compact callee into receiver and last name at the last `.`, `->`, `::`. */
+export function splitCallee(callee: string): { name: string; receiver?: string } {
+  const m = /^(.*?)(?:\.|->|::|\?->)([^.:>-]+)$/.exec(callee);
+  if (!m) return { name: callee };
+  return { name: m[2], receiver: m[1] };
+}
+
+export function set(...xs: string[]): ReadonlySet<string> {
+  return new Set(xs);
+}
+
+/** First named child of `node` whose type is one of `types`. */
+export function childOfType(node: Node, types: ReadonlySet<string>): Node | null {
+  for (const c of node.namedChildren) if (c && types.has(c.type)) return c;
+  return null;
+}
+
+/** Strips `.iter()`, `.into_iter()`, `.each` style suffixes from an iterable's text. */
+export function iterableText(node: Node | null | undefined): string | undefined {
+  if (!node) return undefined;
+  return node.text.replace(/\s+/g, ' ').replace(/(?:\.(?:iter|into_iter|iter_mut|chunks|enumerate)\([^()]*\))+$/, '');
+}

@@ -1,0 +1,25 @@
+/** Which language a source file is in, by its name. */
+import type { Language } from '../model';
+
+const BY_EXTENSION: Record<string, Language> = {
+  go: 'go',
+  rb: 'ruby', ru: 'ruby', rake: 'ruby',
+  py: 'python',
+  php: 'php',
+  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
+  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'typescript',
+  rs: 'rust',
+  pl: 'perl', pm: 'perl', psgi: 'perl', t: 'perl',
+};
+
+/**
+ * The language of a file by its extension, or undefined for files we do not read
+ * (TypeScript declaration files `.d.ts` and minified `.min.js` are left out: no statements run there).
+ */
+export function languageForPath(path: string): Language | undefined {
+  const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  if (/\.d\.[mc]?ts$/.test(base) || /\.min\.js$/.test(base)) return undefined;
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  return BY_EXTENSION[base.slice(dot + 1)];
+}

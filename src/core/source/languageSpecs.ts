@@ -1,0 +1,375 @@
+/**
+ * One LangSpec per tree-sitter grammar: the node types and field names of Go, Ruby, Python,
+ * PHP, JavaScript/TypeScript and Rust that SQL discovery needs. Checked against the grammars of
+ * @vscode/tree-sitter-wasm 0.3.1.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { GrammarName } from './treeSitter';
+import {
+  type CallShape, type LangSpec, type FunctionShape, childOfType, compact, iterableText, set, splitCallee,
+} from './langSpec';
+
+const NO = set();
+
+function shape(callee: string, args: Node | null | undefined): CallShape {
+  const { name, receiver } = splitCallee(callee);
+  return { callee, name, receiver, args };
+}
+
+function named(node: Node | null | undefined, field = 'name'): FunctionShape | undefined {
+  const n = node?.childForFieldName(field);
+  return n ? { name: n.text, nameNode: n } : undefined;
+}
+
+function firstNamedArg(args: Node | null | undefined, types: ReadonlySet<string>): Node | null {
+  if (!args) return null;
+  for (const c of args.namedChildren) {
+    if (!c) continue;
+    if (types.has(c.type)) return c;
+    // why: PHP wraps each argument in an `argument` node.
+    if (c.type === 'argument' && c.firstNamedChild && types.has(c.firstNamedChild.type)) return c.firstNamedChild;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------- Go
+
+const go: LangSpec = {
+  strings: set('interpreted_string_literal', 'raw_string_literal'),
+  rawStrings: set('raw_string_literal'),
+  content: set('interpreted_string_literal_content', 'raw_string_literal_content'),
+  escape: set('escape_sequence'),
+  skip: NO,
+  containers: NO,
+  binary: set('binary_expression'),
+  concatOps: set('+'),
+  formatOps: NO,
+  implicitConcat: NO,
+  transparent: set('parenthesized_expression', 'expression_list'),
+  argLists: set('argument_list'),
+  chain: set('selector_expression', 'call_expression', 'parenthesized_expression', 'expression_list'),
+  calls: set('call_expression'),
+  call(node) {
+    const s = shape(compact(node.childForFieldName('function')), node.childForFieldName('arguments'));
+    // why: errgroup's g.Go(func() error {…}) runs the closure concurrently, like a `go` statement.
+    if (s.name === 'Go' && s.args) s.detach = s.args;
+    return s;
+  },
+  functions: set('function_declaration', 'method_declaration', 'func_literal'),
+  functionDef(node) {
+    if (node.type === 'func_literal') return undefined;
+    const f = named(node);
+    if (f && node.type === 'method_declaration') {
+      const recv = node.childForFieldName('receiver');
+      const t = recv ? /([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*\)?\s*$/.exec(recv.text.replace(/\)$/, '')) : null;
+      if (t) f.owner = t[1];
+    }
+    return f;
+  },
+  classes: NO,
+  className: () => undefined,
+  loops: set('for_statement'),
+  loop(node) {
+    const range = childOfType(node, set('range_clause'));
+    if (range) return { kind: 'range', iterable: iterableText(range.childForFieldName('right')), body: node.childForFieldName('body') };
+    return { kind: 'for', body: node.childForFieldName('body') };
+  },
+  assignments: set('short_var_declaration', 'assignment_statement', 'var_spec', 'const_spec'),
+  assignment(node) {
+    if (node.type === 'var_spec' || node.type === 'const_spec') return { target: node.childForFieldName('name'), value: node.childForFieldName('value') };
+    return { target: node.childForFieldName('left'), value: node.childForFieldName('right') };
+  },
+  detachers: set('go_statement'),
+  formatCalls: new Map([['Sprintf', 'printf'], ['Fprintf', 'printf']]),
+  helpers: set('In', 'Rebind', 'Named', 'MustIn'),
+};
+
+// ---------------------------------------------------------------- Ruby
+
+const RUBY_LOOP_METHODS = set('each', 'each_with_index', 'each_with_object', 'map', 'flat_map', 'collect', 'select',
+  'filter', 'filter_map', 'reject', 'times', 'upto', 'downto', 'step', 'each_slice', 'each_cons', 'sum', 'find', 'detect',
+  'find_each', 'each_pair', 'each_key', 'each_value', 'inject', 'reduce', 'sort_by', 'group_by', 'min_by', 'max_by',
+  'map!', 'collect!', 'each_entry', 'count', 'any?', 'all?', 'none?', 'loop');
+
+const ruby: LangSpec = {
+  strings: set('string'),
+  rawStrings: NO,
+  content: set('string_content', 'heredoc_content'),
+  escape: set('escape_sequence'),
+  skip: set('heredoc_end'),
+  containers: NO,
+  binary: set('binary'),
+  concatOps: set('+'),
+  formatOps: set('%'),
+  implicitConcat: set('chained_string'),
+  transparent: set('parenthesized_statements', 'pair'),
+  argLists: set('argument_list'),
+  chain: set('call', 'parenthesized_statements'),
+  calls: set('call'),
+  call(node) {
+    const recv = node.childForFieldName('receiver');
+    const method = node.childForFieldName('method');
+    const callee = (recv ? compact(recv) + '.' : '') + (method ? method.text : '');
+    const s: CallShape = { callee, name: method ? method.text : callee, receiver: recv ? compact(recv) : undefined, args: node.childForFieldName('arguments') };
+    const block = node.childForFieldName('block');
+    if (block && RUBY_LOOP_METHODS.has(s.name)) s.loop = { kind: s.name, body: block, iterable: recv ? iterableText(recv) : undefined };
+    if (block && s.callee === 'Thread.new') s.detach = block;
+    return s;
+  },
+  functions: set('method', 'singleton_method'),
+  functionDef: (node) => named(node),
+  classes: set('class', 'module'),
+  className: (node) => node.childForFieldName('name')?.text,
+  loops: set('for', 'while', 'until'),
+  loop(node) {
+    if (node.type === 'for') return { kind: 'for', iterable: iterableText(node.childForFieldName('value')?.lastNamedChild ?? node.childForFieldName('value')), body: node.childForFieldName('body') };
+    return { kind: node.type, body: node.childForFieldName('body') };
+  },
+  assignments: set('assignment'),
+  assignment: (node) => ({ target: node.childForFieldName('left'), value: node.childForFieldName('right') }),
+  detachers: NO,
+  formatCalls: new Map([['format', 'printf'], ['sprintf', 'printf']]),
+  helpers: NO,
+  heredocBegin: 'heredoc_beginning',
+  heredocBody: 'heredoc_body',
+  heredocText(opener, body) {
+    // The body node starts with the rest of the opener's line and ends with the closing line's indent.
+    let t = body.replace(/^[^\n]*\n/, '').replace(/[ \t]*$/, '');
+    if (opener.startsWith('<<~')) {
+      const lines = t.split('\n');
+      let min = Infinity;
+      for (const l of lines) if (l.trim() !== '') min = Math.min(min, /^[ \t]*/.exec(l)![0].length);
+      if (min !== Infinity && min > 0) t = lines.map((l) => l.slice(Math.min(min, /^[ \t]*/.exec(l)![0].length))).join('\n');
+    }
+    return t;
+  },
+};
+
+// ---------------------------------------------------------------- Python
+
+const python: LangSpec = {
+  strings: set('string'),
+  rawStrings: NO,
+  content: set('string_content'),
+  escape: set('escape_sequence'),
+  skip: set('string_start', 'string_end'),
+  containers: NO,
+  binary: set('binary_operator'),
+  concatOps: set('+'),
+  formatOps: set('%'),
+  implicitConcat: set('concatenated_string'),
+  transparent: set('parenthesized_expression', 'keyword_argument', 'expression_list'),
+  argLists: set('argument_list'),
+  chain: set('attribute', 'call', 'await', 'parenthesized_expression'),
+  calls: set('call'),
+  call(node) {
+    const s = shape(compact(node.childForFieldName('function')), node.childForFieldName('arguments'));
+    if (['create_task', 'gather', 'submit', 'Thread', 'ensure_future', 'run_in_executor', 'apply_async'].includes(s.name) && s.args) s.detach = s.args;
+    return s;
+  },
+  functions: set('function_definition', 'lambda'),
+  functionDef: (node) => (node.type === 'lambda' ? undefined : named(node)),
+  classes: set('class_definition'),
+  className: (node) => node.childForFieldName('name')?.text,
+  loops: set('for_statement', 'while_statement', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression'),
+  loop(node) {
+    if (node.type === 'for_statement') return { kind: 'for', iterable: iterableText(node.childForFieldName('right')), body: node.childForFieldName('body') };
+    if (node.type === 'while_statement') return { kind: 'while', body: node.childForFieldName('body') };
+    const clause = childOfType(node, set('for_in_clause'));
+    return { kind: 'comprehension', iterable: iterableText(clause?.childForFieldName('right')), body: node };
+  },
+  assignments: set('assignment'),
+  assignment: (node) => ({ target: node.childForFieldName('left'), value: node.childForFieldName('right') }),
+  detachers: NO,
+  formatCalls: new Map(),
+  formatMethod: { name: 'format', style: 'brace', member: 'attribute' },
+  helpers: NO,
+  rawPrefix(node) {
+    const start = node.firstChild;
+    return !!start && /^[a-zA-Z]*[rR]/.test(start.text);
+  },
+};
+
+// ---------------------------------------------------------------- PHP
+
+const PHP_LOOP_FUNCS = new Map([['array_map', { fn: 0, arr: 1 }], ['array_filter', { fn: 1, arr: 0 }], ['array_walk', { fn: 1, arr: 0 }], ['array_reduce', { fn: 1, arr: 0 }]]);
+const PHP_FUNC_NODES = set('anonymous_function', 'arrow_function', 'anonymous_function_creation_expression');
+
+const php: LangSpec = {
+  strings: set('string', 'encapsed_string', 'heredoc', 'nowdoc'),
+  rawStrings: set('nowdoc'),
+  content: set('string_content', 'string_value', 'nowdoc_string'),
+  escape: set('escape_sequence'),
+  skip: set('heredoc_start', 'heredoc_end'),
+  containers: set('heredoc_body', 'nowdoc_body'),
+  binary: set('binary_expression'),
+  concatOps: set('.'),
+  formatOps: NO,
+  implicitConcat: NO,
+  transparent: set('parenthesized_expression', 'argument'),
+  argLists: set('arguments'),
+  chain: set('member_call_expression', 'member_access_expression', 'nullsafe_member_call_expression', 'parenthesized_expression'),
+  calls: set('function_call_expression', 'member_call_expression', 'scoped_call_expression', 'nullsafe_member_call_expression'),
+  call(node) {
+    let callee: string;
+    if (node.type === 'function_call_expression') callee = compact(node.childForFieldName('function'));
+    else {
+      const obj = node.childForFieldName(node.type === 'scoped_call_expression' ? 'scope' : 'object');
+      callee = `${compact(obj)}${node.type === 'scoped_call_expression' ? '::' : '->'}${node.childForFieldName('name')?.text ?? ''}`;
+    }
+    const s = shape(callee, node.childForFieldName('arguments'));
+    const lf = PHP_LOOP_FUNCS.get(s.name);
+    if (lf && s.args) {
+      const args = s.args.namedChildren;
+      const fn = args[lf.fn]?.firstNamedChild;
+      if (fn && PHP_FUNC_NODES.has(fn.type)) s.loop = { kind: s.name, body: fn, iterable: iterableText(args[lf.arr]) };
+    }
+    return s;
+  },
+  functions: set('function_definition', 'method_declaration', 'anonymous_function', 'arrow_function', 'anonymous_function_creation_expression'),
+  functionDef: (node) => (PHP_FUNC_NODES.has(node.type) ? undefined : named(node)),
+  classes: set('class_declaration', 'trait_declaration', 'interface_declaration', 'enum_declaration'),
+  className: (node) => node.childForFieldName('name')?.text,
+  loops: set('foreach_statement', 'for_statement', 'while_statement', 'do_statement'),
+  loop(node) {
+    if (node.type === 'foreach_statement') return { kind: 'foreach', iterable: iterableText(node.namedChildren[0]), body: node.childForFieldName('body') };
+    return { kind: node.type.replace('_statement', ''), body: node.childForFieldName('body') };
+  },
+  assignments: set('assignment_expression', 'const_element', 'property_element'),
+  assignment(node) {
+    if (node.type === 'const_element') return { target: node.namedChildren[0], value: node.namedChildren[1] };
+    if (node.type === 'property_element') return { target: node.childForFieldName('name'), value: node.childForFieldName('default_value') };
+    return { target: node.childForFieldName('left'), value: node.childForFieldName('right') };
+  },
+  detachers: NO,
+  formatCalls: new Map([['sprintf', 'printf'], ['vsprintf', 'printf']]),
+  helpers: NO,
+};
+
+// ---------------------------------------------------------------- JavaScript / TypeScript
+
+const JS_LOOP_METHODS = set('forEach', 'map', 'flatMap', 'filter', 'reduce', 'some', 'every', 'find', 'findIndex');
+const JS_FUNC_NODES = set('arrow_function', 'function_expression', 'function');
+
+const js: LangSpec = {
+  strings: set('string', 'template_string'),
+  rawStrings: NO,
+  content: set('string_fragment'),
+  escape: set('escape_sequence'),
+  skip: NO,
+  containers: NO,
+  binary: set('binary_expression'),
+  concatOps: set('+'),
+  formatOps: NO,
+  implicitConcat: NO,
+  transparent: set('parenthesized_expression', 'as_expression', 'satisfies_expression', 'non_null_expression'),
+  argLists: set('arguments'),
+  chain: set('await_expression', 'member_expression', 'call_expression', 'parenthesized_expression', 'as_expression', 'non_null_expression'),
+  calls: set('call_expression'),
+  call(node) {
+    const fn = node.childForFieldName('function');
+    const s = shape(compact(fn), node.childForFieldName('arguments'));
+    if (JS_LOOP_METHODS.has(s.name) && fn?.type === 'member_expression') {
+      const cb = firstNamedArg(s.args, JS_FUNC_NODES);
+      if (cb) {
+        s.loop = { kind: s.name, body: cb, iterable: iterableText(fn.childForFieldName('object')) };
+        // why: an async callback starts one task per element; Promise.all awaits them together.
+        if (cb.firstChild?.type === 'async') s.detach = cb;
+      }
+    }
+    return s;
+  },
+  functions: set('function_declaration', 'generator_function_declaration', 'method_definition', 'arrow_function', 'function_expression', 'function'),
+  functionDef(node) {
+    if (!JS_FUNC_NODES.has(node.type)) return named(node);
+    const p = node.parent;
+    if (p?.type === 'variable_declarator') return named(p);
+    if (p?.type === 'pair' || p?.type === 'public_field_definition' || p?.type === 'field_definition') {
+      const k = p.childForFieldName('key') ?? p.childForFieldName('name') ?? p.childForFieldName('property');
+      return k ? { name: k.text, nameNode: k } : undefined;
+    }
+    return named(node);
+  },
+  classes: set('class_declaration', 'class', 'abstract_class_declaration'),
+  className: (node) => node.childForFieldName('name')?.text,
+  loops: set('for_statement', 'for_in_statement', 'while_statement', 'do_statement'),
+  loop(node) {
+    if (node.type === 'for_in_statement') {
+      const op = node.childForFieldName('operator')?.text ?? 'in';
+      return { kind: `for-${op}`, iterable: iterableText(node.childForFieldName('right')), body: node.childForFieldName('body') };
+    }
+    return { kind: node.type.replace('_statement', ''), body: node.childForFieldName('body') };
+  },
+  assignments: set('variable_declarator', 'assignment_expression', 'public_field_definition', 'field_definition'),
+  assignment(node) {
+    if (node.type === 'variable_declarator') return { target: node.childForFieldName('name'), value: node.childForFieldName('value') };
+    if (node.type === 'assignment_expression') return { target: node.childForFieldName('left'), value: node.childForFieldName('right') };
+    return { target: node.childForFieldName('name') ?? node.childForFieldName('property'), value: node.childForFieldName('value') };
+  },
+  detachers: NO,
+  formatCalls: new Map([['format', 'printf']]),
+  helpers: NO,
+};
+
+// ---------------------------------------------------------------- Rust
+
+const RUST_LOOP_METHODS = set('map', 'for_each', 'filter_map', 'flat_map', 'filter', 'try_for_each', 'fold', 'then', 'try_fold');
+
+const rust: LangSpec = {
+  strings: set('string_literal', 'raw_string_literal'),
+  rawStrings: set('raw_string_literal'),
+  content: set('string_content'),
+  escape: set('escape_sequence'),
+  skip: NO,
+  containers: NO,
+  binary: set('binary_expression'),
+  concatOps: set('+'),
+  formatOps: NO,
+  implicitConcat: NO,
+  transparent: set('parenthesized_expression', 'reference_expression'),
+  argLists: set('arguments', 'token_tree'),
+  chain: set('field_expression', 'call_expression', 'await_expression', 'try_expression', 'parenthesized_expression'),
+  calls: set('call_expression', 'macro_invocation'),
+  call(node) {
+    if (node.type === 'macro_invocation') {
+      const tt = childOfType(node, set('token_tree'));
+      return shape(compact(node.childForFieldName('macro')) + '!', tt);
+    }
+    const fn = node.childForFieldName('function');
+    const s = shape(compact(fn).replace(/::<.*>$/, ''), node.childForFieldName('arguments'));
+    if (RUST_LOOP_METHODS.has(s.name) && fn?.type === 'field_expression') {
+      const cb = firstNamedArg(s.args, set('closure_expression'));
+      if (cb) {
+        s.loop = { kind: s.name, body: cb, iterable: iterableText(fn.childForFieldName('value')) };
+        const body = cb.childForFieldName('body');
+        if (body?.type === 'async_block') s.detach = body;
+      }
+    }
+    if ((s.name === 'spawn' || s.name === 'spawn_blocking') && s.args) s.detach = s.args;
+    return s;
+  },
+  functions: set('function_item', 'closure_expression'),
+  functionDef: (node) => (node.type === 'closure_expression' ? undefined : named(node)),
+  classes: set('impl_item', 'trait_item'),
+  className(node) {
+    const t = node.childForFieldName(node.type === 'impl_item' ? 'type' : 'name');
+    return t ? t.text.replace(/<.*$/s, '') : undefined;
+  },
+  loops: set('for_expression', 'while_expression', 'loop_expression'),
+  loop(node) {
+    if (node.type === 'for_expression') return { kind: 'for', iterable: iterableText(node.childForFieldName('value')), body: node.childForFieldName('body') };
+    return { kind: node.type.replace('_expression', ''), body: node.childForFieldName('body') };
+  },
+  assignments: set('let_declaration', 'assignment_expression', 'const_item', 'static_item'),
+  assignment(node) {
+    if (node.type === 'let_declaration') return { target: node.childForFieldName('pattern'), value: node.childForFieldName('value') };
+    if (node.type === 'assignment_expression') return { target: node.childForFieldName('left'), value: node.childForFieldName('right') };
+    return { target: node.childForFieldName('name'), value: node.childForFieldName('value') };
+  },
+  detachers: NO,
+  formatCalls: new Map([['format!', 'brace'], ['write!', 'brace'], ['writeln!', 'brace'], ['println!', 'brace'], ['print!', 'brace']]),
+  helpers: NO,
+};
+
+/** The spec for each grammar (tsx and typescript share JavaScript's). */
+export const SPECS: Record<GrammarName, LangSpec> = { go, ruby, python, php, javascript: js, typescript: js, tsx: js, rust };
