@@ -1,0 +1,478 @@
+/**
+ * SQL discovery for Perl, by a lexer instead of a grammar: string literals and their
+ * concatenations (`.`, `.=`, sprintf, interpolation), queries held in variables or constants
+ * and passed to a call later, the enclosing sub (`Package::name`, anonymous subs named after
+ * their variable or route) and the enclosing loops (for/foreach/while/until blocks, statement
+ * modifiers, map/grep blocks).
+ */
+import type { CallSite, FileError, FileFacts, FunctionDef, LoopInfo, Position, Range, SqlSite } from '../../model';
+import { joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from '../sqlText';
+import { lexPerl, type Token } from './perlLexer';
+import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
+
+/** Words that look like calls before `(` but are syntax or builtins, not code worth following. */
+const NOT_CALLS = new Set([
+  'if', 'elsif', 'unless', 'while', 'until', 'for', 'foreach', 'my', 'our', 'local', 'state', 'return', 'and', 'or',
+  'not', 'xor', 'sub', 'package', 'use', 'no', 'require', 'qw', 'print', 'printf', 'say', 'sprintf', 'join', 'push',
+  'pop', 'shift', 'unshift', 'splice', 'scalar', 'defined', 'undef', 'ref', 'die', 'warn', 'map', 'grep', 'sort',
+  'keys', 'values', 'each', 'exists', 'delete', 'lc', 'uc', 'lcfirst', 'ucfirst', 'length', 'substr', 'index',
+  'int', 'abs', 'chomp', 'split', 'wantarray', 'bless', 'eval', 'do', 'open', 'close', 'binmode', 'reverse',
+  'time', 'localtime', 'gmtime', 'sleep', 'exit', 'wait', 'exec', 'system', 'sqrt', 'hex', 'oct', 'ord', 'chr',
+  'else', 'last', 'next', 'redo', 'goto', 'croak', 'confess', 'carp', 'first', 'any', 'all', 'none', 'min', 'max', 'sum',
+]);
+
+/** Calls known to run a statement; a query variable passed to one of these is preferred over any other call. */
+const DB_CALLS = new Set([
+  'prepare', 'prepare_cached', 'do', 'execute', 'select_one', 'select_row', 'select_all', 'query', 'selectrow_array',
+  'selectrow_arrayref', 'selectrow_hashref', 'selectall_arrayref', 'selectall_hashref', 'selectcol_arrayref',
+  'search_by_sql', 'single_by_sql',
+]);
+
+const LOOP_WORDS = new Set(['for', 'foreach', 'while', 'until']);
+const BLOCK_LOOPS = new Set(['map', 'grep', 'first', 'any', 'all', 'none']);
+const ROUTE_VERBS = new Set(['get', 'post', 'put', 'del', 'delete', 'patch', 'any', 'options', 'head', 'router', 'under']);
+
+interface CallRec { name: string; receiver?: string; text: string; start: number; end: number; resultVar?: string; tok: number }
+interface FuncSpan { anonymous: boolean; name: string; owner?: string; qualified: string; start: number; end: number; nameStart: number; nameEnd: number }
+interface LoopSpan { kind: string; start: number; end: number; iterable?: string }
+interface Frame { open: number; role: 'file' | 'block' | 'expr' | 'paren' | 'bracket'; stmtStart: number; pkg?: string; call?: CallRec; endsStatement: boolean }
+interface Binding { parts: SqlPart[]; lits: number[]; depth: number; call?: CallRec; flowTok?: number; flowParts?: SqlPart[]; flowLits?: number[]; used: boolean }
+
+/** Line-start table for turning offsets into 0-based positions. */
+function lineIndex(text: string): (offset: number) => Position {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset: number): Position => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid; else hi = mid - 1;
+    }
+    return { line: lo, character: offset - starts[lo] };
+  };
+}
+
+function bareName(v: string): string {
+  return v.replace(/^[$@%&]+/, '');
+}
+
+/** Replaces sprintf conversions in the literal parts of a format with dynamic parts (`%%` stays one `%`). */
+function sprintfParts(parts: SqlPart[]): SqlPart[] {
+  const out: SqlPart[] = [];
+  for (const p of parts) {
+    if (p.dynamic) { out.push(p); continue; }
+    const re = /%%|%[-+ 0#]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[a-zA-Z]/g;
+    let last = 0;
+    for (let m = re.exec(p.text); m; m = re.exec(p.text)) {
+      if (m[0] === '%%') { out.push({ text: p.text.slice(last, m.index) + '%' }); last = m.index + 2; continue; }
+      out.push({ text: p.text.slice(last, m.index) }, { dynamic: true });
+      last = m.index + m[0].length;
+    }
+    out.push({ text: p.text.slice(last) });
+  }
+  return out;
+}
+
+/**
+ * Extracts the SQL sites, functions and calls of one Perl file. Never throws: what cannot be
+ * read becomes a FileError and the rest of the file is still reported.
+ */
+export function extractPerl(file: string, text: string): FileFacts {
+  const facts: FileFacts = { file, language: 'perl', sites: [], functions: [], calls: [], routes: [], errors: [] };
+  try {
+    scan(file, text, facts);
+  } catch (err) {
+    facts.errors.push({ file, message: `perl scan failed: ${err instanceof Error ? err.message : String(err)}` });
+  }
+  return facts;
+}
+
+function scan(file: string, text: string, facts: FileFacts): void {
+  const pos = lineIndex(text);
+  const { tokens, errors } = lexPerl(text);
+  const { match, unbalancedAt } = matchBrackets(tokens);
+  const fileErrors: FileError[] = errors.map((e) => ({ file, message: e.message, line: pos(e.offset).line + 1 }));
+  if (unbalancedAt !== undefined) fileErrors.push({ file, message: 'unbalanced brackets', line: pos(unbalancedAt).line + 1 });
+  facts.errors.push(...fileErrors);
+
+  const n = tokens.length;
+  const range = (s: number, e: number): Range => ({ start: pos(s), end: pos(e) });
+  const src = (a: number, b: number): string => text.slice(tokens[a].start, tokens[b].end).replace(/\s+/g, ' ');
+  const endOf = (openTok: number): number => (match[openTok] >= 0 ? tokens[match[openTok]].end : text.length);
+
+  const funcs: FuncSpan[] = [];
+  const loops: LoopSpan[] = [];
+  const calls: CallRec[] = [];
+  const pendingSites: { parts: SqlPart[]; lits: number[]; ctx: number; call?: CallRec }[] = [];
+  const consumed = new Uint8Array(n);
+  const braceRole = new Map<number, { func?: FuncSpan; loop?: LoopSpan; pkg?: string }>();
+  const bindings = new Map<string, Binding>();
+  const frames: Frame[] = [{ open: -1, role: 'file', stmtStart: 0, endsStatement: true }];
+
+  const top = (): Frame => frames[frames.length - 1];
+  const stmtFrame = (): Frame => { for (let k = frames.length - 1; ; k--) if (frames[k].role === 'file' || frames[k].role === 'block') return frames[k]; };
+  /** Depth of the innermost statement frame: a variable declared there lives until that block closes. */
+  const stmtDepth = (): number => frames.lastIndexOf(stmtFrame()) + 1;
+  const pkg = (): string | undefined => { for (let k = frames.length - 1; k >= 0; k--) if (frames[k].pkg !== undefined) return frames[k].pkg; return undefined; };
+
+  /** The call whose argument list holds the current token (sprintf looked through), not crossing a block. */
+  function enclosingCall(): CallRec | undefined {
+    for (let k = frames.length - 1; k > 0; k--) {
+      const f = frames[k];
+      if (f.role === 'block' || f.role === 'file') return undefined;
+      if (f.call && f.call.name !== 'sprintf') return f.call;
+    }
+    return undefined;
+  }
+
+  /** A query variable (or constant) used inside a call's arguments: the query flows into that call. */
+  function flowInto(b: Binding, i: number): void {
+    const call = enclosingCall();
+    if (!call) return;
+    if (b.call && (DB_CALLS.has(b.call.name) || !DB_CALLS.has(call.name))) return;
+    b.call = call;
+    b.flowTok = i;
+    b.flowParts = b.parts.slice();
+    b.flowLits = b.lits.slice();
+  }
+
+  function finishBinding(b: Binding): void {
+    const parts = b.flowParts ?? b.parts;
+    const lits = b.flowLits ?? b.lits;
+    if (!lits.length || (b.used && !b.call)) return;
+    pendingSites.push({ parts, lits, ctx: b.flowTok !== undefined ? tokens[b.flowTok].start : tokens[lits[0]].start, call: b.call });
+  }
+
+  function bind(name: string, parts: SqlPart[], lits: number[], depth: number): void {
+    const old = bindings.get(name);
+    if (old) finishBinding(old);
+    bindings.set(name, { parts, lits, depth, used: false });
+  }
+
+  function resultVarBefore(s: number): string | undefined {
+    if (!isOp(tokens[s - 1], '=')) return undefined;
+    const v = tokens[s - 2];
+    if (v?.kind === 'var') return bareName(v.text);
+    if (isOp(v, ')') && match[s - 2] >= 0) {
+      for (let k = match[s - 2] + 1; k < s - 2; k++) if (tokens[k].kind === 'var') return bareName(tokens[k].text);
+    }
+    return undefined;
+  }
+
+  /** Parts of the operand tokens[s..e] of a concatenation. */
+  function operand(s: number, e: number, lits: number[]): SqlPart[] {
+    const t = tokens[s];
+    if (s === e && t.kind === 'str' && t.parts) { lits.push(s); consumed[s] = 1; return t.parts; }
+    if (s === e && t.kind === 'num') return [{ text: t.text }];
+    if (s === e && (t.kind === 'var' || t.kind === 'word')) {
+      const b = bindings.get(t.text);
+      if (b && !b.call) { b.used = true; lits.push(...b.lits); return b.parts; }
+    }
+    return [{ dynamic: true }];
+  }
+
+  /** Builds the concatenation around the string at `i` and files it as a binding or a site. */
+  function chainAt(i: number): void {
+    const lits: number[] = [];
+    const ops: SqlPart[][] = [];
+    let first = i;
+    while (isOp(tokens[first - 1], '.')) {
+      const s = termStartBack(tokens, match, first - 2);
+      if (s < 0) break;
+      ops.unshift(operand(s, first - 2, lits));
+      first = s;
+    }
+    const dropLits = (count: number): void => { lits.length = count; };
+    let litMark = lits.length;
+    ops.push(operand(i, i, lits));
+    let last = i;
+    for (;;) {
+      const nx = tokens[last + 1];
+      if (nx && ((nx.kind === 'word' && nx.text === 'x') || (nx.kind === 'op' && (nx.text === '*' || nx.text === '/' || nx.text === '%' || nx.text === '**')))) {
+        const e = termEndForward(tokens, match, last + 2);
+        if (e < 0) break;
+        ops[ops.length - 1] = [{ dynamic: true }];
+        dropLits(litMark);
+        last = e;
+        continue;
+      }
+      if (isOp(nx, '.')) {
+        const e = termEndForward(tokens, match, last + 2);
+        if (e < 0) break;
+        litMark = lits.length;
+        ops.push(operand(last + 2, e, lits));
+        last = e;
+        continue;
+      }
+      break;
+    }
+    let parts = ops.flat();
+    if (!lits.length) return;
+    // sprintf("… %s …", …): the format's conversions are dynamic; the statement's context is the sprintf call's.
+    let ctxStart = first;
+    if (isOp(tokens[first - 1], '(') && tokens[first - 2]?.text === 'sprintf' && tokens[first - 2].kind === 'word') { parts = sprintfParts(parts); ctxStart = first - 2; }
+    else if (tokens[first - 1]?.kind === 'word' && tokens[first - 1].text === 'sprintf') { parts = sprintfParts(parts); ctxStart = first - 1; }
+    const p1 = tokens[ctxStart - 1];
+    const p2 = tokens[ctxStart - 2];
+    if (isOp(p1, '=') && p2?.kind === 'var' && p2.text.startsWith('$')) { bind(p2.text, parts, lits, stmtDepth()); return; }
+    if (isOp(p1, '.=') && p2?.kind === 'var') {
+      const b = bindings.get(p2.text);
+      if (b && !b.flowParts) { b.parts = [...b.parts, ...parts]; b.lits.push(...lits); }
+      else bind(p2.text, [{ dynamic: true }, ...parts], lits, stmtDepth());
+      return;
+    }
+    if (isOp(p1, '=>') && p2?.kind === 'word' && (tokens[ctxStart - 3]?.text === 'constant' || (isOp(tokens[ctxStart - 3], '{') && tokens[ctxStart - 4]?.text === 'constant')
+      || (isOp(tokens[ctxStart - 3], ',') && top().role === 'expr' && tokens[top().open - 1]?.text === 'constant'))) {
+      bind(p2.text, parts, lits, 0);
+      return;
+    }
+    let call = enclosingCall();
+    if (!call && p1?.kind === 'word' && !NOT_CALLS.has(p1.text) && !isOp(p2, '->')) call = { name: p1.text, text: p1.text, start: p1.start, end: p1.end, tok: ctxStart - 1, resultVar: resultVarBefore(ctxStart - 1) };
+    pendingSites.push({ parts, lits, ctx: tokens[i].start, call });
+  }
+
+  function anonName(i: number): string {
+    const p1 = tokens[i - 1];
+    if (isOp(p1, '=') && tokens[i - 2]?.kind === 'var') return tokens[i - 2].text;
+    if (isOp(p1, '=>') || isOp(p1, ',')) {
+      let j = i - 2;
+      if (isOp(tokens[j], ']') && match[j] > 0 && (isOp(tokens[match[j] - 1], '=>') || isOp(tokens[match[j] - 1], ','))) j = match[j] - 2;
+      const key = tokens[j];
+      if (key && (key.kind === 'str' || key.kind === 'word')) {
+        const keyText = key.kind === 'str' ? joinSqlParts(key.parts ?? []).sql : key.text;
+        let verb = tokens[j - 1];
+        if ((isOp(verb, '=>') || isOp(verb, ',')) && isOp(tokens[j - 2], ']') && match[j - 2] > 0) verb = tokens[match[j - 2] - 1];
+        if (verb?.kind === 'word' && ROUTE_VERBS.has(verb.text)) return `${verb.text === 'router' || verb.text === 'any' ? 'ANY' : verb.text === 'del' ? 'DELETE' : verb.text.toUpperCase()} ${keyText}`;
+        return keyText;
+      }
+    }
+    return '__ANON__';
+  }
+
+  function subAt(i: number): void {
+    let j = i + 1;
+    let name: string | undefined;
+    let nameTok = i;
+    if (tokens[j]?.kind === 'word') { name = tokens[j].text; nameTok = j; j++; }
+    // prototype / signature and attributes up to the body
+    while (j < n && !isOp(tokens[j], '{') && !isOp(tokens[j], ';')) {
+      if (isOpener(tokens[j]) && match[j] > 0) j = match[j];
+      j++;
+    }
+    if (!isOp(tokens[j], '{')) return; // a forward declaration
+    let owner: string | undefined;
+    if (name?.includes('::')) { const k = name.lastIndexOf('::'); owner = name.slice(0, k); name = name.slice(k + 2); }
+    else if (name) owner = pkg();
+    const anonymous = name === undefined;
+    const fname = name ?? anonName(i);
+    const span: FuncSpan = {
+      anonymous, name: fname, owner: anonymous ? undefined : owner, qualified: !anonymous && owner && owner !== 'main' ? `${owner}::${fname}` : fname,
+      start: tokens[i].start, end: endOf(j), nameStart: tokens[anonymous ? Math.max(0, i - 2) : nameTok].start, nameEnd: tokens[anonymous ? Math.max(0, i - 2) : nameTok].end,
+    };
+    if (anonymous && !(isOp(tokens[i - 1], '=') || isOp(tokens[i - 1], '=>') || isOp(tokens[i - 1], ','))) { span.nameStart = tokens[i].start; span.nameEnd = tokens[i].end; }
+    funcs.push(span);
+    braceRole.set(j, { func: span });
+  }
+
+  /** `for my $x (LIST) {`, `while (COND) {` at the start of a statement. */
+  function compoundLoop(i: number, kind: string): void {
+    let j = i + 1;
+    while (tokens[j] && (tokens[j].kind === 'var' || (tokens[j].kind === 'word' && (tokens[j].text === 'my' || tokens[j].text === 'our' || tokens[j].text === 'state')))) j++;
+    if (!isOp(tokens[j], '(') || match[j] < 0 || !isOp(tokens[match[j] + 1], '{')) return;
+    const close = match[j];
+    let iterable: string | undefined;
+    if (close > j + 1) {
+      let cStyle = false;
+      for (let k = j + 1; k < close; k++) if (isOp(tokens[k], ';')) { cStyle = true; break; }
+      if (kind === 'for' || kind === 'foreach') iterable = cStyle ? undefined : src(j + 1, close - 1);
+      else {
+        let k = j + 1;
+        while (k < close && (tokens[k].kind === 'var' || tokens[k].text === 'my')) k++;
+        if (isOp(tokens[k], '=') && k > j + 1 && k + 1 < close) iterable = src(k + 1, close - 1);
+      }
+    }
+    const loop: LoopSpan = { kind, start: tokens[i].start, end: endOf(close + 1), iterable };
+    loops.push(loop);
+    braceRole.set(close + 1, { loop });
+  }
+
+  /** `EXPR for LIST;` / `do {…} while COND;`: the loop is the whole statement. */
+  function modifierLoop(i: number, kind: string, stmtStart: number): void {
+    let k = i + 1;
+    while (k < n) {
+      const t = tokens[k];
+      if (isOpener(t)) { if (match[k] < 0) { k = n; break; } k = match[k] + 1; continue; }
+      if (isCloser(t) || isOp(t, ';')) break;
+      k++;
+    }
+    const lastTok = Math.min(k, n) - 1;
+    loops.push({
+      kind, start: tokens[stmtStart].start, end: k < n && isOp(tokens[k], ';') ? tokens[k].end : tokens[lastTok].end,
+      iterable: (kind === 'for' || kind === 'foreach') && lastTok > i ? src(i + 1, lastTok) : undefined,
+    });
+  }
+
+  function callAt(i: number): CallRec | undefined {
+    const w = tokens[i - 1];
+    if (!w) return undefined;
+    if (w.kind === 'word' && isOp(tokens[i - 2], '->')) {
+      const s = termStartBack(tokens, match, i - 3);
+      if (s < 0) return undefined;
+      const receiver = src(s, i - 3);
+      return { name: w.text, receiver, text: `${receiver}->${w.text}`, start: tokens[s].start, end: 0, tok: s, resultVar: resultVarBefore(s) };
+    }
+    if (w.kind === 'word' && !NOT_CALLS.has(w.text) && tokens[i - 2]?.text !== 'sub') {
+      const s = isOp(tokens[i - 2], '&') ? i - 2 : i - 1;
+      const k = w.text.lastIndexOf('::');
+      return { name: k < 0 ? w.text : w.text.slice(k + 2), receiver: k < 0 ? undefined : w.text.slice(0, k), text: w.text, start: tokens[s].start, end: 0, tok: s, resultVar: resultVarBefore(s) };
+    }
+    if (w.kind === 'word' && w.text === 'sprintf') return { name: 'sprintf', text: 'sprintf', start: w.start, end: 0, tok: i - 1 };
+    if (isOp(w, '->')) {
+      const s = termStartBack(tokens, match, i - 2);
+      if (s < 0) return undefined;
+      const callee = src(s, i - 2);
+      return { name: callee, text: `${callee}->`, start: tokens[s].start, end: 0, tok: s, resultVar: resultVarBefore(s) };
+    }
+    return undefined;
+  }
+
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i];
+    if (t.kind === 'op') {
+      switch (t.text) {
+        case ';': { const f = top(); if (f.role === 'file' || f.role === 'block') f.stmtStart = i + 1; break; }
+        case '(': case '[': {
+          const call = t.text === '(' ? callAt(i) : undefined;
+          frames.push({ open: i, role: t.text === '(' ? 'paren' : 'bracket', stmtStart: i + 1, call, endsStatement: false });
+          break;
+        }
+        case '{': {
+          const role = braceRole.get(i);
+          const p = tokens[i - 1];
+          let kind: Frame['role'] = 'block';
+          let endsStatement = true;
+          if (role?.func) endsStatement = !role.func.anonymous;
+          else if (role?.loop) endsStatement = !BLOCK_LOOPS.has(role.loop.kind);
+          else if (t.block === false) { kind = 'expr'; endsStatement = false; }
+          else if (p && (p.kind === 'word' && (p.text === 'do' || p.text === 'eval' || p.text === 'sort' || p.text === 'constant'))) endsStatement = false;
+          else if (p && !(p.kind === 'op' && (p.text === ')' || p.text === ';' || p.text === '{' || p.text === '}' || p.text === ':')) && p.kind !== 'word') { kind = 'expr'; endsStatement = false; }
+          frames.push({ open: i, role: kind, stmtStart: i + 1, endsStatement, pkg: role?.pkg });
+          break;
+        }
+        case ')': case ']': case '}': {
+          if (frames.length > 1 && match[i] >= 0 && frames[frames.length - 1].open === match[i]) {
+            const f = frames.pop() as Frame;
+            if (f.call) { f.call.end = t.end; calls.push(f.call); }
+            for (const [name, b] of bindings) if (b.depth > frames.length) { finishBinding(b); bindings.delete(name); }
+            if (t.text === '}' && f.endsStatement) { const s = top(); if (s.role === 'file' || s.role === 'block') s.stmtStart = i + 1; }
+          }
+          break;
+        }
+      }
+      continue;
+    }
+    if (t.kind === 'str') { if (!consumed[i]) chainAt(i); continue; }
+    if (t.kind === 'var') {
+      const b = bindings.get(t.text);
+      const nx = tokens[i + 1];
+      if (tokens[i - 1]?.kind === 'word' && tokens[i - 1].text === 'my' && isOp(nx, ';')) { bind(t.text, [], [], stmtDepth()); continue; }
+      if (!b) continue;
+      if (isOp(nx, '=')) {
+        // why: a new value replaces the query, unless it is built from the old one (`$sql = $sql . …`)
+        if (tokens[i + 2]?.text !== t.text) { finishBinding(b); bindings.delete(t.text); }
+        continue;
+      }
+      if (!isOp(nx, '.=')) flowInto(b, i);
+      continue;
+    }
+    if (t.kind !== 'word') continue;
+    const nx = tokens[i + 1];
+    if (isOp(nx, '=>') || isOp(tokens[i - 1], '->') || (top().role === 'expr' && isOp(nx, '}'))) {
+      if (isOp(tokens[i - 1], '->') && !isOp(nx, '(')) {
+        const s = termStartBack(tokens, match, i - 2);
+        if (s >= 0) { const receiver = src(s, i - 2); calls.push({ name: t.text, receiver, text: `${receiver}->${t.text}`, start: tokens[s].start, end: t.end, tok: s }); }
+      }
+      continue;
+    }
+    const b = bindings.get(t.text);
+    if (b) { flowInto(b, i); continue; }
+    switch (t.text) {
+      case 'package': {
+        const nameTok = tokens[i + 1];
+        if (nameTok?.kind !== 'word') break;
+        if (isOp(tokens[i + 2], '{')) braceRole.set(i + 2, { pkg: nameTok.text });
+        else stmtFrame().pkg = nameTok.text;
+        break;
+      }
+      case 'sub': subAt(i); break;
+      default:
+        if (LOOP_WORDS.has(t.text)) {
+          const f = stmtFrame();
+          const atStart = i === f.stmtStart || (isOp(tokens[i - 1], ':') && i - 2 === f.stmtStart);
+          if (top() !== f) break;
+          if (atStart) compoundLoop(i, t.text);
+          else if (f.stmtStart < i) modifierLoop(i, t.text, f.stmtStart);
+        } else if (BLOCK_LOOPS.has(t.text) && isOp(nx, '{') && match[i + 1] > 0) {
+          const close = match[i + 1];
+          const e = listEnd(tokens, match, close + 1);
+          const loop: LoopSpan = { kind: t.text, start: t.start, end: tokens[close].end, iterable: e >= close + 1 ? src(close + 1, e) : undefined };
+          loops.push(loop);
+          braceRole.set(i + 1, { loop });
+        }
+    }
+  }
+  for (const b of bindings.values()) finishBinding(b);
+
+  const loopsAt = (off: number, fn: FuncSpanLike | undefined): LoopInfo[] => loops
+    .filter((l) => l.start <= off && off < l.end && (!fn || l.start >= fn.start))
+    .sort((a, b) => a.start - b.start)
+    .map((l) => (l.iterable !== undefined ? { kind: l.kind, range: range(l.start, l.end), iterable: l.iterable } : { kind: l.kind, range: range(l.start, l.end) }));
+
+  for (const p of pendingSites) {
+    const { sql, dynamic } = joinSqlParts(p.parts);
+    if (!looksLikeSql(sql)) continue;
+    const lits = [...new Set(p.lits)].sort((a, b) => litStart(tokens[a]) - litStart(tokens[b]));
+    const literalRanges = lits.map((k) => range(litStart(tokens[k]), litEnd(tokens[k])));
+    const fn = functionAt(funcs, p.ctx);
+    const site: SqlSite = {
+      file, language: 'perl',
+      range: { start: literalRanges[0].start, end: literalRanges.reduce((m, r) => (r.end.line > m.line || (r.end.line === m.line && r.end.character > m.character) ? r.end : m), literalRanges[0].end) },
+      literalRanges, sql, placeholders: placeholdersOf(sql), dynamic, loops: loopsAt(p.ctx, fn),
+    };
+    if (p.call) { site.call = p.call.text; if (p.call.resultVar) site.resultVar = p.call.resultVar; }
+    if (fn) { site.function = fn.qualified; site.functionRange = range(fn.start, fn.end); }
+    facts.sites.push(site);
+  }
+  facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+
+  for (const f of funcs) {
+    const def: FunctionDef = { name: f.name, range: range(f.start, f.end), nameRange: range(f.nameStart, f.nameEnd) };
+    if (f.owner) def.owner = f.owner;
+    facts.functions.push(def);
+  }
+  for (const c of calls.sort((a, b) => a.start - b.start)) {
+    const fn = functionAt(funcs, c.start);
+    const site: CallSite = { name: c.name, range: range(c.start, c.end), loops: loopsAt(c.start, fn) };
+    if (c.receiver !== undefined) site.receiver = c.receiver;
+    if (fn) site.function = fn.qualified;
+    facts.calls.push(site);
+  }
+}
+
+function litStart(t: Token): number {
+  return t.litStart ?? t.start;
+}
+
+function litEnd(t: Token): number {
+  return t.litEnd ?? t.end;
+}
+
+/** Innermost function span holding `off`, or undefined. */
+function functionAt(funcs: readonly FuncSpanLike[], off: number): FuncSpanLike | undefined {
+  let best: FuncSpanLike | undefined;
+  for (const f of funcs) if (f.start <= off && off < f.end && (!best || f.start >= best.start)) best = f;
+  return best;
+}
+
+interface FuncSpanLike { qualified: string; start: number; end: number }
