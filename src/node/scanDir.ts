@@ -1,0 +1,103 @@
+/**
+ * Walks a project directory for source files: skips vendored and generated trees
+ * (node_modules, vendor, .git, dist/build outputs …), paths ignored by .gitignore files, and files
+ * that are huge (> 1 MiB), binary or unreadable — counting each skip by reason.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Language } from '../core/model';
+import { languageForPath } from '../core/source/languageOf';
+import { isIgnored, parseGitignore, type IgnoreRule } from '../core/source/gitignore';
+
+/** Directory names never descended into. */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  'node_modules', 'vendor', '.git', '.hg', '.svn', 'dist', 'build', 'out', 'target', '__pycache__', '.venv', 'venv',
+  '.tox', '.mypy_cache', '.pytest_cache', '.bundle', '.next', '.nuxt', 'coverage', '.cache', 'bower_components', 'local',
+]);
+
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+export type SkipReason = 'vendored or generated directory' | 'gitignored' | 'huge (> 1 MiB)' | 'binary' | 'unreadable';
+
+export interface SourceFile {
+  /** Relative to the root, '/'-separated. */
+  rel: string;
+  abs: string;
+  language: Language;
+  size: number;
+}
+
+export interface SourceListing {
+  files: SourceFile[];
+  skipped: Map<SkipReason, number>;
+}
+
+function count(m: Map<SkipReason, number>, r: SkipReason): void {
+  m.set(r, (m.get(r) ?? 0) + 1);
+}
+
+/** Lists the source files under `root` in a stable (sorted) order. */
+export async function listSourceFiles(root: string, options: { maxBytes?: number } = {}): Promise<SourceListing> {
+  const maxBytes = options.maxBytes ?? MAX_FILE_BYTES;
+  const out: SourceListing = { files: [], skipped: new Map() };
+  const walk = async (dir: string, rel: string, rules: IgnoreRule[]): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      count(out.skipped, 'unreadable');
+      return;
+    }
+    const gi = entries.find((e) => e.name === '.gitignore' && e.isFile());
+    if (gi) {
+      try {
+        rules = [...rules, ...parseGitignore(await readFile(join(dir, '.gitignore'), 'utf8'), rel)];
+      } catch {
+        count(out.skipped, 'unreadable');
+      }
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const abs = join(dir, e.name);
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      let isDir = e.isDirectory();
+      let isFile = e.isFile();
+      if (e.isSymbolicLink()) {
+        // why: following directory links can loop; linked files are read like any other.
+        try { const s = await stat(abs); isFile = s.isFile(); isDir = false; } catch { count(out.skipped, 'unreadable'); continue; }
+      }
+      if (isDir) {
+        if (SKIPPED_DIRS.has(e.name)) { count(out.skipped, 'vendored or generated directory'); continue; }
+        if (isIgnored(r, true, rules)) { count(out.skipped, 'gitignored'); continue; }
+        await walk(abs, r, rules);
+        continue;
+      }
+      if (!isFile) continue;
+      const language = languageForPath(e.name);
+      if (!language) continue;
+      if (isIgnored(r, false, rules)) { count(out.skipped, 'gitignored'); continue; }
+      let size: number;
+      try { size = (await stat(abs)).size; } catch { count(out.skipped, 'unreadable'); continue; }
+      if (size > maxBytes) { count(out.skipped, 'huge (> 1 MiB)'); continue; }
+      out.files.push({ rel: r, abs, language, size });
+    }
+  };
+  await walk(root, '', []);
+  return out;
+}
+
+/** Reads a listed file as UTF-8 text, or says why it is skipped (binary: a NUL byte in its first 8 KiB). */
+export async function readSourceFile(file: SourceFile, skipped?: Map<SkipReason, number>): Promise<string | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file.abs);
+  } catch {
+    if (skipped) count(skipped, 'unreadable');
+    return undefined;
+  }
+  if (bytes.subarray(0, 8192).includes(0)) {
+    if (skipped) count(skipped, 'binary');
+    return undefined;
+  }
+  return bytes.toString('utf8');
+}
