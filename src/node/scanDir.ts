@@ -5,7 +5,8 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Language } from '../core/model';
+import type { FileFacts, Language } from '../core/model';
+import type { FactsCache } from '../core/workspace';
 import { languageForPath } from '../core/source/languageOf';
 import { isIgnored, parseGitignore, type IgnoreRule } from '../core/source/gitignore';
 
@@ -100,4 +101,28 @@ export async function readSourceFile(file: SourceFile, skipped?: Map<SkipReason,
     return undefined;
   }
   return bytes.toString('utf8');
+}
+
+export interface ProjectScan {
+  facts: FileFacts[];
+  skipped: Map<SkipReason, number>;
+  /** Files read and extracted, and their total size in bytes. */
+  files: number;
+  bytes: number;
+}
+
+/** Lists, reads and extracts every source file under `root` through `cache` (one file at a time). */
+export async function scanProject(root: string, cache: FactsCache): Promise<ProjectScan> {
+  const listing = await listSourceFiles(root);
+  const result: ProjectScan = { facts: [], skipped: listing.skipped, files: 0, bytes: 0 };
+  for (const f of listing.files) {
+    const text = await readSourceFile(f, listing.skipped);
+    if (text === undefined) continue;
+    const facts = await cache.update(f.rel, text, f.language);
+    if (!facts) continue;
+    result.files++;
+    result.bytes += f.size;
+    result.facts.push(facts);
+  }
+  return result;
 }
