@@ -21,12 +21,8 @@ const NOT_CALLS = new Set([
   'else', 'last', 'next', 'redo', 'goto', 'croak', 'confess', 'carp', 'first', 'any', 'all', 'none', 'min', 'max', 'sum',
 ]);
 
-/** Calls known to run a statement; a query variable passed to one of these is preferred over any other call. */
-const DB_CALLS = new Set([
-  'prepare', 'prepare_cached', 'do', 'execute', 'select_one', 'select_row', 'select_all', 'query', 'selectrow_array',
-  'selectrow_arrayref', 'selectrow_hashref', 'selectall_arrayref', 'selectall_hashref', 'selectcol_arrayref',
-  'search_by_sql', 'single_by_sql',
-]);
+/** Calls that only show or log a value: a query variable handed to them is not sent to the database there. */
+const NOT_DB_CALLS = /^(?:print|printf|say|warn|die|croak|carp|confess|debug|debugf|info|infof|warnf|error|errorf|log|logf|infof|critf|sprintf|join|push|length|Dumper|dump|p|ddp|encode_json|decode_json)$/;
 
 const LOOP_WORDS = new Set(['for', 'foreach', 'while', 'until']);
 const BLOCK_LOOPS = new Set(['map', 'grep', 'first', 'any', 'all', 'none']);
@@ -36,7 +32,9 @@ interface CallRec { name: string; receiver?: string; text: string; start: number
 interface FuncSpan { anonymous: boolean; name: string; owner?: string; qualified: string; start: number; end: number; nameStart: number; nameEnd: number }
 interface LoopSpan { kind: string; start: number; end: number; iterable?: string }
 interface Frame { open: number; role: 'file' | 'block' | 'expr' | 'paren' | 'bracket'; stmtStart: number; pkg?: string; call?: CallRec; endsStatement: boolean }
-interface Binding { parts: SqlPart[]; lits: number[]; depth: number; call?: CallRec; flowTok?: number; flowParts?: SqlPart[]; flowLits?: number[]; used: boolean }
+/** Where a query variable is handed to a call: the statement as it was at that point. */
+interface Flow { call: CallRec; tok: number; parts: SqlPart[]; lits: number[] }
+interface Binding { parts: SqlPart[]; lits: number[]; depth: number; flows: Flow[]; used: boolean }
 
 /** Line-start table for turning offsets into 0-based positions. */
 function lineIndex(text: string): (offset: number) => Position {
@@ -51,10 +49,6 @@ function lineIndex(text: string): (offset: number) => Position {
     }
     return { line: lo, character: offset - starts[lo] };
   };
-}
-
-function bareName(v: string): string {
-  return v.replace(/^[$@%&]+/, '');
 }
 
 /** Replaces sprintf conversions in the literal parts of a format with dynamic parts (`%%` stays one `%`). */
@@ -126,36 +120,31 @@ function scan(file: string, text: string, facts: FileFacts): void {
     return undefined;
   }
 
-  /** A query variable (or constant) used inside a call's arguments: the query flows into that call. */
+  /** A query variable (or constant) used inside a call's arguments: the query flows into that call (one site per call). */
   function flowInto(b: Binding, i: number): void {
     const call = enclosingCall();
-    if (!call) return;
-    if (b.call && (DB_CALLS.has(b.call.name) || !DB_CALLS.has(call.name))) return;
-    b.call = call;
-    b.flowTok = i;
-    b.flowParts = b.parts.slice();
-    b.flowLits = b.lits.slice();
+    if (!call || NOT_DB_CALLS.test(call.name) || b.flows.some((f) => f.call === call)) return;
+    b.flows.push({ call, tok: i, parts: b.parts.slice(), lits: b.lits.slice() });
   }
 
   function finishBinding(b: Binding): void {
-    const parts = b.flowParts ?? b.parts;
-    const lits = b.flowLits ?? b.lits;
-    if (!lits.length || (b.used && !b.call)) return;
-    pendingSites.push({ parts, lits, ctx: b.flowTok !== undefined ? tokens[b.flowTok].start : tokens[lits[0]].start, call: b.call });
+    if (b.flows.length) {
+      for (const f of b.flows) if (f.lits.length) pendingSites.push({ parts: f.parts, lits: f.lits, ctx: tokens[f.tok].start, call: f.call });
+    } else if (b.lits.length && !b.used) pendingSites.push({ parts: b.parts, lits: b.lits, ctx: tokens[b.lits[0]].start });
   }
 
   function bind(name: string, parts: SqlPart[], lits: number[], depth: number): void {
     const old = bindings.get(name);
     if (old) finishBinding(old);
-    bindings.set(name, { parts, lits, depth, used: false });
+    bindings.set(name, { parts, lits, depth, flows: [], used: false });
   }
 
   function resultVarBefore(s: number): string | undefined {
     if (!isOp(tokens[s - 1], '=')) return undefined;
     const v = tokens[s - 2];
-    if (v?.kind === 'var') return bareName(v.text);
+    if (v?.kind === 'var') return v.text;
     if (isOp(v, ')') && match[s - 2] >= 0) {
-      for (let k = match[s - 2] + 1; k < s - 2; k++) if (tokens[k].kind === 'var') return bareName(tokens[k].text);
+      for (let k = match[s - 2] + 1; k < s - 2; k++) if (tokens[k].kind === 'var') return tokens[k].text;
     }
     return undefined;
   }
@@ -167,7 +156,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
     if (s === e && t.kind === 'num') return [{ text: t.text }];
     if (s === e && (t.kind === 'var' || t.kind === 'word')) {
       const b = bindings.get(t.text);
-      if (b && !b.call) { b.used = true; lits.push(...b.lits); return b.parts; }
+      if (b && !b.flows.length) { b.used = true; lits.push(...b.lits); return b.parts; }
     }
     return [{ dynamic: true }];
   }
@@ -218,7 +207,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
     if (isOp(p1, '=') && p2?.kind === 'var' && p2.text.startsWith('$')) { bind(p2.text, parts, lits, stmtDepth()); return; }
     if (isOp(p1, '.=') && p2?.kind === 'var') {
       const b = bindings.get(p2.text);
-      if (b && !b.flowParts) { b.parts = [...b.parts, ...parts]; b.lits.push(...lits); }
+      if (b && !b.flows.length) { b.parts = [...b.parts, ...parts]; b.lits.push(...lits); }
       else bind(p2.text, [{ dynamic: true }, ...parts], lits, stmtDepth());
       return;
     }
@@ -440,7 +429,16 @@ function scan(file: string, text: string, facts: FileFacts): void {
       range: { start: literalRanges[0].start, end: literalRanges.reduce((m, r) => (r.end.line > m.line || (r.end.line === m.line && r.end.character > m.character) ? r.end : m), literalRanges[0].end) },
       literalRanges, sql, placeholders: placeholdersOf(sql), dynamic, loops: loopsAt(p.ctx, fn),
     };
-    if (p.call) { site.call = p.call.text; if (p.call.resultVar) site.resultVar = p.call.resultVar; }
+    const first = tokens[lits[0]];
+    const content = first.contentStart ?? litStart(first);
+    let ts = content;
+    while (ts < litEnd(first) && /\s/.test(text[ts])) ts++;
+    site.textStart = pos(ts < litEnd(first) - (first.litEnd !== undefined ? 0 : 1) ? ts : content);
+    if (p.call) {
+      site.call = p.call.text;
+      site.callRange = range(p.call.start, p.call.end || tokens[p.call.tok].end);
+      if (p.call.resultVar) site.resultVar = p.call.resultVar;
+    }
     if (fn) { site.function = fn.qualified; site.functionRange = range(fn.start, fn.end); }
     facts.sites.push(site);
   }

@@ -23,6 +23,8 @@ export interface Token {
   /** Range of the literal as written (for a heredoc, its body); defaults to start/end. */
   litStart?: number;
   litEnd?: number;
+  /** For strings: offset of the first character of the content, after the opening delimiter. */
+  contentStart?: number;
   /** On `{` and `}`: true for a code block, false for a subscript / dereference / hash constructor after a value. */
   block?: boolean;
 }
@@ -142,7 +144,7 @@ export function lexPerl(text: string): LexResult {
       const raw = text.slice(j + 1, close1);
       const close = closerOf(d);
       const parts = word === 'q' || d === "'" ? [{ text: singleQuotedValue(raw, d, close) }] : interpolatedParts(raw);
-      push({ kind: 'str', start, end: pos, text: word, parts });
+      push({ kind: 'str', start, end: pos, text: word, parts, contentStart: j + 1 });
     } else push({ kind: 'opaque', start, end: pos, text: word });
     return true;
   }
@@ -197,6 +199,7 @@ export function lexPerl(text: string): LexResult {
           const body = lines.map((l) => (indent && l.startsWith(indent) ? l.slice(indent.length) : h.indented ? l.trimStart() : l) + '\n').join('');
           h.tok.parts = h.interpolate ? interpolatedParts(body) : [{ text: body }];
           h.tok.litStart = bodyStart;
+          h.tok.contentStart = bodyStart;
           h.tok.litEnd = lineStart;
           break;
         }
@@ -207,6 +210,7 @@ export function lexPerl(text: string): LexResult {
         const body = lines.map((l) => l + '\n').join('');
         h.tok.parts = h.interpolate ? interpolatedParts(body) : [{ text: body }];
         h.tok.litStart = bodyStart;
+        h.tok.contentStart = bodyStart;
         h.tok.litEnd = n;
       }
     }
@@ -257,7 +261,7 @@ export function lexPerl(text: string): LexResult {
     pos = e + 1;
     if (q === '`') { push({ kind: 'opaque', start, end: pos, text: q }); return; }
     const parts = q === "'" ? [{ text: singleQuotedValue(raw, q, q) }] : interpolatedParts(raw);
-    push({ kind: 'str', start, end: pos, text: q, parts });
+    push({ kind: 'str', start, end: pos, text: q, parts, contentStart: start + 1 });
   }
 
   function podAllowed(): boolean {
