@@ -7,7 +7,7 @@
 import type {
   CallSite, FileFacts, Finding, FunctionDef, Language, LoopInfo, Range, RelatedLocation, Severity, SqlSite,
 } from '../model';
-import { containsRange, identifiersOf, isSmallConstantCollection, lastNameSegment, rangeBefore, stripSigil } from './nPlusOneSyntax';
+import { containsRange, identifiersOf, sameRange, isSmallConstantCollection, lastNameSegment, rangeBefore, stripSigil } from './nPlusOneSyntax';
 
 export const N_PLUS_ONE = 'n-plus-one';
 
@@ -38,6 +38,8 @@ export interface NPlusOneData extends Record<string, unknown> {
   estimatedIterations?: number;
   /** Number of enclosing loops on the way (nested loops multiply the count). */
   loopDepth: number;
+  /** The statement runs in a task started per element (goroutine, async callback): concurrent, but still N statements. */
+  concurrent: boolean;
 }
 
 export interface NPlusOneFinding extends Finding { data: NPlusOneData }
@@ -152,8 +154,9 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   const fn = ws.enclosing(file, site.range);
   const inFn = (c: CallSite) => !fn || containsRange(fn.range, c.range);
   const named = file.calls.filter((c) => c.name === name && inFn(c));
-  // The literal written inside the call: the site's own loops are the truth.
-  let exec = named.find((c) => containsRange(c.range, site.range));
+  // The extractor names the executing call; else the literal written inside the call.
+  let exec = site.callRange ? file.calls.find((c) => sameRange(c.range, site.callRange!)) : undefined;
+  if (!exec) exec = named.find((c) => containsRange(c.range, site.range));
   // The statement held in a variable and handed to the call later (built in a loop, run after it, or the reverse).
   if (!exec) exec = named.filter((c) => rangeBefore(site.range, c.range)).sort(byStart)[0];
   let result: Execution = exec ? { loops: withoutHeaderLoops(site, exec.loops), detached: !!exec.detached || !!site.detached } : own;
@@ -187,9 +190,10 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
   for (const file of facts) {
     for (const site of file.sites) {
       const ex = execution(file, site, ws);
-      if (ex.detached) continue;
+      // A task started per iteration (goroutine, async callback) still sends one statement per element:
+      // `detached` only changes the wording. A task started once outside any loop has no loops here.
       if (ex.loops.length) {
-        add(out, build(ws, file, site, file, ex.loops, [], options));
+        add(out, build(ws, file, site, file, ex.loops, [], options, ex.detached));
         continue;
       }
       const start = ws.enclosing(file, site.range);
@@ -201,10 +205,9 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
         const next: typeof frontier = [];
         for (const node of frontier) {
           for (const call of ws.callersOf(node.file, node.def)) {
-            if (call.item.detached) continue;
             const path = [call, ...node.path];
             if (call.item.loops.length) {
-              add(out, build(ws, file, site, call.file, call.item.loops, path, options));
+              add(out, build(ws, file, site, call.file, call.item.loops, path, options, !!call.item.detached || ex.detached));
               continue;
             }
             const caller = ws.enclosing(call.file, call.item.range);
@@ -239,7 +242,7 @@ function outerQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite | u
   return before.sort(byStart).pop();
 }
 
-function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], options: NPlusOneOptions): NPlusOneFinding {
+function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], options: NPlusOneOptions, concurrent: boolean): NPlusOneFinding {
   const loop = loops[loops.length - 1];
   const small = options.smallCollection ?? 5;
   let outer: SqlSite | undefined;
@@ -256,9 +259,10 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
   const rowsOf = outer ? `; the loop walks the rows of "${shorten(outer.sql, 50)}" (line ${outer.range.start.line + 1})` : '';
   const est = estimated !== undefined ? `, about ${Math.round(estimated)} iterations estimated from its plan` : '';
   const nested = loops.length > 1 ? ` (inside ${loops.length} nested loops)` : '';
+  const tasks = concurrent ? ' in a concurrent task per element (still one statement each)' : '';
   const where = loopFile === file ? `line ${loop.range.start.line + 1}` : `${loopFile.file}:${loop.range.start.line + 1}`;
   const few = source === 'small-constant' ? ' The loop is over a small constant list, so the cost is bounded.' : '';
-  const message = `N+1: "${sqlShort}" runs once per iteration of the ${loop.kind} loop${over} at ${where}${via}${nested}${rowsOf}${est}.${few}`;
+  const message = `N+1: "${sqlShort}" runs once per iteration of the ${loop.kind} loop${over} at ${where}${via}${tasks}${nested}${rowsOf}${est}.${few}`;
 
   const related: RelatedLocation[] = [{ file: loopFile.file, range: loop.range, message: `${loop.kind} loop${over}: the statement runs once per iteration` }];
   for (const c of path) related.push({ file: c.file.file, range: c.item.range, message: `calls ${c.item.name}()` });
@@ -272,7 +276,7 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
       iterable: loop.iterable,
       path: path.map((c) => ({ name: c.item.name, file: c.file.file, range: c.item.range, line: c.item.range.start.line + 1 })),
       language: site.language, innerSql: site.sql, innerPlaceholders: site.placeholders, innerCall: site.call,
-      source, loopDepth: loops.length,
+      source, loopDepth: loops.length, concurrent,
       ...(outer ? { outer: { file: loopFile.file, line: outer.range.start.line + 1, range: outer.range, sql: outer.sql, placeholders: outer.placeholders, resultVar: outer.resultVar } } : {}),
       ...(estimated !== undefined ? { estimatedIterations: estimated } : {}),
     },

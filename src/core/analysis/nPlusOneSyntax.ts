@@ -10,6 +10,10 @@ export function containsRange(outer: Range, inner: Range): boolean {
   return cmp(outer.start, inner.start) <= 0 && cmp(inner.end, outer.end) <= 0;
 }
 
+export function sameRange(a: Range, b: Range): boolean {
+  return cmp(a.start, b.start) === 0 && cmp(a.end, b.end) === 0;
+}
+
 /** True when `a` ends before `b` starts. */
 export function rangeBefore(a: Range, b: Range): boolean {
   return cmp(a.end, b.start) <= 0;

@@ -182,13 +182,16 @@ void test('a prepared statement executed in a loop is reported', () => {
   assert.deepEqual(lines(fs), ['a.pl:3@a.pl:5']);
 });
 
-void test('detached calls and statements (a task started once and awaited) are not reported', () => {
+void test('a task started once outside a loop is not reported; tasks started per element still are, marked concurrent', () => {
   const l = loop(2, 4, 'xs');
-  assert.deepEqual(detectNPlusOne([facts('a.go', {
+  const fs = detectNPlusOne([facts('a.go', {
     functions: [fn('h', 1, 12), fn('audit', 14, 16)],
-    sites: [site('a.go', 6, 'INSERT INTO logs (msg) VALUES (?)', [l], { call: 'db.Exec', detached: true }), site('a.go', 15, 'INSERT INTO audit (x) VALUES (?)', [], { call: 'db.Exec' })],
-    calls: [call('Exec', 6, [l], { detached: true }), call('audit', 3, [l], { detached: true }), call('Exec', 15)],
-  })]), []);
+    sites: [site('a.go', 8, 'INSERT INTO logs (msg) VALUES (?)', [], { call: 'db.Exec', detached: true }), site('a.go', 15, 'INSERT INTO audit (x) VALUES (?)', [], { call: 'db.Exec' })],
+    calls: [call('Exec', 8, [], { detached: true }), call('audit', 3, [l], { detached: true }), call('Exec', 15)],
+  })]);
+  assert.deepEqual(lines(fs), ['a.go:16@a.go:3']);
+  assert.equal(fs[0].data.concurrent, true);
+  assert.match(fs[0].message, /concurrent task per element/);
 });
 
 void test('recursion terminates: mutual recursion without a loop reports nothing; a recursive walk inside a loop reports once', () => {
