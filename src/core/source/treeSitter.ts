@@ -3,7 +3,9 @@
  * Parser per grammar reused for every file. Bytes come through a GrammarSource so core does no
  * I/O (src/node/grammars.ts reads them from disk; a test or the extension may hand in others).
  */
-import { Language as TsLanguage, Parser } from 'web-tree-sitter';
+// why: a `require` import makes esbuild pick web-tree-sitter's CommonJS build; its ES module build
+// reads import.meta.url at load time, which is empty inside our CommonJS bundles.
+import TreeSitter = require('web-tree-sitter');
 import type { Language } from '../model';
 
 /** Supplies the wasm files by name: `web-tree-sitter.wasm` and `tree-sitter-<grammar>.wasm`. */
@@ -30,7 +32,7 @@ function initRuntime(source: GrammarSource): Promise<void> {
   if (!runtime) {
     // why: passing the bytes as wasmBinary keeps emscripten from looking for the file beside
     // the script, which fails once esbuild has bundled web-tree-sitter into dist/*.js.
-    runtime = source.read(RUNTIME_WASM).then((bytes) => Parser.init({ wasmBinary: bytes } as object));
+    runtime = source.read(RUNTIME_WASM).then((bytes) => TreeSitter.Parser.init({ wasmBinary: bytes } as object));
     runtime.catch(() => { runtime = undefined; });
   }
   return runtime;
@@ -45,19 +47,19 @@ export function grammarFor(language: Language, path: string): GrammarName | unde
 
 /** One Parser per grammar, loaded on demand and reused. */
 export class ParserSet {
-  private readonly parsers = new Map<GrammarName, Parser>();
-  private readonly loading = new Map<GrammarName, Promise<Parser>>();
+  private readonly parsers = new Map<GrammarName, TreeSitter.Parser>();
+  private readonly loading = new Map<GrammarName, Promise<TreeSitter.Parser>>();
 
   constructor(private readonly source: GrammarSource) {}
 
   /** Loads a grammar (once) and returns its parser. */
-  load(grammar: GrammarName): Promise<Parser> {
+  load(grammar: GrammarName): Promise<TreeSitter.Parser> {
     let p = this.loading.get(grammar);
     if (!p) {
       p = (async () => {
         await initRuntime(this.source);
-        const lang = await TsLanguage.load(await this.source.read(grammarFileName(grammar)));
-        const parser = new Parser();
+        const lang = await TreeSitter.Language.load(await this.source.read(grammarFileName(grammar)));
+        const parser = new TreeSitter.Parser();
         parser.setLanguage(lang);
         this.parsers.set(grammar, parser);
         return parser;
@@ -81,7 +83,7 @@ export class ParserSet {
   }
 
   /** The parser of a grammar that is already loaded, or undefined. */
-  get(grammar: GrammarName): Parser | undefined {
+  get(grammar: GrammarName): TreeSitter.Parser | undefined {
     return this.parsers.get(grammar);
   }
 }
