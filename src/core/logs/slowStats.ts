@@ -1,0 +1,274 @@
+/**
+ * Per-fingerprint statistics over slow-log entries (pt-query-digest's "profile"), in bounded memory:
+ * exact query-time samples up to a limit per fingerprint, a log-scale histogram (1 % buckets)
+ * beyond; at most `maxFingerprints` distinct fingerprints (later new ones are counted as overflow).
+ */
+import { decodeFingerprint, fingerprintInto, lastFingerprintBytes } from '../sql/fingerprint';
+import { entrySql, type SlowLogEntry } from './slowLogParser';
+
+export interface Figures { total: number; mean: number; max: number }
+
+/** Everything known about one fingerprint. Times in seconds, timestamps in epoch ms. */
+export interface QueryStats {
+  fingerprint: string;
+  count: number;
+  queryTime: Figures & { min: number; p95: number };
+  lockTime: Figures;
+  rowsSent: Figures;
+  rowsExamined: Figures;
+  /** Total rows examined per row sent (null when nothing was sent). */
+  examinedPerSent: number | null;
+  firstSeen?: number;
+  lastSeen?: number;
+  /** The slowest execution's statement, its time and database. */
+  example: string;
+  exampleQueryTime: number;
+  exampleSchema: string;
+  /** True for `administrator command: …` entries. */
+  admin: boolean;
+  /** Most executions within one wall-clock second, and the number of seconds with at least one. */
+  peakPerSecond: number;
+  activeSeconds: number;
+  /**
+   * Executions that followed an execution of the same fingerprint on the same connection, with at
+   * most 3 other statements and `repeatWindowMs` in between: the signature of a loop.
+   */
+  repeats: number;
+  /** Entries flagged by MariaDB's log_slow_verbosity (0 when not logged). */
+  fullScan: number;
+  filesort: number;
+  tmpTableOnDisk: number;
+}
+
+export interface SlowStatsOptions {
+  /** Distinct fingerprints kept (default 50,000). */
+  maxFingerprints?: number;
+  /** Exact samples kept per fingerprint before switching to the histogram (default 1,024). */
+  exactSamples?: number;
+  /** Window for `repeats` when timestamps have sub-second resolution (default 20 ms). */
+  repeatWindowMs?: number;
+}
+
+const HIST_BASE = Math.log(1.01);
+const HIST_MIN = 1e-6;
+const HIST_BUCKETS = 2600;     // 1 µs … ~1.7e5 s
+
+class Acc {
+  count = 0;
+  qtSum = 0; qtMin = Infinity; qtMax = -Infinity;
+  ltSum = 0; ltMax = 0;
+  rsSum = 0; rsMax = 0;
+  reSum = 0; reMax = 0;
+  first = NaN; last = NaN;
+  example = ''; exampleTime = -1; exampleSchema = '';
+  samples: Float64Array | undefined = new Float64Array(16);
+  hist: Uint32Array | undefined;
+  curSec = NaN; curCount = 0; peak = 0; activeSeconds = 0;
+  repeats = 0;
+  fullScan = 0; filesort = 0; tmpDisk = 0;
+  admin = false;
+  constructor(readonly id: number, readonly fingerprint: string, readonly hash: number, readonly key: Uint8Array) {}
+}
+
+/** FNV-1a over the fingerprint bytes. */
+function hashOf(b: Uint8Array, n: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ b[i], 0x01000193);
+  return h >>> 0;
+}
+
+/** Accumulates entries; `add` is the hot path. */
+export class SlowStatsCollector {
+  /** Open-addressing table of acc index + 1 by fingerprint hash (no string per entry on the hot path). */
+  private table = new Int32Array(1024);
+  private readonly accs: Acc[] = [];
+  private readonly maxFp: number;
+  private readonly exact: number;
+  private readonly window: number;
+  /** Per connection: ring of the last 4 (fingerprint id, time). */
+  private readonly recent = new Map<number, { ids: Int32Array; times: Float64Array; pos: number }>();
+  /** Entries whose fingerprint was new after maxFingerprints was reached. */
+  overflowEntries = 0;
+  entries = 0;
+
+  constructor(options: SlowStatsOptions = {}) {
+    this.maxFp = options.maxFingerprints ?? 50_000;
+    this.exact = options.exactSamples ?? 1024;
+    this.window = options.repeatWindowMs ?? 20;
+  }
+
+  /** Adds one parsed entry (as handed out by SlowLogParser). */
+  add(e: SlowLogEntry): void {
+    const a = this.lookup(e);
+    if (a === undefined) { this.overflowEntries++; return; }
+    this.entries++;
+    const qt = e.queryTime;
+    a.count++;
+    a.qtSum += qt;
+    if (qt < a.qtMin) a.qtMin = qt;
+    if (qt > a.qtMax) a.qtMax = qt;
+    a.ltSum += e.lockTime; if (e.lockTime > a.ltMax) a.ltMax = e.lockTime;
+    a.rsSum += e.rowsSent; if (e.rowsSent > a.rsMax) a.rsMax = e.rowsSent;
+    a.reSum += e.rowsExamined; if (e.rowsExamined > a.reMax) a.reMax = e.rowsExamined;
+    if (qt > a.exampleTime) {
+      a.exampleTime = qt;
+      a.example = entrySql(e);
+      a.exampleSchema = e.schema;
+    }
+    this.sample(a, qt);
+    if (e.fullScan) a.fullScan++;
+    if (e.filesort) a.filesort++;
+    if (e.tmpTableOnDisk) a.tmpDisk++;
+    const t = e.time;
+    if (t === t) { // not NaN
+      if (!(t >= a.first)) a.first = t;
+      if (!(t <= a.last)) a.last = t;
+      const sec = Math.floor(t / 1000);
+      if (sec === a.curSec) a.curCount++;
+      else { a.curSec = sec; a.curCount = 1; a.activeSeconds++; }
+      if (a.curCount > a.peak) a.peak = a.curCount;
+    }
+    if (e.threadId >= 0) this.repeat(a, e.threadId, t, e.preciseTime);
+  }
+
+  private lookup(e: SlowLogEntry): Acc | undefined {
+    const n = fingerprintInto(e.sqlBytes, 0, e.sqlLength);
+    const out = lastFingerprintBytes();
+    const h = hashOf(out, n);
+    const t = this.table;
+    const mask = t.length - 1;
+    let slot = h & mask;
+    for (;;) {
+      const v = t[slot];
+      if (v === 0) break;
+      const a = this.accs[v - 1];
+      if (a.hash === h && a.key.length === n) {
+        const k = a.key;
+        let i = 0;
+        while (i < n && k[i] === out[i]) i++;
+        if (i === n) return a;
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (this.accs.length >= this.maxFp) return undefined;
+    const a = new Acc(this.accs.length, decodeFingerprint(out, n), h, out.slice(0, n));
+    a.admin = e.admin;
+    this.accs.push(a);
+    t[slot] = this.accs.length;
+    if (this.accs.length * 2 > t.length) this.rehash();
+    return a;
+  }
+
+  private rehash(): void {
+    const t = new Int32Array(this.table.length * 2);
+    const mask = t.length - 1;
+    for (const a of this.accs) {
+      let slot = a.hash & mask;
+      while (t[slot] !== 0) slot = (slot + 1) & mask;
+      t[slot] = a.id + 1;
+    }
+    this.table = t;
+  }
+
+  private sample(a: Acc, qt: number): void {
+    if (a.samples !== undefined) {
+      const n = a.count - 1;
+      if (n < this.exact) {
+        if (n >= a.samples.length) {
+          const next = new Float64Array(Math.min(this.exact, a.samples.length * 4));
+          next.set(a.samples);
+          a.samples = next;
+        }
+        a.samples[n] = qt;
+        return;
+      }
+      a.hist = new Uint32Array(HIST_BUCKETS);
+      for (let i = 0; i < n; i++) a.hist[bucket(a.samples[i])]++;
+      a.samples = undefined;
+    }
+    a.hist![bucket(qt)]++;
+  }
+
+  private repeat(a: Acc, thread: number, t: number, precise: boolean): void {
+    let r = this.recent.get(thread);
+    if (r === undefined) {
+      r = { ids: new Int32Array(4).fill(-1), times: new Float64Array(4), pos: 0 };
+      this.recent.set(thread, r);
+    }
+    const win = precise ? this.window : 1000;
+    for (let k = 0; k < 4; k++) {
+      if (r.ids[k] === a.id) {
+        const dt = t - r.times[k];
+        // without timestamps the ring distance alone decides
+        if (t !== t || (dt >= 0 && dt <= win)) { a.repeats++; break; }
+      }
+    }
+    r.ids[r.pos] = a.id;
+    r.times[r.pos] = t;
+    r.pos = (r.pos + 1) & 3;
+  }
+
+  /** The statistics so far, in first-seen order. */
+  result(): QueryStats[] {
+    return this.accs.map(toStats);
+  }
+}
+
+function bucket(qt: number): number {
+  if (!(qt > HIST_MIN)) return 0;
+  const b = Math.floor(Math.log(qt / HIST_MIN) / HIST_BASE) + 1;
+  return b >= HIST_BUCKETS ? HIST_BUCKETS - 1 : b;
+}
+
+/** p95 by the nearest-rank method over exact samples, or the histogram bucket's middle. */
+function p95(a: Acc): number {
+  const rank = Math.max(1, Math.ceil(0.95 * a.count));
+  if (a.samples !== undefined) {
+    const s = a.samples.slice(0, a.count).sort();
+    return s[rank - 1];
+  }
+  let seen = 0;
+  const h = a.hist!;
+  for (let i = 0; i < h.length; i++) {
+    seen += h[i];
+    if (seen >= rank) {
+      const v = i === 0 ? HIST_MIN : HIST_MIN * Math.exp((i - 0.5) * HIST_BASE);
+      return Math.min(a.qtMax, Math.max(a.qtMin, v));
+    }
+  }
+  return a.qtMax;
+}
+
+function toStats(a: Acc): QueryStats {
+  const n = a.count || 1;
+  return {
+    fingerprint: a.fingerprint,
+    count: a.count,
+    queryTime: { total: a.qtSum, mean: a.qtSum / n, min: a.count ? a.qtMin : 0, max: a.count ? a.qtMax : 0, p95: a.count ? p95(a) : 0 },
+    lockTime: { total: a.ltSum, mean: a.ltSum / n, max: a.ltMax },
+    rowsSent: { total: a.rsSum, mean: a.rsSum / n, max: a.rsMax },
+    rowsExamined: { total: a.reSum, mean: a.reSum / n, max: a.reMax },
+    examinedPerSent: a.rsSum > 0 ? a.reSum / a.rsSum : null,
+    firstSeen: Number.isNaN(a.first) ? undefined : a.first,
+    lastSeen: Number.isNaN(a.last) ? undefined : a.last,
+    example: a.example,
+    exampleQueryTime: a.exampleTime,
+    exampleSchema: a.exampleSchema,
+    admin: a.admin,
+    peakPerSecond: a.peak,
+    activeSeconds: a.activeSeconds,
+    repeats: a.repeats,
+    fullScan: a.fullScan,
+    filesort: a.filesort,
+    tmpTableOnDisk: a.tmpDisk,
+  };
+}
+
+export type SortKey = 'sum' | 'count' | 'avg' | 'p95' | 'max';
+
+/** Sorts statistics (descending) by total time, count, mean, p95 or max; ties by fingerprint. */
+export function sortStats(stats: readonly QueryStats[], key: SortKey): QueryStats[] {
+  const v = (s: QueryStats): number => key === 'sum' ? s.queryTime.total : key === 'count' ? s.count
+    : key === 'avg' ? s.queryTime.mean : key === 'p95' ? s.queryTime.p95 : s.queryTime.max;
+  return [...stats].sort((x, y) => v(y) - v(x) || (x.fingerprint < y.fingerprint ? -1 : 1));
+}

@@ -1,0 +1,441 @@
+/**
+ * Query fingerprints: one normalization applied to statements from the slow log AND to SQL found
+ * in source, so that a log entry maps to the site(s) that send it.
+ *
+ * Rules (after pt-query-digest's documented fingerprinting, with the differences noted):
+ * - comments are dropped (`/* … *\/`, `-- …`, `# …`); DYNAMIC_MARK is not a comment, see below;
+ * - quoted strings ('…', "…", with doubled quotes and backslash escapes), numbers (integer,
+ *   decimal, exponent, negative where the `-` is a sign, hex `0x…`, `X'…'`, `b'…'`) and NULL
+ *   (except after IS / IS NOT) become `?`;
+ * - placeholders of source SQL (`?`, `$1`, `:name`, `%s`, `%(name)s`) become `?`;
+ * - `IN (?, ?, …)` of any length becomes `in(?+)`; every `VALUES (…), (…)` row list becomes
+ *   `values(?+)`; `LIMIT ?, ?` and `LIMIT ? OFFSET ?` become `limit ?`; `ASC` is dropped;
+ * - case is folded (outside literals), backquotes around identifiers are dropped, whitespace is
+ *   collapsed and spacing around punctuation is canonical (`id=5` and `id = 5` are the same);
+ * - a trailing `;` is dropped; `use db` becomes `use ?`.
+ * Unlike pt-query-digest, digits inside identifiers are kept (`users_2009` ≠ `users_2010`), and a
+ * string with doubled quotes is one literal (pt-query-digest splits those into several shapes).
+ *
+ * DYNAMIC_MARK (a part of source SQL known only at run time): in a value position (after an
+ * operator, `(`, `,`, IN, VALUES, LIMIT …) it is a value and becomes `?`, so `IN (` + dynamic
+ * placeholder list + `)` maps; anywhere else it becomes the token DYNAMIC_TOKEN, which the mapper
+ * (src/core/logs/slowMapping.ts) treats as a wildcard.
+ */
+import { DYNAMIC_MARK } from '../model';
+
+/** Token that stands for a dynamic part outside a value position in a fingerprint. */
+export const DYNAMIC_TOKEN = '{dynamic}';
+
+const MARK_BYTES = Array.from(DYNAMIC_MARK, (c) => c.charCodeAt(0));
+const DYN_BYTES = Array.from(DYNAMIC_TOKEN, (c) => c.charCodeAt(0));
+
+// Character classes of bytes.
+const WORD = 1;      // identifier characters (letters, digits, _, $, non-ASCII)
+const SPACE = 2;
+const DIGIT = 4;
+const CLS = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c >= 128) CLS[c] |= WORD;
+  if (c >= 48 && c <= 57) CLS[c] |= WORD | DIGIT;
+  if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11) CLS[c] |= SPACE;
+}
+const OPERATOR = new Uint8Array(256);
+for (const c of '=<>!|&^~+-*/%:@') OPERATOR[c.charCodeAt(0)] = 1;
+
+// Kinds of the last emitted token.
+const K_NONE = 0;     // start of statement
+const K_WORD = 1;     // identifier or keyword
+const K_VALUE = 2;    // ? (a literal, placeholder or collapsed list)
+const K_OPEN = 3;     // (
+const K_CLOSE = 4;    // )
+const K_COMMA = 5;    // ,
+const K_OP = 6;       // operator
+const K_DOT = 7;      // .
+const K_OTHER = 8;    // ; and anything else
+
+/** Reusable output state (one per process: fingerprinting is synchronous). */
+let out = new Uint8Array(4096);
+let outLen = 0;
+let lastKind = K_NONE;
+/** Start offset in `out` of the last word token, its length (for keyword checks). */
+let lastWordStart = 0;
+let lastWordLen = 0;
+/** Open parentheses: their offsets in `out`, and the keyword before each (0 none, 1 in, 2 values). */
+let parenPos = new Int32Array(64);
+let parenKw = new Uint8Array(64);
+let depth = 0;
+/** Offset in `out` just after the last collapsed `values(?+)`, or -1. */
+let valuesEnd = -1;
+/** Set when any byte >= 0x80 was written (the key must then be decoded as UTF-8). */
+let wide = false;
+
+function lastWordIs(w: string): boolean {
+  if (lastKind !== K_WORD || lastWordLen !== w.length) return false;
+  for (let i = 0; i < lastWordLen; i++) if (out[lastWordStart + i] !== w.charCodeAt(i)) return false;
+  return true;
+}
+
+function wordBefore(pos: number, w: string): boolean {
+  // true when `out` holds the word `w` ending at pos (ignoring one space), preceded by a non-word byte
+  let e = pos;
+  if (e > 0 && out[e - 1] === 32) e--;
+  const s = e - w.length;
+  if (s < 0) return false;
+  for (let i = 0; i < w.length; i++) if (out[s + i] !== w.charCodeAt(i)) return false;
+  return s === 0 || (CLS[out[s - 1]] & WORD) === 0;
+}
+
+/** Writes the separator a token of kind `k` needs after the previous token. */
+function sep(k: number): void {
+  const p = lastKind;
+  if (p === K_NONE || p === K_OPEN || p === K_DOT) return;
+  if (k === K_CLOSE || k === K_COMMA || k === K_DOT || k === K_OTHER) return;
+  if (k === K_OPEN && (p === K_WORD || p === K_CLOSE)) return;
+  out[outLen++] = 32;
+}
+
+function emitValue(): void {
+  // LIMIT ?, ? and LIMIT ? OFFSET ? keep a single `?`.
+  if (lastKind === K_COMMA && depth === 0 && endsWith('limit ?,')) { outLen--; lastKind = K_VALUE; return; }
+  if (lastKind === K_WORD && lastWordIs('offset') && endsWith('limit ? offset')) { outLen -= 7; lastKind = K_VALUE; return; }
+  sep(K_VALUE);
+  out[outLen++] = 63; // ?
+  lastKind = K_VALUE;
+}
+
+function endsWith(s: string): boolean {
+  const n = s.length;
+  if (outLen < n) return false;
+  for (let i = 0; i < n; i++) if (out[outLen - n + i] !== s.charCodeAt(i)) return false;
+  return true;
+}
+
+function isValuePosition(): boolean {
+  const k = lastKind;
+  if (k === K_OP || k === K_OPEN || k === K_COMMA) return true;
+  if (k !== K_WORD) return false;
+  return lastWordIs('in') || lastWordIs('values') || lastWordIs('value') || lastWordIs('limit') || lastWordIs('offset')
+    || lastWordIs('like') || lastWordIs('and') || lastWordIs('or') || lastWordIs('not') || lastWordIs('between')
+    || lastWordIs('then') || lastWordIs('else') || lastWordIs('when') || lastWordIs('is') || lastWordIs('regexp')
+    || lastWordIs('div') || lastWordIs('mod');
+}
+
+function matchesAt(b: Uint8Array, i: number, end: number, pat: number[]): boolean {
+  if (i + pat.length > end) return false;
+  for (let j = 0; j < pat.length; j++) if (b[i + j] !== pat[j]) return false;
+  return true;
+}
+
+/** Closes a parenthesis, collapsing IN and VALUES lists. */
+function closeParen(): void {
+  if (depth === 0) { sep(K_CLOSE); out[outLen++] = 41; lastKind = K_CLOSE; return; }
+  depth--;
+  const open = parenPos[depth];
+  const kw = parenKw[depth];
+  if (kw !== 0) {
+    // contents between open+1 and outLen: only `?` separated by `,` / `, ` ?
+    let onlyValues = outLen > open + 1;
+    for (let i = open + 1; i < outLen && onlyValues; i++) {
+      const c = out[i];
+      if (c !== 63 && c !== 44 && c !== 32 && c !== 43) onlyValues = false;
+    }
+    if (kw === 2 || onlyValues) {
+      if (kw === 2 && valuesEnd > 0 && isRowAfterValues(open)) {
+        outLen = valuesEnd;           // a further row of the same VALUES list
+      } else {
+        outLen = open;
+        out[outLen++] = 40; out[outLen++] = 63; out[outLen++] = 43; out[outLen++] = 41; // (?+)
+        if (kw === 2) valuesEnd = outLen;
+      }
+      lastKind = K_CLOSE;
+      return;
+    }
+  }
+  sep(K_CLOSE);
+  out[outLen++] = 41;
+  lastKind = K_CLOSE;
+}
+
+/** True when the `(` at `open` follows `values(?+),` directly. */
+function isRowAfterValues(open: number): boolean {
+  let i = open;
+  if (i > 0 && out[i - 1] === 32) i--;
+  return i - 1 === valuesEnd && out[i - 1] === 44;
+}
+
+/**
+ * Fingerprints the statement in `bytes[start, end)` (UTF-8). Returns the normalized text.
+ */
+export function fingerprintBytes(b: Uint8Array, start: number, end: number): string {
+  return fingerprintRaw(b, start, end) < 0 ? 'use ?' : decodeOut();
+}
+
+/**
+ * The allocation-free form for hot paths: fingerprints into a shared buffer and returns its length
+ * (read the bytes with `lastFingerprintBytes()` before the next call; UTF-8). Same result as
+ * `fingerprintBytes`.
+ */
+export function fingerprintInto(b: Uint8Array, start: number, end: number): number {
+  if (fingerprintRaw(b, start, end) < 0) {
+    outLen = 0;
+    for (const c of 'use ?') out[outLen++] = c.charCodeAt(0);
+  }
+  return outLen;
+}
+
+/** The shared buffer `fingerprintInto` wrote to (valid up to the returned length, until the next call). */
+export function lastFingerprintBytes(): Uint8Array { return out; }
+
+/** Decodes fingerprint bytes (as returned by fingerprintInto) into the fingerprint string. */
+export function decodeFingerprint(bytes: Uint8Array, length: number): string {
+  for (let i = 0; i < length; i++) if (bytes[i] >= 128) return utf8.decode(bytes.subarray(0, length));
+  let s = '';
+  for (let i = 0; i < length; i += 4096) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(length, i + 4096)) as unknown as number[]);
+  }
+  return s;
+}
+
+/** Returns -1 for `use db`, else the output length. */
+function fingerprintRaw(b: Uint8Array, start: number, end: number): number {
+  // why: the output is at most twice the input (a space per token) plus a few bytes, so one check
+  // here replaces a bounds check per written byte.
+  const cap = 2 * (end - start) + 64;
+  if (out.length < cap) out = new Uint8Array(Math.max(cap, out.length * 2));
+  outLen = 0; lastKind = K_NONE; depth = 0; valuesEnd = -1; wide = false;
+  let i = start;
+  while (i < end) {
+    const c = b[i];
+    const cls = CLS[c];
+    if (cls & SPACE) { i++; continue; }
+    // quoted string literal
+    if (c === 39 || c === 34) {
+      i = skipQuoted(b, i, end, c);
+      emitValue();
+      continue;
+    }
+    if (c === 96) { // `identifier`
+      let j = i + 1;
+      while (j < end && !(b[j] === 96 && b[j + 1] !== 96)) j += b[j] === 96 ? 2 : 1;
+      emitWord(b, i + 1, j, true);
+      i = j + 1;
+      continue;
+    }
+    if (c === 47 && b[i + 1] === 42) { // /* comment */ or DYNAMIC_MARK
+      if (matchesAt(b, i, end, MARK_BYTES)) {
+        i += MARK_BYTES.length;
+        if (lastWordIs('in')) { // a whole dynamic `(…)` list after IN
+          out[outLen++] = 40; out[outLen++] = 63; out[outLen++] = 43; out[outLen++] = 41;
+          lastKind = K_CLOSE;
+        } else if (isValuePosition()) emitValue();
+        else emitDynamic();
+        continue;
+      }
+      let j = i + 2;
+      while (j < end && !(b[j] === 42 && b[j + 1] === 47)) j++;
+      i = j + 2;
+      continue;
+    }
+    if ((c === 45 && b[i + 1] === 45 && (i + 2 >= end || (CLS[b[i + 2]] & SPACE))) || c === 35) { // -- comment, # comment
+      while (i < end && b[i] !== 10) i++;
+      continue;
+    }
+    if (cls & DIGIT || (c === 46 && i + 1 < end && CLS[b[i + 1]] & DIGIT && lastKind !== K_WORD && lastKind !== K_CLOSE)) {
+      const j = skipNumber(b, i, end);
+      if (j < end && CLS[b[j]] & WORD && c !== 46) {
+        // an identifier that starts with digits (`2fa_codes`)
+        let k = j;
+        while (k < end && CLS[b[k]] & WORD) k++;
+        emitWord(b, i, k, false);
+        i = k;
+      } else {
+        emitValue();
+        i = j;
+      }
+      continue;
+    }
+    if (cls & WORD) {
+      // X'..', B'..' literals; N'..' national strings
+      if ((c === 120 || c === 88 || c === 98 || c === 66 || c === 110 || c === 78) && b[i + 1] === 39) {
+        i = skipQuoted(b, i + 1, end, 39);
+        emitValue();
+        continue;
+      }
+      // $1 placeholder
+      if (c === 36 && i + 1 < end && CLS[b[i + 1]] & DIGIT) {
+        let j = i + 1;
+        while (j < end && CLS[b[j]] & DIGIT) j++;
+        if (j >= end || !(CLS[b[j]] & WORD)) { emitValue(); i = j; continue; }
+      }
+      let j = i + 1;
+      while (j < end && CLS[b[j]] & WORD) j++;
+      emitWord(b, i, j, false);
+      i = j;
+      continue;
+    }
+    if (c === 63) { emitValue(); i++; continue; }                         // ?
+    if (c === 64) {                                                       // @var, @@session.var
+      let j = i + 1;
+      while (j < end && (b[j] === 64 || CLS[b[j]] & WORD)) j++;
+      emitWord(b, i, j, true);
+      i = j;
+      continue;
+    }
+    if (c === 58 && i + 1 < end && (CLS[b[i + 1]] & WORD) && !(CLS[b[i + 1]] & DIGIT) && b[i - 1] !== 58) {
+      // :name placeholder
+      let j = i + 1;
+      while (j < end && CLS[b[j]] & WORD) j++;
+      emitValue(); i = j; continue;
+    }
+    if (c === 37 && i + 1 < end && isValuePosition()) {                   // %s, %d, %(name)s
+      const n = b[i + 1];
+      if (n === 115 || n === 100 || n === 102 || n === 98) { emitValue(); i += 2; continue; }
+      if (n === 40) {
+        let j = i + 2;
+        while (j < end && CLS[b[j]] & WORD) j++;
+        if (b[j] === 41 && j + 1 < end && CLS[b[j + 1]] & WORD) { emitValue(); i = j + 2; continue; }
+      }
+    }
+    if (c === 45 || c === 43) {
+      // a sign before a number is part of the literal when no operand precedes it
+      const k = lastKind;
+      if (k !== K_VALUE && k !== K_CLOSE && !(k === K_WORD && !isValuePosition())) {
+        let j = i + 1;
+        while (j < end && CLS[b[j]] & SPACE) j++;
+        if (j < end && (CLS[b[j]] & DIGIT || (b[j] === 46 && j + 1 < end && CLS[b[j + 1]] & DIGIT))) {
+          i = skipNumber(b, j, end);
+          emitValue();
+          continue;
+        }
+      }
+    }
+    if (c === 40) { // (
+      const kw = lastWordIs('in') ? 1 : (lastWordIs('values') || lastWordIs('value') || (lastKind === K_COMMA && valuesEnd > 0 && outLen === valuesEnd + 1)) ? 2 : 0;
+      sep(K_OPEN);
+      if (depth === parenPos.length) {
+        const p = new Int32Array(depth * 2); p.set(parenPos); parenPos = p;
+        const q = new Uint8Array(depth * 2); q.set(parenKw); parenKw = q;
+      }
+      parenPos[depth] = outLen;
+      parenKw[depth] = kw;
+      depth++;
+      out[outLen++] = 40;
+      lastKind = K_OPEN;
+      i++;
+      continue;
+    }
+    if (c === 41) { closeParen(); i++; continue; }
+    if (c === 44) { sep(K_COMMA); out[outLen++] = 44; lastKind = K_COMMA; i++; continue; }
+    if (c === 46) { sep(K_DOT); out[outLen++] = 46; lastKind = K_DOT; i++; continue; }
+    if (c === 59) { // ;
+      let j = i + 1;
+      while (j < end && CLS[b[j]] & SPACE) j++;
+      if (j >= end) break;             // trailing semicolon
+      sep(K_OTHER); out[outLen++] = 59; lastKind = K_OTHER; i++; continue;
+    }
+    if (c === 58 && b[i + 1] !== 61) { sep(K_OTHER); out[outLen++] = 58; lastKind = K_OTHER; i++; continue; } // label `:`
+    if (OPERATOR[c]) {
+      let j = i + 1;
+      while (j < end && OPERATOR[b[j]] && !(b[j] === 45 && b[j + 1] === 45) && !(b[j] === 47 && b[j + 1] === 42)
+        && !((b[j] === 45 || b[j] === 43) && j + 1 < end && CLS[b[j + 1]] & DIGIT)) j++;
+      sep(K_OP);
+      for (let k = i; k < j; k++) out[outLen++] = b[k];
+      lastKind = K_OP;
+      i = j;
+      continue;
+    }
+    sep(K_OTHER);
+    out[outLen++] = c;
+    if (c >= 128) wide = true;
+    lastKind = K_OTHER;
+    i++;
+  }
+  if (outLen > 4 && out[0] === 117 && out[1] === 115 && out[2] === 101 && out[3] === 32 && out.subarray(4, outLen).indexOf(32) < 0) {
+    return -1;   // `use db`
+  }
+  return outLen;
+}
+
+function decodeOut(): string {
+  // why: String.fromCharCode.apply over small ASCII runs beats TextDecoder for short keys.
+  return wide ? utf8.decode(out.subarray(0, outLen)) : decodeFingerprint(out, outLen);
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+function emitDynamic(): void {
+  sep(K_WORD);
+  for (const c of DYN_BYTES) out[outLen++] = c;
+  lastWordStart = outLen - DYN_BYTES.length;
+  lastWordLen = DYN_BYTES.length;
+  lastKind = K_WORD;
+}
+
+function emitWord(b: Uint8Array, s: number, e: number, quoted: boolean): void {
+  const n = e - s;
+  if (!quoted) {
+    // keywords handled specially: ASC dropped, NULL is a value except after IS / IS NOT
+    if (n === 3 && (b[s] | 32) === 97 && (b[s + 1] | 32) === 115 && (b[s + 2] | 32) === 99) return;
+    if (n === 4 && (b[s] | 32) === 110 && (b[s + 1] | 32) === 117 && (b[s + 2] | 32) === 108 && (b[s + 3] | 32) === 108) {
+      if (!(lastWordIs('is') || (lastWordIs('not') && wordBefore(lastWordStart, 'is')))) { emitValue(); return; }
+    }
+  }
+  sep(K_WORD);
+  const start = outLen;
+  for (let k = s; k < e; k++) {
+    let c = b[k];
+    if (c >= 65 && c <= 90) c += 32;
+    else if (c >= 128) wide = true;
+    out[outLen++] = c;
+  }
+  lastWordStart = start;
+  lastWordLen = n;
+  lastKind = K_WORD;
+}
+
+function skipQuoted(b: Uint8Array, i: number, end: number, q: number): number {
+  let j = i + 1;
+  for (;;) {
+    // why: indexOf is a native scan; long literals (hex blobs, JSON) dominate otherwise.
+    const k = b.indexOf(q, j);
+    if (k < 0 || k >= end) return end;
+    let bs = 0;                                   // backslashes right before the quote
+    while (k - bs - 1 >= j && b[k - bs - 1] === 92) bs++;
+    if (bs & 1) { j = k + 1; continue; }          // escaped quote
+    if (k + 1 < end && b[k + 1] === q) { j = k + 2; continue; } // doubled quote
+    return k + 1;
+  }
+}
+
+function skipNumber(b: Uint8Array, i: number, end: number): number {
+  let j = i;
+  if (b[j] === 48 && (b[j + 1] === 120 || b[j + 1] === 88 || b[j + 1] === 98 || b[j + 1] === 66)) {
+    j += 2;
+    while (j < end && CLS[b[j]] & WORD) j++;       // 0x1F, 0b101
+    return j;
+  }
+  while (j < end && CLS[b[j]] & DIGIT) j++;
+  if (j < end && b[j] === 46) { j++; while (j < end && CLS[b[j]] & DIGIT) j++; }
+  if (j < end && (b[j] === 101 || b[j] === 69)) {
+    let k = j + 1;
+    if (k < end && (b[k] === 43 || b[k] === 45)) k++;
+    if (k < end && CLS[b[k]] & DIGIT) { j = k; while (j < end && CLS[b[j]] & DIGIT) j++; }
+  }
+  return j;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Fingerprints a statement given as text (source SQL with placeholders and DYNAMIC_MARK, or a
+ * logged statement). The same function as the slow-log reader uses, so keys are comparable.
+ */
+export function fingerprint(sql: string): string {
+  const bytes = encoder.encode(sql);
+  return fingerprintBytes(bytes, 0, bytes.length);
+}
+
+/** True when a fingerprint carries a wildcard for a dynamic part. */
+export function hasDynamicPart(fp: string): boolean {
+  return fp.includes(DYNAMIC_TOKEN);
+}
