@@ -5,6 +5,7 @@
  */
 // why: a `require` import makes esbuild pick web-tree-sitter's CommonJS build; its ES module build
 // reads import.meta.url at load time, which is empty inside our CommonJS bundles.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see the why above
 import TreeSitter = require('web-tree-sitter');
 import type { Language } from '../model';
 
