@@ -196,6 +196,14 @@ function markersIn(n: unknown): number[] {
   return out;
 }
 
+/** The one column inside a function call (`LOWER(name)`, `DATE(created_at)`), so its values fit the comparison. */
+function soleColumn(n: unknown): { table: string | null; column: string } | undefined {
+  if (!isNode(n) || n.type !== 'function') return undefined;
+  const cols: { table: string | null; column: string }[] = [];
+  walk(n, (x) => { const c = columnRef(x); if (c) cols.push(c); });
+  return cols.length === 1 ? cols[0] : undefined;
+}
+
 /** Maps marker index → column compared with it, from the AST. */
 function targetsFromAst(ast: AstNode): Map<number, { qualifier: string | null; column: string }> {
   const out = new Map<number, { qualifier: string | null; column: string }>();
@@ -205,8 +213,8 @@ function targetsFromAst(ast: AstNode): Map<number, { qualifier: string | null; c
   };
   walk(ast, (n) => {
     if (n.type === 'binary_expr') {
-      assign(columnRef(n.left), n.right);
-      assign(columnRef(n.right), n.left);
+      assign(columnRef(n.left) ?? soleColumn(n.left), n.right);
+      assign(columnRef(n.right) ?? soleColumn(n.right), n.left);
     }
     if (Array.isArray(n.set)) {
       for (const s of n.set) if (isNode(s) && typeof s.column === 'string') assign({ table: typeof s.table === 'string' ? s.table : null, column: s.column }, s.value);

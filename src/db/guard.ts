@@ -1,0 +1,90 @@
+/**
+ * The one place that decides what may be sent to the user's database. Every statement goes
+ * through `guardStatement` with the purpose the caller claims; anything that does not match that
+ * purpose's shape is refused before it leaves the process:
+ *   explain — EXPLAIN [FORMAT=JSON|EXTENDED|PARTITIONS] of SELECT / WITH / UPDATE / DELETE / INSERT / REPLACE
+ *             (never EXPLAIN ANALYZE or ANALYZE, which execute the statement)
+ *   schema  — SHOW …, or SELECT reading only information_schema, or SELECT VERSION() / @@variables
+ *   sample  — exactly the bounded read built by sampleQuery()
+ *   set     — SET [SESSION] of session variables, SET SESSION TRANSACTION READ ONLY
+ *   ddl     — ALTER TABLE … ADD INDEX|KEY / DROP INDEX|KEY, only with `confirmed: true`
+ */
+import { kw, tokenize, type Token } from '../core/sql/fillScan';
+
+export type Purpose = 'explain' | 'schema' | 'sample' | 'set' | 'ddl';
+
+export class GuardError extends Error {
+  readonly kind = 'refused' as const;
+  constructor(message: string) { super(message); this.name = 'GuardError'; }
+}
+
+const EXPLAINABLE = new Set(['SELECT', 'WITH', 'UPDATE', 'DELETE', 'INSERT', 'REPLACE', 'TABLE']);
+
+function quoteIdent(name: string): string {
+  return '`' + name.replace(/`/g, '``') + '`';
+}
+
+/** The sampling read: distinct non-null values of one column, bounded. The guard accepts only this shape. */
+export function sampleQuery(database: string, table: string, column: string, count: number): string {
+  const n = Math.max(1, Math.min(50, Math.floor(count)));
+  return `SELECT DISTINCT ${quoteIdent(column)} FROM ${quoteIdent(database)}.${quoteIdent(table)} WHERE ${quoteIdent(column)} IS NOT NULL LIMIT ${n}`;
+}
+
+const SAMPLE_SHAPE = /^SELECT DISTINCT (`(?:[^`]|``)+`) FROM `(?:[^`]|``)+`\.`(?:[^`]|``)+` WHERE (`(?:[^`]|``)+`) IS NOT NULL LIMIT \d{1,2}$/;
+
+function onlyInformationSchema(tokens: Token[]): boolean {
+  for (let k = 0; k < tokens.length; k++) {
+    const w = kw(tokens[k]);
+    if (w !== 'FROM' && w !== 'JOIN') continue;
+    const t = tokens[k + 1];
+    const db = t ? (t.kind === 'qident' ? t.text.slice(1, -1) : t.text) : '';
+    if (db.toLowerCase() !== 'information_schema' || tokens[k + 2]?.text !== '.') return false;
+  }
+  return true;
+}
+
+/**
+ * Throws GuardError unless `sql` is allowed for `purpose`. `confirmed` must be true for DDL
+ * (the caller has asked the user).
+ */
+export function guardStatement(sql: string, purpose: Purpose, opts: { confirmed?: boolean } = {}): void {
+  const text = sql.trim();
+  const tokens = tokenize(text);
+  if (tokens.length === 0) throw new GuardError('empty statement');
+  // why: one statement per call; multipleStatements is off too, this catches it before the wire.
+  if (tokens.some((t, i) => t.text === ';' && i < tokens.length - 1)) throw new GuardError('more than one statement');
+  if (/\binto\s+(?:out|dump)file\b/i.test(text)) throw new GuardError('INTO OUTFILE / DUMPFILE is never sent');
+  const w0 = kw(tokens[0]);
+  switch (purpose) {
+    case 'explain': {
+      if (w0 !== 'EXPLAIN' && w0 !== 'DESCRIBE' && w0 !== 'DESC') break;
+      let k = 1;
+      if (['EXTENDED', 'PARTITIONS'].includes(kw(tokens[k]))) k++;
+      if (kw(tokens[k]) === 'FORMAT' && tokens[k + 1]?.text === '=') k += 3;
+      if (kw(tokens[k]) === 'ANALYZE') throw new GuardError('EXPLAIN ANALYZE executes the statement; it is not sent');
+      while (tokens[k]?.text === '(') k++;
+      if (EXPLAINABLE.has(kw(tokens[k]))) return;
+      break;
+    }
+    case 'schema':
+      if (w0 === 'SHOW') return;
+      if (w0 === 'SELECT' && !tokens.some((t) => ['UPDATE', 'SHARE', 'INTO'].includes(kw(t))) && onlyInformationSchema(tokens)) {
+        const hasFrom = tokens.some((t) => kw(t) === 'FROM');
+        if (hasFrom || /^SELECT\s+(?:VERSION\(\)|@@[\w.]+)(?:\s*,\s*(?:VERSION\(\)|@@[\w.]+))*$/i.test(text)) return;
+      }
+      break;
+    case 'sample':
+      if (SAMPLE_SHAPE.test(text)) return;
+      break;
+    case 'set':
+      if (w0 === 'SET' && !/^SET\s+(?:GLOBAL|PERSIST|PERSIST_ONLY|PASSWORD|ROLE|DEFAULT\s+ROLE)\b/i.test(text)
+        && !tokens.some((t) => t.text.startsWith('@@global') || /^@@(?!session\.)\w+\.\w+/i.test(t.text))) return;
+      break;
+    case 'ddl':
+      if (!opts.confirmed) throw new GuardError('DDL is sent only after the user confirmed it');
+      if (/^ALTER\s+TABLE\s+(?:`(?:[^`]|``)+`|\w+)(?:\.(?:`(?:[^`]|``)+`|\w+))?\s+(?:ADD\s+(?:UNIQUE\s+)?(?:INDEX|KEY)\b|DROP\s+(?:INDEX|KEY)\b)/i.test(text)
+        && !tokens.some((t, i) => t.text === ',' && ['DROP', 'ADD', 'MODIFY', 'CHANGE', 'RENAME', 'ALTER'].includes(kw(tokens[i + 1])) && !['INDEX', 'KEY', 'UNIQUE'].includes(kw(tokens[i + 2])))) return;
+      break;
+  }
+  throw new GuardError(`refused to send a ${purpose} statement of this shape: ${text.slice(0, 80)}`);
+}
