@@ -46,6 +46,11 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // why: esbuild picks web-tree-sitter's ESM build (the "import" condition), which calls
+  // createRequire(import.meta.url); in a CommonJS bundle import.meta.url is empty, so it is defined
+  // from the bundle's own file name.
+  define: { 'import.meta.url': '__qiImportMetaUrl' },
+  banner: { js: "const __qiImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
 async function main() {
@@ -57,7 +62,7 @@ async function main() {
   ];
   const webviewEntry = join(root, 'src/webview/main.ts');
   if (existsSync(webviewEntry)) {
-    builds.push(esbuild.build({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: [webviewEntry], outfile: join(root, 'dist/webview.js') }));
+    builds.push(esbuild.build({ ...common, define: {}, banner: {}, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: [webviewEntry], outfile: join(root, 'dist/webview.js') }));
   }
   if (tests) {
     rmSync(join(root, 'out'), { recursive: true, force: true });

@@ -9,8 +9,11 @@ import type { Logger } from './logger';
 
 /** Reads every setting (for `scope`, a resource or workspace folder, when given). Ill-typed values are logged. */
 export function readConfig(logger: Logger, scope?: vscode.ConfigurationScope): QueryInsightConfig {
-  const section = vscode.workspace.getConfiguration(SECTION, scope);
-  const { config, problems } = readSettings((key) => section.get(key));
+  // why: VS Code warns when a resource-scoped setting is read without a resource and a window-scoped
+  // one with a resource; each setting is read the way its scope expects (null = "any resource").
+  const resource = vscode.workspace.getConfiguration(SECTION, scope ?? null);
+  const window = vscode.workspace.getConfiguration(SECTION);
+  const { config, problems } = readSettings((key) => (SETTINGS[key].scope === 'resource' ? resource : window).get(key));
   for (const p of problems) logger.warn(`setting ${p.key}: ${p.message}`);
   return config;
 }

@@ -1,8 +1,49 @@
-/** Composition root of the VS Code extension: builds the services and registers every provider. */
+/**
+ * Composition root of the VS Code extension: builds the services and registers every command,
+ * provider and view; every registration goes into context.subscriptions. Activation is cheap: the
+ * workspace scan runs in the background and nothing connects to a database until asked.
+ *
+ * Features add themselves here with one call each (`registerX(context, services)`), reading the
+ * shared services below rather than globals.
+ */
 import * as vscode from 'vscode';
+import { COMMANDS } from './commands';
+import { readConfig, watchConfig } from './config';
+import { coreFactsProvider } from './factsProvider';
+import { Logger } from './logger';
+import { SiteIndex } from './siteIndex';
+import { listSqlStatementsCommand } from './statements/listStatements';
+import { STATEMENTS_VIEW, StatementsTree } from './statements/statementsView';
+
+/** What features get handed: the log, the index of the workspace's source facts. */
+export interface Services {
+  logger: Logger;
+  index: SiteIndex;
+}
 
 export function activate(context: vscode.ExtensionContext): void {
-  void context;
+  const logger = new Logger();
+  context.subscriptions.push(logger);
+  logger.info(`activating (VS Code ${vscode.version}, workspace trusted: ${vscode.workspace.isTrusted})`);
+
+  const grammarDir = vscode.Uri.joinPath(context.extensionUri, 'dist', 'grammars').fsPath;
+  const index = new SiteIndex(coreFactsProvider(grammarDir), logger, readConfig(logger).scan,
+    (folder) => readConfig(logger, folder.uri).scan);
+  context.subscriptions.push(index);
+  const services: Services = { logger, index };
+
+  context.subscriptions.push(
+    watchConfig(logger, (config, affects) => { if (affects('scan')) services.index.updateSettings(config.scan); }),
+    vscode.commands.registerCommand(COMMANDS.listSqlStatements, listSqlStatementsCommand(index)),
+    vscode.commands.registerCommand(COMMANDS.rescanWorkspace, () => index.rescan(vscode.ProgressLocation.Notification).then(() => undefined)),
+    vscode.commands.registerCommand(COMMANDS.showLog, () => logger.show()),
+  );
+
+  const tree = new StatementsTree(index);
+  context.subscriptions.push(tree, vscode.window.createTreeView(STATEMENTS_VIEW, { treeDataProvider: tree, showCollapseAll: true }));
+
+  // why: not awaited, so activation returns at once; progress shows in the status bar.
+  void index.rescan();
 }
 
 export function deactivate(): void {}

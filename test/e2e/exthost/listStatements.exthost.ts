@@ -1,0 +1,79 @@
+/**
+ * Inside VS Code's extension host, on the sample app: the extension activates by itself, the List SQL
+ * statements command returns the sites of the app, and an edit to a file updates its sites.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../../src/extension/commands';
+import type { SiteRow } from '../../../src/extension/statements/siteRows';
+
+const EXTENSION_ID = 'query-insight.query-insight';
+const MAIN_GO = 'webapp/go/main.go';
+
+async function poll<T>(get: () => Promise<T> | T, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(v)?.slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function listSites(): Promise<SiteRow[]> {
+  const rows = await vscode.commands.executeCommand<SiteRow[]>(COMMANDS.listSqlStatements);
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  return rows;
+}
+
+suite('Query Insight in the extension host', () => {
+  test('activates on a workspace holding app source, without a file being opened', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is loaded`);
+    await poll(() => ext.isActive, (a) => a, 'activation by workspaceContains');
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of Object.values(COMMANDS)) assert.ok(commands.includes(id), `${id} is registered`);
+  });
+
+  test('List SQL statements returns the sample app\'s statements with file, line, function and loop depth', async () => {
+    const rows = await listSites();
+    const at = (line: number) => rows.find((r) => r.file === MAIN_GO && r.line === line);
+    assert.deepEqual(pick(at(109)), {
+      file: MAIN_GO, line: 109, function: 'getIndex', loopDepth: 0,
+      sql: 'SELECT `id`, `user_id`, `body`, `mime`, `created_at` FROM `posts` ORDER BY `created_at` DESC',
+    });
+    assert.deepEqual(pick(at(76)), {
+      file: MAIN_GO, line: 76, function: 'makePosts', loopDepth: 1,
+      sql: 'SELECT COUNT(*) AS `count` FROM `comments` WHERE `post_id` = ?',
+    });
+    assert.deepEqual(pick(at(89)), {
+      file: MAIN_GO, line: 89, function: 'makePosts', loopDepth: 2, sql: 'SELECT * FROM `users` WHERE `id` = ?',
+    });
+    assert.equal(at(139)?.function, 'postComment');
+    assert.match(at(139)?.sql ?? '', /^INSERT INTO comments \(post_id, user_id, comment\)\s+VALUES \(\?, \?, \?\)$/);
+    assert.equal(at(68)?.sql, 'DELETE FROM users WHERE id > 1000');
+    // every statement of the app, and nothing from its README or schema file
+    assert.ok(rows.length >= 11, `at least 11 statements, got ${rows.length}`);
+    assert.deepEqual([...new Set(rows.map((r) => r.file))], [MAIN_GO]);
+  });
+
+  test('an edit is picked up (debounced, this file only) and undone edits drop the statement again', async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, MAIN_GO));
+    await vscode.window.showTextDocument(doc);
+    const sql = 'UPDATE users SET del_flg = 1 WHERE id = ?';
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(doc.lineCount, 0), `\nfunc banUser(id int) {\n\tdb.Exec("${sql}", id)\n}\n`);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const line = doc.lineCount - 2; // 1-based line of the db.Exec call
+    const rows = await poll(listSites, (r) => r.some((x) => x.sql === sql), 'the new statement');
+    assert.deepEqual(pick(rows.find((x) => x.sql === sql)), { file: MAIN_GO, line, function: 'banUser', loopDepth: 0, sql });
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await poll(listSites, (r) => !r.some((x) => x.sql === sql), 'the reverted statement to go');
+    assert.equal(doc.isDirty, false);
+  });
+});
+
+function pick(r: SiteRow | undefined): Partial<SiteRow> | undefined {
+  return r && { file: r.file, line: r.line, function: r.function, loopDepth: r.loopDepth, sql: r.sql };
+}

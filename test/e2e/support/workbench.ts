@@ -1,0 +1,155 @@
+/**
+ * Driving the VS Code workbench in headless Chromium (Debian's /usr/bin/chromium) with playwright-core,
+ * the way a user would: Quick Open, the command palette, quick pick rows, hovers, quick fixes, side-bar
+ * views, the Problems panel. Every wait is a locator wait or a poll with a timeout.
+ * Selectors are those of VS Code 1.100 (code-server 4.100.3).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { REPO_ROOT } from '../../support/paths';
+
+export const CHROMIUM = process.env.QI_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Screenshots and logs of the e2e suite (kept as CI artifacts). */
+export const RESULTS_DIR = join(REPO_ROOT, 'test-results', 'e2e');
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium on a throw-away profile. */
+export async function launchBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'qi-chromium-'));
+  // why: launch() refuses --user-data-dir in args; a persistent context on a fresh dir is the same thing.
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 },
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  return {
+    context, page,
+    close: async () => { await context.close(); rmSync(profile, { recursive: true, force: true }); },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const path = join(RESULTS_DIR, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+export async function openWorkbench(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.locator('.part.activitybar').waitFor({ timeout: 30_000 });
+}
+
+const quickInput = (page: Page) => page.locator('.quick-input-widget');
+const quickInputBox = (page: Page) => page.locator('.quick-input-widget .quick-input-box input');
+
+/** The visible rows of the quick input (Quick Open, palette, an extension's quick pick). */
+export function quickPickRows(page: Page): Locator {
+  return page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+}
+
+/** Ctrl+P, the file name, Enter; resolves when its tab is active and the editor is drawn. */
+export async function quickOpen(page: Page, fileName: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await quickInputBox(page).waitFor({ state: 'visible' });
+  await quickInputBox(page).fill(fileName);
+  await quickPickRows(page).filter({ hasText: fileName }).first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await page.locator(`.tabs-container .tab.active[data-resource-name="${fileName}"]`).waitFor();
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor();
+}
+
+/** Ctrl+Shift+P, `>title`, Enter on the command's row. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('Control+Shift+P');
+  await quickInputBox(page).waitFor({ state: 'visible' });
+  await quickInputBox(page).fill(`>${title}`);
+  await quickPickRows(page).filter({ hasText: title }).first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** Each row of the open quick pick as { label, description, detail } text. */
+export async function quickPickItems(page: Page): Promise<{ label: string; description: string; detail: string }[]> {
+  return quickPickRows(page).evaluateAll((rows) => rows.map((r) => ({
+    label: r.querySelector('.quick-input-list-label .label-name')?.textContent ?? '',
+    description: r.querySelector('.quick-input-list-label .label-description')?.textContent ?? '',
+    detail: r.querySelector('.quick-input-list-label-meta, .quick-input-list-detail')?.textContent ?? '',
+  })));
+}
+
+/** Types a filter into the open quick input. */
+export async function filterQuickPick(page: Page, text: string): Promise<void> {
+  await quickInputBox(page).fill(text);
+}
+
+export async function closeQuickInput(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await quickInput(page).waitFor({ state: 'hidden' });
+}
+
+/** Cursor position from the status bar ("Ln 12, Col 5"). */
+export async function cursorPosition(page: Page): Promise<{ line: number; column: number } | undefined> {
+  const text = await page.locator('.statusbar-item[id="status.editor.selection"]').first().innerText().catch(() => '');
+  const m = /Ln (\d+), Col (\d+)/.exec(text);
+  return m ? { line: Number(m[1]), column: Number(m[2]) } : undefined;
+}
+
+/** The rendered editor token whose whole text is `text` (e.g. '"hello world"'). */
+export function editorToken(page: Page, text: string): Locator {
+  // why: Monaco renders spaces as U+00A0, and tokens of one colour merge (quotes included).
+  const esc = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '[ \\u00a0]');
+  return page.locator('.editor-instance .monaco-editor .view-lines .view-line span span', { hasText: new RegExp(`^${esc}$`) }).first();
+}
+
+/** Moves the mouse to the middle of `target` and returns the visible hover. */
+export async function hoverOver(page: Page, target: Locator): Promise<Locator> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('hover target is not visible');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+  const hover = page.locator('.monaco-editor .monaco-hover:not(.hidden)').last();
+  await hover.waitFor({ state: 'visible' });
+  return hover;
+}
+
+/** Puts the cursor on `target`, Ctrl+., and clicks the action whose title contains `title`. */
+export async function applyQuickFix(page: Page, target: Locator, title: string): Promise<void> {
+  await target.click();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+.');
+  const row = page.locator('.action-widget .monaco-list-row.action', { hasText: title }).first();
+  await row.waitFor({ state: 'visible' });
+  // why: the action widget lays a .context-view-pointerBlock over the page until the first pointer
+  // move, and click() will not click through it.
+  const box = await row.boundingBox();
+  if (!box) throw new Error('quick fix row is not visible');
+  await page.mouse.move(box.x + 4, box.y + box.height / 2);
+  await page.mouse.move(box.x + 12, box.y + box.height / 2, { steps: 2 });
+  await row.click();
+  await page.locator('.action-widget').waitFor({ state: 'hidden' });
+}
+
+/** Clicks an activity-bar container by its title and returns the side bar. */
+export async function openViewContainer(page: Page, title: string): Promise<Locator> {
+  await page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`).click();
+  const sidebar = page.locator('.part.sidebar');
+  await sidebar.locator('.composite.title', { hasText: title }).first().waitFor();
+  return sidebar;
+}
+
+/** Ctrl+Shift+M: the Problems panel (rows `.monaco-list-row`, the aria-label carries the message). */
+export async function openProblems(page: Page): Promise<Locator> {
+  await page.keyboard.press('Control+Shift+M');
+  const panel = page.locator('.markers-panel');
+  await panel.waitFor({ state: 'visible' });
+  return panel;
+}
