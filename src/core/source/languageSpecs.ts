@@ -34,6 +34,16 @@ function firstNamedArg(args: Node | null | undefined, types: ReadonlySet<string>
 
 // ---------------------------------------------------------------- Go
 
+/** `load := func(…) {…}`: a func literal assigned to one variable is named after it, so calls to it can be followed (N+1). */
+function goClosureName(node: Node): FunctionShape | undefined {
+  const list = node.parent;
+  const decl = list?.type === 'expression_list' ? list.parent : null;
+  if (!list || !decl || list.namedChildCount !== 1 || !['short_var_declaration', 'assignment_statement', 'var_spec'].includes(decl.type)) return undefined;
+  const target = decl.childForFieldName(decl.type === 'var_spec' ? 'name' : 'left');
+  const id = target?.type === 'expression_list' ? (target.namedChildCount === 1 ? target.firstNamedChild : null) : target;
+  return id && id.type === 'identifier' ? { name: id.text, nameNode: id } : undefined;
+}
+
 const go: LangSpec = {
   strings: set('interpreted_string_literal', 'raw_string_literal'),
   rawStrings: set('raw_string_literal'),
@@ -57,7 +67,7 @@ const go: LangSpec = {
   },
   functions: set('function_declaration', 'method_declaration', 'func_literal'),
   functionDef(node) {
-    if (node.type === 'func_literal') return undefined;
+    if (node.type === 'func_literal') return goClosureName(node);
     const f = named(node);
     if (f && node.type === 'method_declaration') {
       const recv = node.childForFieldName('receiver');
