@@ -212,7 +212,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
       return;
     }
     if (isOp(p1, '=>') && p2?.kind === 'word' && (tokens[ctxStart - 3]?.text === 'constant' || (isOp(tokens[ctxStart - 3], '{') && tokens[ctxStart - 4]?.text === 'constant')
-      || (isOp(tokens[ctxStart - 3], ',') && top().role === 'expr' && tokens[top().open - 1]?.text === 'constant'))) {
+      || (isOp(tokens[ctxStart - 3], ',') && top().open > 0 && tokens[top().open - 1]?.text === 'constant'))) {
       bind(p2.text, parts, lits, 0);
       return;
     }
@@ -352,7 +352,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
         case ')': case ']': case '}': {
           if (frames.length > 1 && match[i] >= 0 && frames[frames.length - 1].open === match[i]) {
             const f = frames.pop() as Frame;
-            if (f.call) { f.call.end = t.end; calls.push(f.call); }
+            if (f.call) { f.call.end = t.end; if (f.call.name !== 'sprintf') calls.push(f.call); }
             for (const [name, b] of bindings) if (b.depth > frames.length) { finishBinding(b); bindings.delete(name); }
             if (t.text === '}' && f.endsStatement) { const s = top(); if (s.role === 'file' || s.role === 'block') s.stmtStart = i + 1; }
           }
