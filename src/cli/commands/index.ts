@@ -1,7 +1,13 @@
 /** The table of CLI commands; each command adds its one line here. */
 import type { Command } from '../command';
+import { endpointsCommand } from './endpoints';
+import { explainCommand } from './explain';
 import { scanCommand } from './scan';
+import { slowCommand } from './slow';
 
 export const COMMANDS: Command[] = [
+  endpointsCommand,
+  explainCommand,
   scanCommand,
+  slowCommand,
 ];

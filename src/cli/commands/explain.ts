@@ -1,0 +1,170 @@
+/** `query-insight explain DIR`: EXPLAIN every SQL statement of an app against its database and print the plan findings. */
+import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import type { Command, CommandIo } from '../command';
+import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
+import type { Severity, SqlSite } from '../../core/model';
+import type { PlanRow } from '../../core/plan/planModel';
+import { ParserSet } from '../../core/source/treeSitter';
+import { FactsCache } from '../../core/workspace';
+import { fsGrammarSource } from '../../node/grammars';
+import { scanProject } from '../../node/scanDir';
+import { DbConnection } from '../../db/connection';
+import { ExplainService } from '../../db/explainService';
+import { scanRow } from './scan';
+
+const HELP = `usage: query-insight explain [DIR] --user U --database D [--host H --port P | --socket S] [options]
+
+Finds the SQL statements under DIR (as \`scan\` does), fills their placeholders with values
+sampled from the database, runs EXPLAIN (never the statement itself) and prints the plan findings:
+full-table-scan, full-index-scan, filesort, temporary-table, join-without-index, dependent-subquery,
+function-on-column, leading-wildcard, or-across-columns, rows-examined-ratio (and explain-error
+when the server rejects a statement, e.g. an unknown table).
+
+The session is read-only: only EXPLAIN, schema reads, sampling reads and SET are sent.
+The password comes from the MYSQL_PWD environment variable (or the variable named by
+--password-env), or is asked for on a terminal; it is never taken from the command line.
+
+options:
+  --host H                 server host (default 127.0.0.1)
+  --port P                 server port (default 3306)
+  --socket S               unix socket path (instead of host/port)
+  --user U                 user (required)
+  --database D             database (required)
+  --password-env NAME      read the password from environment variable NAME (default MYSQL_PWD)
+  --timeout MS             per-statement time limit (default 5000)
+  --format table|json|md   output (default table); json = JSON Lines, one object per finding:
+                           file, line, code, severity, table, message, sql, filledSql, plan (the rows
+                           the finding rests on)
+  --fail-on warning|error  exit 1 when a finding of this severity or worse exists (for CI)`;
+
+const RANK: Record<Severity, number> = { hint: 0, info: 1, warning: 2, error: 3 };
+
+export interface ExplainRow {
+  file: string;
+  line: number;
+  code: string;
+  severity: Severity;
+  table?: string;
+  message: string;
+  sql: string;
+  filledSql?: string;
+  plan: PlanRow[];
+}
+
+async function promptPassword(io: CommandIo): Promise<string | undefined> {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) return undefined;
+  io.stderr.write('password: ');
+  return new Promise((resolveP) => {
+    let buf = '';
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.setEncoding('utf8');
+    const done = (v: string | undefined): void => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      io.stderr.write('\n');
+      resolveP(v);
+    };
+    const onData = (ch: string): void => {
+      for (const c of ch) {
+        if (c === '\r' || c === '\n') return done(buf);
+        if (c === '\u0003') return done(undefined);
+        if (c === '\u007f') buf = buf.slice(0, -1);
+        else buf += c;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+export const explainCommand: Command = {
+  name: 'explain',
+  summary: 'EXPLAIN every statement of an app against its database; print plan findings',
+  help: HELP,
+  async run(args: string[], io: CommandIo): Promise<number> {
+    const { values, positionals } = parseArgs({
+      args, allowPositionals: true, options: {
+        host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' }, user: { type: 'string' },
+        database: { type: 'string' }, 'password-env': { type: 'string' }, format: { type: 'string' },
+        'fail-on': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' },
+      },
+    });
+    if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
+    const format = parseFormat(values.format, ['table', 'json', 'md']);
+    const failOn = values['fail-on'];
+    if (failOn !== undefined && failOn !== 'warning' && failOn !== 'error') throw new UsageError(`--fail-on must be warning or error (got "${failOn}")`);
+    if (!values.user) throw new UsageError('--user is required');
+    if (!values.database) throw new UsageError('--database is required');
+    const port = values.port === undefined ? undefined : Number(values.port);
+    if (port !== undefined && (!Number.isInteger(port) || port <= 0 || port > 65535)) throw new UsageError(`--port must be a port number (got "${values.port}")`);
+    const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
+    if (positionals.length > 1) throw new UsageError(`one directory, please (got ${positionals.length})`);
+    const root = resolve(io.cwd, positionals[0] ?? '.');
+    const st = await stat(root).catch(() => undefined);
+    if (!st?.isDirectory()) throw new UsageError(`${root} is not a directory`);
+
+    const envName = values['password-env'] ?? 'MYSQL_PWD';
+    let password = io.env[envName];
+    if (password === undefined && values['password-env'] === undefined) password = await promptPassword(io);
+
+    const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource())));
+    const sites: SqlSite[] = scan.facts.flatMap((f) => f.sites);
+    const svc = new ExplainService(new DbConnection({
+      host: values.host, port, socket: values.socket, user: values.user, password, database: values.database, queryTimeoutMs: timeout,
+    }));
+    const started = Date.now();
+    const rows: ExplainRow[] = [];
+    let explained = 0;
+    let skipped = 0;
+    let errors = 0;
+    try {
+      try {
+        await svc.schema();
+      } catch (err) {
+        io.stderr.write(`query-insight explain: ${(err as Error).message}\n`);
+        return 1;
+      }
+      for (const site of sites) {
+        const r = await svc.explainSite(site);
+        const line = scanRow(site).line;
+        if (r.error) {
+          errors++;
+          rows.push({ file: site.file, line, code: 'explain-error', severity: 'warning', message: `${r.error.kind}: ${r.error.message}`, sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: [] });
+          if (r.error.kind === 'unreachable' || r.error.kind === 'auth') break;
+          continue;
+        }
+        if (r.skipped) { skipped++; continue; }
+        explained++;
+        for (const f of r.findings) {
+          rows.push({
+            file: site.file, line, code: f.code, severity: f.severity, ...(f.table ? { table: f.table } : {}), message: f.message,
+            sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: f.planRows.map((i) => r.plan!.rows[i]).filter(Boolean),
+          });
+        }
+      }
+    } finally {
+      await svc.close();
+    }
+    if (format === 'json') io.stdout.write(renderJsonLines(rows));
+    else {
+      const columns: Column<ExplainRow>[] = [
+        { header: 'location', value: (r) => `${r.file}:${r.line}` },
+        { header: 'severity', value: (r) => r.severity },
+        { header: 'code', value: (r) => r.code },
+        { header: 'table', value: (r) => r.table ?? '' },
+        { header: 'message', value: (r) => oneLine(r.message) },
+      ];
+      io.stdout.write(renderRows(rows, columns, format));
+    }
+    const server = svc.db.server;
+    io.stderr.write(`explained ${explained} of ${sites.length} statements on ${server ? `${server.flavor} ${server.version}` : 'the server'} in ${Date.now() - started} ms`
+      + `: ${rows.length - errors} findings${skipped ? `; ${skipped} without a plan (INSERT … VALUES, run-time table names …)` : ''}${errors ? `; ${errors} errors` : ''}\n`);
+    if (failOn && rows.some((r) => RANK[r.severity] >= RANK[failOn as Severity])) return 1;
+    return 0;
+  },
+};
