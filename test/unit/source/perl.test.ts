@@ -41,7 +41,7 @@ function summary(s: SqlSite): ExpectedSite {
 
 const key = (e: ExpectedSite): string => `${e.file}:${String(e.line).padStart(5, '0')}:${e.sql}:${e.function ?? ''}`;
 
-test('perl fixture app: every expected site, with its text, line, loops, function and call, and nothing else', () => {
+void test('perl fixture app: every expected site, with its text, line, loops, function and call, and nothing else', () => {
   const expected = JSON.parse(readFileSync(join(APP, 'expected.json'), 'utf8')) as Expected;
   assert.ok(expected.sites.length >= 25 && expected.negatives.length >= 10, 'the table holds at least 25 positive and 10 negative cases');
   const found = scanApp().map(summary).sort((a, b) => key(a).localeCompare(key(b)));
@@ -64,12 +64,12 @@ function only(code: string): SqlSite {
   return s[0];
 }
 
-test('single quotes: only \\\\ and \\\' are escapes', () => {
+void test('single quotes: only \\\\ and \\\' are escapes', () => {
   assert.equal(only(String.raw`$dbh->do('SELECT * FROM t WHERE a = \'x\' AND b = \\ AND c = "\n"');`).sql,
     String.raw`SELECT * FROM t WHERE a = 'x' AND b = \ AND c = "\n"`);
 });
 
-test('double quotes: escapes resolved, $var / @{[ ]} / ${\\ } interpolations are dynamic parts', () => {
+void test('double quotes: escapes resolved, $var / @{[ ]} / ${\\ } interpolations are dynamic parts', () => {
   const s = only('$dbh->do("SELECT * FROM $table WHERE id IN (@{[ join \',\', (\'?\') x @ids ]}) AND x = ${\\ $x}\\tLIMIT 1");');
   assert.equal(s.sql, `SELECT * FROM ${DYNAMIC_MARK} WHERE id IN (${DYNAMIC_MARK}) AND x = ${DYNAMIC_MARK}\tLIMIT 1`);
   assert.equal(s.dynamic, true);
@@ -77,7 +77,7 @@ test('double quotes: escapes resolved, $var / @{[ ]} / ${\\ } interpolations are
   assert.equal(only('$dbh->do("SELECT * FROM t WHERE a = $h{x}{y} AND b = $r->[0]");').sql, `SELECT * FROM t WHERE a = ${DYNAMIC_MARK} AND b = ${DYNAMIC_MARK}`);
 });
 
-test('q and qq with any delimiter: brackets nest, other characters close themselves', () => {
+void test('q and qq with any delimiter: brackets nest, other characters close themselves', () => {
   assert.equal(only('$dbh->do(q{SELECT * FROM t WHERE a IN (SELECT {b} FROM u)});').sql, 'SELECT * FROM t WHERE a IN (SELECT {b} FROM u)');
   assert.equal(only('$dbh->do(q(SELECT COUNT(*) FROM t WHERE (a = ?)));').sql, 'SELECT COUNT(*) FROM t WHERE (a = ?)');
   assert.equal(only('$dbh->do(q[SELECT * FROM t WHERE a = ?]);').sql, 'SELECT * FROM t WHERE a = ?');
@@ -88,7 +88,7 @@ test('q and qq with any delimiter: brackets nest, other characters close themsel
   assert.equal(only("$dbh->do(qq'SELECT * FROM t WHERE a = $a');").sql, 'SELECT * FROM t WHERE a = $a', "qq'…' does not interpolate");
 });
 
-test('heredocs: quoted, bare, single-quoted, indented, and several on one line', () => {
+void test('heredocs: quoted, bare, single-quoted, indented, and several on one line', () => {
   const code = [
     'my ($a, $b) = (<<"A", <<\'B\');',
     'SELECT * FROM ta WHERE x = $x',
@@ -117,7 +117,7 @@ test('heredocs: quoted, bare, single-quoted, indented, and several on one line',
   assert.deepEqual(s[2].literalRanges, [{ start: { line: 6, character: 0 }, end: { line: 7, character: 0 } }]);
 });
 
-test('a missing heredoc terminator is a FileError, not a throw', () => {
+void test('a missing heredoc terminator is a FileError, not a throw', () => {
   const facts = extractPerl('t.pl', '$dbh->do(<<SQL);\nSELECT * FROM t\n');
   assert.equal(facts.errors.length, 1);
   assert.match(facts.errors[0].message, /terminator "SQL"/);
@@ -126,7 +126,7 @@ test('a missing heredoc terminator is a FileError, not a throw', () => {
   assert.ok(extractPerl('t.pl', 'sub f { ( ]').errors.length > 0);
 });
 
-test('concatenation with . and .= keeps literal parts and marks the rest dynamic', () => {
+void test('concatenation with . and .= keeps literal parts and marks the rest dynamic', () => {
   const s = only([
     'my $sql = "SELECT * FROM t WHERE id IN (" . join(",", map { "?" } @ids) . ")";',
     '$sql .= " ORDER BY " . $order;',
@@ -140,13 +140,13 @@ test('concatenation with . and .= keeps literal parts and marks the rest dynamic
   assert.equal(only("$dbh->do('SELECT * FROM t WHERE a IN (' . ('?,' x $n) . '?)');").sql, `SELECT * FROM t WHERE a IN (${DYNAMIC_MARK}?)`);
 });
 
-test('sprintf formats: conversions are dynamic, %% is a percent', () => {
+void test('sprintf formats: conversions are dynamic, %% is a percent', () => {
   const s = only('my $q = sprintf("SELECT * FROM %s WHERE name LIKE \'a%%\' LIMIT %d", $t, 3);\n$dbh->do($q);');
   assert.equal(s.sql, `SELECT * FROM ${DYNAMIC_MARK} WHERE name LIKE 'a%' LIMIT ${DYNAMIC_MARK}`);
   assert.equal(s.call, '$dbh->do');
 });
 
-test('comments, POD, __END__ and regexes never yield strings', () => {
+void test('comments, POD, __END__ and regexes never yield strings', () => {
   const code = [
     '# my $x = "SELECT * FROM comment_table";',
     '=head1 SQL',
@@ -170,7 +170,7 @@ test('comments, POD, __END__ and regexes never yield strings', () => {
   assert.deepEqual(sites(code).map((s) => s.sql), ['SELECT * FROM real_one', 'SELECT * FROM real_two']);
 });
 
-test('variables and constants flow into the calls that run them, with that call\'s loops', () => {
+void test('variables and constants flow into the calls that run them, with that call\'s loops', () => {
   const code = [
     'package App::Repo;',
     'use constant FIND => q{SELECT * FROM users WHERE id = ?};',
@@ -190,7 +190,7 @@ test('variables and constants flow into the calls that run them, with that call\
   ]);
 });
 
-test('loops: blocks, statement modifiers, do-while, map/grep blocks; not the list a map reads', () => {
+void test('loops: blocks, statement modifiers, do-while, map/grep blocks; not the list a map reads', () => {
   const code = [
     'sub f {',
     '    while (my $row = $sth->fetchrow_hashref) { $dbh->do("UPDATE ta SET x = 1") }',
@@ -215,7 +215,7 @@ test('loops: blocks, statement modifiers, do-while, map/grep blocks; not the lis
   ]);
 });
 
-test('functions: named subs with their package, anonymous subs named by variable or route; calls with receivers and loops', () => {
+void test('functions: named subs with their package, anonymous subs named by variable or route; calls with receivers and loops', () => {
   const facts = extractPerl('t.pl', [
     'package App::Web;',
     'sub index { my $self = shift; $self->render(); helper(1); App::Util::go(); }',
@@ -235,7 +235,7 @@ test('functions: named subs with their package, anonymous subs named by variable
   ]);
 });
 
-test('hash keys and method names that spell quote operators are plain words', () => {
+void test('hash keys and method names that spell quote operators are plain words', () => {
   const s = sites('my %o = (q => 1, s => 2, y => 3, m => 4);\nmy $v = $o{q} + $o->{s} + $x->y(1) + -s $file;\n$dbh->do("SELECT * FROM t");');
   assert.deepEqual(s.map((x) => x.sql), ['SELECT * FROM t']);
 });
