@@ -74,7 +74,7 @@ class Workspace {
         if (!isNamed(d)) continue;
         push(this.byName, d.name, { file: f, item: d });
       }
-      for (const c of f.calls) push(this.callsByName, c.name, { file: f, item: c });
+      for (const c of f.calls) push(this.callsByName, calleeName(c), { file: f, item: c });
     }
   }
 
@@ -99,6 +99,12 @@ class Workspace {
    * first), then a unique definition of that name in the workspace. An ambiguous name resolves to nothing.
    */
   resolve(file: FileFacts, call: CallSite): Located<FunctionDef>[] {
+    const viaVar = calleeName(call) !== call.name;
+    if (viaVar) {
+      // `load.call(x)`: the closure held by a local variable, defined in this file.
+      const name = calleeName(call);
+      return (this.byName.get(name) ?? []).filter((d) => d.file === file);
+    }
     const all = (this.byName.get(call.name) ?? []).filter((d) => d.file.language === file.language || sameFamily(d.file.language, file.language));
     if (all.length === 0) return [];
     const caller = this.enclosing(file, call.range);
@@ -122,6 +128,12 @@ class Workspace {
     }
     return pick(all);
   }
+}
+
+/** The name a call reaches: `load.call(x)` / `load.(x)` (Ruby), `$load->(x)` reach the closure in `load`. */
+function calleeName(c: CallSite): string {
+  if ((c.name === 'call' || c.name === '' || c.name === '()') && c.receiver && /^[$@]?[A-Za-z_]\w*$/.test(c.receiver)) return stripSigil(c.receiver);
+  return c.name;
 }
 
 function sameFamily(a: Language, b: Language): boolean {

@@ -126,8 +126,14 @@ const ruby: LangSpec = {
     if (block && s.callee === 'Thread.new') s.detach = block;
     return s;
   },
-  functions: set('method', 'singleton_method'),
-  functionDef: (node) => named(node),
+  functions: set('method', 'singleton_method', 'lambda'),
+  functionDef(node) {
+    if (node.type !== 'lambda') return named(node);
+    // `load = ->(id) { … }`: a lambda assigned to a variable is named after it, so calls to it can be followed (N+1).
+    const p = node.parent;
+    const left = p?.type === 'assignment' ? p.childForFieldName('left') : null;
+    return left && left.type === 'identifier' ? { name: left.text, nameNode: left } : undefined;
+  },
   classes: set('class', 'module'),
   className: (node) => node.childForFieldName('name')?.text,
   loops: set('for', 'while', 'until'),
