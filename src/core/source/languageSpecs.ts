@@ -181,6 +181,11 @@ const python: LangSpec = {
   call(node) {
     const s = shape(compact(node.childForFieldName('function')), node.childForFieldName('arguments'));
     if (['create_task', 'gather', 'submit', 'Thread', 'ensure_future', 'run_in_executor', 'apply_async'].includes(s.name) && s.args) s.detach = s.args;
+    // `map(lambda x: …, xs)` / `filter(…)`: the lambda runs once per element, like a loop body (N+1).
+    if ((s.name === 'map' || s.name === 'filter') && !s.receiver && s.args) {
+      const [fn, xs] = s.args.namedChildren;
+      if (fn?.type === 'lambda') s.loop = { kind: s.name, body: fn, iterable: iterableText(xs) };
+    }
     return s;
   },
   functions: set('function_definition', 'lambda'),
