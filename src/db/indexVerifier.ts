@@ -38,7 +38,8 @@ export interface PlanSummary {
 }
 
 export interface VerifyResult {
-  index: string;
+  /** Names of the verified indexes. */
+  indexes: string[];
   table: string;
   before: PlanSummary;
   after: PlanSummary;
@@ -76,11 +77,14 @@ export function summarizePlan(plan: Plan): PlanSummary {
 }
 
 /**
- * Verifies `suggestion` for one statement. `explainSql` is the statement with its placeholders
- * already filled (ExplainResult.filledSql). Throws before sending anything unless `confirmed`.
+ * Verifies `suggestions` (one index, or the indexes of one index-merge group) for one statement.
+ * `explainSql` is the statement with its placeholders already filled (ExplainResult.filledSql).
+ * Throws before sending anything unless `confirmed`.
  */
-export async function verifyIndex(db: VerifierDb, suggestion: IndexSuggestion, explainSql: string, opts: VerifyOptions): Promise<VerifyResult> {
+export async function verifyIndex(db: VerifierDb, suggestions: IndexSuggestion | readonly IndexSuggestion[], explainSql: string, opts: VerifyOptions): Promise<VerifyResult> {
   if (opts.confirmed !== true) throw new Error('index verification sends DDL: it needs the user\'s confirmation (confirmed: true)');
+  const list = Array.isArray(suggestions) ? suggestions as readonly IndexSuggestion[] : [suggestions as IndexSuggestion];
+  if (!list.length) throw new Error('no index to verify');
   const progress = opts.onProgress ?? (() => undefined);
   const check = () => { if (opts.signal?.aborted) throw new VerifyCancelled(); };
   check();
@@ -88,54 +92,61 @@ export async function verifyIndex(db: VerifierDb, suggestion: IndexSuggestion, e
   const invisible = server.flavor === 'mysql' && server.major >= 8;
   const explain = async (): Promise<PlanSummary> => summarizePlan(normalizeTabular(await db.query('explain', `EXPLAIN ${explainSql}`), server.flavor));
   const sent: string[] = [];
-  const ddl = async (sql: string) => { sent.push(sql); await db.query('ddl', sql, { confirmed: true }); };
+  const ddl = async (sql: string) => {
+    sent.push(sql);
+    // why: the connection's session is READ ONLY, which also refuses DDL (ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION);
+    // it is lifted for this one confirmed statement and restored right after, even when the statement fails.
+    await db.query('set', 'SET SESSION TRANSACTION READ WRITE');
+    try {
+      await db.query('ddl', sql, { confirmed: true });
+    } finally {
+      await db.query('set', 'SET SESSION TRANSACTION READ ONLY');
+    }
+  };
+  const created = new Set<IndexSuggestion>();
+  const drop = async (s: IndexSuggestion) => { await ddl(dropIndexDdl(s.table, s.name, opts.database)); created.delete(s); };
 
   progress('EXPLAIN before');
   const before = await explain();
-  check();
-  const tmpName = suggestion.name;
-  const add = addIndexDdl(suggestion.table, suggestion.columns, tmpName, { database: opts.database, invisible }).ddl;
-  progress(`creating ${tmpName}${invisible ? ' (invisible)' : ''}`);
-  await ddl(add);
-  let created = true;
   try {
+    for (const s of list) {
+      check();
+      progress(`creating ${s.name}${invisible ? ' (invisible)' : ''}`);
+      await ddl(addIndexDdl(s.table, s.columns, s.name, { database: opts.database, invisible }).ddl);
+      created.add(s);
+    }
     check();
     if (invisible) await db.query('set', "SET SESSION optimizer_switch = 'use_invisible_indexes=on'");
     progress('EXPLAIN after');
     const after = await explain();
     if (invisible) await db.query('set', "SET SESSION optimizer_switch = 'use_invisible_indexes=off'");
     check();
-    let kept = false;
-    if (opts.keep) {
-      // Make the trial index the real one: MySQL re-creates it visible; both drop the index it extends.
-      if (invisible) {
-        progress(`re-creating ${tmpName} visible`);
-        await ddl(dropIndexDdl(suggestion.table, tmpName, opts.database));
-        created = false;
-        await ddl(addIndexDdl(suggestion.table, suggestion.columns, tmpName, { database: opts.database, replaces: suggestion.replaces }).ddl);
-        created = true;
-      } else if (suggestion.replaces) {
-        progress(`dropping ${suggestion.replaces}, which ${tmpName} extends`);
-        await ddl(dropIndexDdl(suggestion.table, suggestion.replaces, opts.database));
+    for (const s of list) {
+      if (!opts.keep) {
+        progress(`dropping ${s.name}`);
+        await drop(s);
+      } else if (invisible) {
+        // Make the trial index the real one: MySQL re-creates it visible (dropping the index it extends).
+        progress(`re-creating ${s.name} visible`);
+        await drop(s);
+        await ddl(addIndexDdl(s.table, s.columns, s.name, { database: opts.database, replaces: s.replaces }).ddl);
+      } else if (s.replaces) {
+        progress(`dropping ${s.replaces}, which ${s.name} extends`);
+        await ddl(dropIndexDdl(s.table, s.replaces, opts.database));
       }
-      kept = true;
-    } else {
-      progress(`dropping ${tmpName}`);
-      await ddl(dropIndexDdl(suggestion.table, tmpName, opts.database));
-      created = false;
     }
     return {
-      index: tmpName, table: suggestion.table, before, after,
+      indexes: list.map((s) => s.name), table: list[0].table, before, after,
       factor: after.rowsExamined === 0 ? Infinity : before.rowsExamined / after.rowsExamined,
       filesortRemoved: before.filesort && !after.filesort,
       temporaryRemoved: before.temporary && !after.temporary,
-      kept, ddl: sent, invisible,
+      kept: !!opts.keep, ddl: sent, invisible,
     };
   } catch (err) {
     // Never leave a trial index behind: a failed or cancelled verification drops what it created.
-    if (created) {
-      progress(`dropping ${tmpName} (${err instanceof VerifyCancelled ? 'cancelled' : 'failed'})`);
-      await ddl(dropIndexDdl(suggestion.table, tmpName, opts.database)).catch(() => undefined);
+    for (const s of [...created]) {
+      progress(`dropping ${s.name} (${err instanceof VerifyCancelled ? 'cancelled' : 'failed'})`);
+      await drop(s).catch(() => undefined);
     }
     throw err;
   }
