@@ -377,7 +377,9 @@ class Walker {
         && !NOT_A_DB_CALL.test(r.shape.name) && re.test(this.text.slice(r.argsStart, r.argsEnd)));
       const helperHit = hits.find((h) => this.spec.helpers.has(h.shape.name));
       if (helperHit && helperHit.resultVar) {
-        helper = helperHit.shape.callee; name = bindingKey(helperHit.resultVar); after = helperHit.end; continue;
+        const next = bindingKey(helperHit.resultVar);
+        if (!next) break;
+        helper = helperHit.shape.callee; name = next; after = helperHit.end; continue;
       }
       // A call whose arguments hold another hit (array_map(fn() => $db->query(Q), …)) is not where the SQL goes.
       for (const h of hits) {
@@ -461,16 +463,17 @@ function firstError(node: Node): Node | null {
 }
 
 /** The variable a call result lands in: `rows` for `rows, err :=`, `[rows]`, `$rows`, `@rows`. */
-function targetName(text: string): string {
+function targetName(text: string): string | undefined {
   const t = text.trim();
-  if (/^[$@]*[\w.]+$/.test(t)) return t;
-  const m = /[$@]*[A-Za-z_]\w*/.exec(t);
-  return m ? m[0] : t;
+  if (/^[$@]*[\w.]+$/.test(t)) return t === '_' ? undefined : t;
+  for (const m of t.matchAll(/[$@]*[A-Za-z_]\w*/g)) if (m[0] !== '_' && m[0] !== 'mut') return m[0];
+  return undefined;
 }
 
 /** The name a later use refers to: last segment without sigils (`self.Q` → `Q`, `$sql` → `sql`). */
-function bindingKey(text: string): string {
+function bindingKey(text: string): string | undefined {
   const t = targetName(text);
+  if (!t) return undefined;
   const seg = t.split(/\.|::|->/).pop() ?? t;
   return seg.replace(/^[$@]+/, '');
 }

@@ -57,7 +57,26 @@ export function readLiteral(node: Node, text: string, spec: LangSpec, heredocOpe
       if (!ch || !ch.isNamed) continue;
       const t = ch.type;
       if (spec.skip.has(t)) continue;
-      if (spec.containers.has(t)) { visit(ch); continue; }
+      if (spec.containers.has(t)) {
+        if (t === 'heredoc_body') {
+          // why: tree-sitter-php leaves the line breaks of a heredoc body outside its string_content
+          // nodes, so the body is read from the source with its children's parts spliced in.
+          if (contentStart < 0) contentStart = ch.startIndex;
+          let at = ch.startIndex;
+          if (text[at] === '\r') at++;
+          if (text[at] === '\n') at++;
+          for (const e of ch.namedChildren) {
+            if (!e) continue;
+            add(text.slice(at, Math.max(at, e.startIndex)));
+            if (spec.content.has(e.type)) add(text.slice(Math.max(at, e.startIndex), e.endIndex));
+            else if (spec.escape.has(e.type)) add(decodeEscape(e.text));
+            else parts.push({ dynamic: true });
+            at = Math.max(at, e.endIndex);
+          }
+          add(text.slice(at, ch.endIndex));
+        } else visit(ch);
+        continue;
+      }
       if (spec.content.has(t)) {
         if (contentStart < 0) contentStart = ch.startIndex;
         if (!raw && ch.namedChildCount > 0) {
