@@ -248,7 +248,13 @@ const php: LangSpec = {
     return s;
   },
   functions: set('function_definition', 'method_declaration', 'anonymous_function', 'arrow_function', 'anonymous_function_creation_expression'),
-  functionDef: (node) => (PHP_FUNC_NODES.has(node.type) ? undefined : named(node)),
+  functionDef(node) {
+    if (!PHP_FUNC_NODES.has(node.type)) return named(node);
+    // `$load = function ($id) { … };`: a closure assigned to a variable is named after it (`$load`), so calls to it can be followed (N+1).
+    const p = node.parent;
+    const left = p?.type === 'assignment_expression' && p.childForFieldName('right')?.startIndex === node.startIndex ? p.childForFieldName('left') : null;
+    return left && left.type === 'variable_name' ? { name: left.text, nameNode: left } : undefined;
+  },
   classes: set('class_declaration', 'trait_declaration', 'interface_declaration', 'enum_declaration'),
   className: (node) => node.childForFieldName('name')?.text,
   loops: set('foreach_statement', 'for_statement', 'while_statement', 'do_statement'),
