@@ -1,0 +1,145 @@
+/** `query-insight slow LOG`: a pt-query-digest-like ranking of a MySQL / MariaDB slow query log. */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Command, CommandIo } from '../command';
+import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
+import { sortStats, type QueryStats, type SortKey } from '../../core/logs/slowStats';
+import { indexSites, sitesFor } from '../../core/logs/slowMapping';
+import type { SqlSite } from '../../core/model';
+import { ParserSet } from '../../core/source/treeSitter';
+import { FactsCache } from '../../core/workspace';
+import { fsGrammarSource } from '../../node/grammars';
+import { scanProject } from '../../node/scanDir';
+import { analyzeSlowLogFile } from '../../node/slowLogFile';
+
+const SORTS: readonly SortKey[] = ['sum', 'count', 'avg', 'p95', 'max'];
+
+const HELP = `usage: query-insight slow LOG [options]
+
+Reads a MySQL 5.7 / 8 or MariaDB slow query log (plain or .gz; run the benchmark with
+long_query_time = 0 to see every statement), groups statements by fingerprint (literals -> ?,
+IN and VALUES lists collapsed, case, spacing and comments folded) and ranks them.
+
+options:
+  --sort sum|count|avg|p95|max    ranking key, descending (default sum = total query time)
+  --limit N                       print the first N fingerprints (default 30; 0 = all)
+  --source DIR                    find the SQL in the app's source under DIR and show each
+                                  fingerprint's site(s) as file:line (unmapped ones say so)
+  --format table|md|json|csv|tsv  output (json = JSON Lines, one object per fingerprint)
+  --quiet                         no summary on stderr`;
+
+interface Row { rank: number; s: QueryStats; share: number; sites: SqlSite[]; how: string }
+
+function ms(v: number): string { return (v * 1000).toFixed(2); }
+function sec(v: number): string { return v.toFixed(3); }
+function where(r: Row): string {
+  if (r.how === 'none') return '(unmapped)';
+  return r.sites.map((x) => `${x.file}:${x.range.start.line + 1}`).join(' ') + (r.how === 'pattern' ? ' (dynamic)' : '');
+}
+
+function columns(withSites: boolean, table: boolean): Column<Row>[] {
+  const cols: Column<Row>[] = [
+    { header: 'RANK', value: (r) => r.rank, right: true },
+    { header: 'COUNT', value: (r) => r.s.count, right: true },
+    { header: 'SUM(s)', value: (r) => sec(r.s.queryTime.total), right: true },
+    { header: 'SHARE', value: (r) => `${(r.share * 100).toFixed(1)}%`, right: true },
+    { header: 'AVG(ms)', value: (r) => ms(r.s.queryTime.mean), right: true },
+    { header: 'MIN(ms)', value: (r) => ms(r.s.queryTime.min), right: true },
+    { header: 'P95(ms)', value: (r) => ms(r.s.queryTime.p95), right: true },
+    { header: 'MAX(ms)', value: (r) => ms(r.s.queryTime.max), right: true },
+    { header: 'LOCK(ms)', value: (r) => ms(r.s.lockTime.total), right: true },
+    { header: 'SENT', value: (r) => r.s.rowsSent.mean.toFixed(1), right: true },
+    { header: 'EXAMINED', value: (r) => r.s.rowsExamined.mean.toFixed(1), right: true },
+    { header: 'EXAM/SENT', value: (r) => r.s.examinedPerSent === null ? '-' : r.s.examinedPerSent.toFixed(1), right: true },
+  ];
+  if (withSites) cols.push({ header: 'SITE', value: where });
+  const max = 120;
+  cols.push({ header: 'FINGERPRINT', value: (r) => table && r.s.fingerprint.length > max ? r.s.fingerprint.slice(0, max - 1) + '…' : r.s.fingerprint });
+  return cols;
+}
+
+function jsonOf(r: Row, withSites: boolean): Record<string, unknown> {
+  const s = r.s;
+  return {
+    rank: r.rank, fingerprint: s.fingerprint, count: s.count, share: r.share,
+    queryTime: s.queryTime, lockTime: s.lockTime, rowsSent: s.rowsSent, rowsExamined: s.rowsExamined,
+    examinedPerSent: s.examinedPerSent,
+    firstSeen: s.firstSeen === undefined ? null : new Date(s.firstSeen).toISOString(),
+    lastSeen: s.lastSeen === undefined ? null : new Date(s.lastSeen).toISOString(),
+    peakPerSecond: s.peakPerSecond, activeSeconds: s.activeSeconds, repeats: s.repeats,
+    ...(s.fullScan || s.filesort || s.tmpTableOnDisk ? { fullScan: s.fullScan, filesort: s.filesort, tmpTableOnDisk: s.tmpTableOnDisk } : {}),
+    example: s.example, exampleSchema: s.exampleSchema || null,
+    ...(withSites ? { mapped: r.how !== 'none', sites: r.sites.map((x) => ({ file: x.file, line: x.range.start.line + 1, ...(x.function ? { function: x.function } : {}) })) } : {}),
+  };
+}
+
+async function run(args: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, strict: true,
+    options: {
+      sort: { type: 'string' }, limit: { type: 'string' }, source: { type: 'string' },
+      format: { type: 'string' }, quiet: { type: 'boolean' },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError('give exactly one slow-log file');
+  const format = parseFormat(values.format, ['table', 'md', 'json', 'csv', 'tsv']);
+  const sort = (values.sort ?? 'sum') as SortKey;
+  if (!SORTS.includes(sort)) throw new UsageError(`--sort must be one of ${SORTS.join(', ')} (got "${values.sort}")`);
+  const limit = values.limit === undefined ? 30 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit must be a whole number >= 0 (got "${values.limit}")`);
+  const path = resolve(io.cwd, positionals[0]);
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile()) throw new Error(`cannot read ${path}: no such file`);
+
+  const started = Date.now();
+  const { stats, summary, overflowEntries, read } = await analyzeSlowLogFile(path);
+  const elapsed = (Date.now() - started) / 1000;
+  let sites: SqlSite[] = [];
+  if (values.source !== undefined) {
+    const root = resolve(io.cwd, values.source);
+    if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UsageError(`--source ${values.source} is not a directory`);
+    const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource())));
+    sites = scan.facts.flatMap((f) => f.sites);
+  }
+  const index = indexSites(sites);
+  const total = stats.reduce((a, s) => a + s.queryTime.total, 0) || 1;
+  const ranked = sortStats(stats, sort);
+  const shown = limit === 0 ? ranked : ranked.slice(0, limit);
+  const withSites = values.source !== undefined;
+  const rows: Row[] = shown.map((s, i) => {
+    const m = withSites ? sitesFor(index, s.fingerprint) : { sites: [], how: 'none' as const };
+    return { rank: i + 1, s, share: s.queryTime.total / total, sites: m.sites, how: m.how };
+  });
+
+  if (format === 'json') io.stdout.write(renderJsonLines(rows.map((r) => jsonOf(r, withSites))));
+  else io.stdout.write(renderRows(rows, columns(withSites, format === 'table'), format));
+
+  if (!values.quiet) {
+    const lines = [
+      `# ${summary.entries.toLocaleString('en-US')} statements, ${stats.length} fingerprints, ${(read.bytes / 1e6).toFixed(1)} MB${read.gzip ? ' (gzip)' : ''} in ${elapsed.toFixed(2)} s`
+        + (ranked.length > shown.length ? `; showing ${shown.length} (--limit 0 for all)` : ''),
+    ];
+    if (withSites) {
+      const all = ranked.map((s) => sitesFor(index, s.fingerprint));
+      const unmapped = all.filter((m) => m.how === 'none').length;
+      lines.push(`# ${sites.length} SQL sites under ${values.source}; ${ranked.length - unmapped} fingerprints mapped, ${unmapped} unmapped`);
+    }
+    if (summary.banners) lines.push(`# ${summary.banners} server start-up banner(s) skipped`);
+    if (overflowEntries) lines.push(`# ${overflowEntries} entries with further new fingerprints not kept (limit reached)`);
+    if (summary.truncatedStatements) lines.push(`# ${summary.truncatedStatements} statements longer than the limit were cut`);
+    if (summary.malformed) {
+      lines.push(`# ${summary.malformed} malformed entries, skipped; the first ones:`);
+      for (const p of summary.problems) lines.push(`#   line ${p.line}: ${p.reason}${p.text ? `: ${oneLine(p.text).slice(0, 100)}` : ''}`);
+    }
+    io.stderr.write(lines.join('\n') + '\n');
+  }
+  return 0;
+}
+
+export const slowCommand: Command = {
+  name: 'slow',
+  summary: 'rank the statements of a MySQL/MariaDB slow query log by fingerprint (pt-query-digest-like)',
+  help: HELP,
+  run,
+};
