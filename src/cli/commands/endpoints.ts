@@ -1,0 +1,224 @@
+/** `query-insight endpoints LOG…`: an alp-like table of endpoint timings from nginx access logs. */
+import { open, readFile, stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import type { Command, CommandIo } from '../command';
+import { parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
+import { AccessAnalyzer, type AccessAnalysisOptions, type EndpointStats, type TimeField } from '../../core/logs/accessAnalysis';
+import { ACCESS_LOG_FORMATS, type AccessLogFormat, type FieldMapping } from '../../core/logs/accessParsers';
+import { splitMatchingGroups } from '../../core/logs/grouping';
+import type { Route } from '../../core/model';
+import { bufferDecoder } from '../../node/accessLogFile';
+import { readLines } from '../../node/lineReader';
+import { gunzipSync } from 'node:zlib';
+
+const SORTS = ['sum', 'count', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'stddev', 'errors', 'bytes', 'uri'] as const;
+type SortKey = (typeof SORTS)[number];
+
+const HELP = `usage: query-insight endpoints LOG... [options]
+
+Reads nginx access logs (plain or .gz) and prints one row per endpoint: count, status classes,
+response time (min, max, sum, avg, percentiles in seconds) and body bytes.
+
+Grouping, first match wins: the app's route patterns (--routes), then the -m expressions, then static
+files by extension, then ids in the path (numbers, UUIDs, hex, long tokens) replaced by placeholders.
+
+options:
+  --log-format ltsv|json|combined   log layout (default: guessed from the first line)
+  --pattern RE                      a regular expression with named groups (uri or request, method,
+                                    status, size, reqtime, apptime, reqsize) instead of the built-in parser
+  --field NAME=LABEL,...            LTSV labels / JSON keys (names: method uri status size reqtime
+                                    apptime request reqsize), e.g. --field uri=request_uri,reqtime=rt
+  --time auto|reqtime|apptime       which time to use (default auto: apptime when logged, like alp)
+  --routes DIR|FILE                 discover the app's routes under DIR (or read a JSON file of routes)
+                                    and group by them
+  -m, --matching-groups RE,RE,...   alp-compatible: comma-separated regexes; the regex names the group
+  -q, --keep-query                  keep query strings in the URI (default: dropped)
+  --no-static-groups                do not group static files by extension
+  --no-normalize                    do not replace ids in unmatched paths
+  --sort KEY                        ${SORTS.join('|')} (default sum; descending)
+  -r, --reverse                     ascending order
+  --limit N                         at most N endpoints; the rest share one row (default 5000)
+  --top N                           print only the first N rows
+  --format table|md|json|csv|tsv    output (json = JSON Lines, one object per endpoint)
+  --quiet                           no summary on stderr`;
+
+function seconds(v: number): string { return v.toFixed(3); }
+
+const COLUMNS: Column<EndpointStats>[] = [
+  { header: 'COUNT', value: (e) => e.count, right: true },
+  { header: '1XX', value: (e) => e.s1xx, right: true },
+  { header: '2XX', value: (e) => e.s2xx, right: true },
+  { header: '3XX', value: (e) => e.s3xx, right: true },
+  { header: '4XX', value: (e) => e.s4xx, right: true },
+  { header: '5XX', value: (e) => e.s5xx, right: true },
+  { header: '499', value: (e) => e.s499, right: true },
+  { header: 'METHOD', value: (e) => e.method },
+  { header: 'URI', value: (e) => e.uri },
+  { header: 'MIN', value: (e) => seconds(e.min), right: true },
+  { header: 'MAX', value: (e) => seconds(e.max), right: true },
+  { header: 'SUM', value: (e) => seconds(e.sum), right: true },
+  { header: 'AVG', value: (e) => seconds(e.avg), right: true },
+  { header: 'P50', value: (e) => seconds(e.p50), right: true },
+  { header: 'P90', value: (e) => seconds(e.p90), right: true },
+  { header: 'P95', value: (e) => seconds(e.p95), right: true },
+  { header: 'P99', value: (e) => seconds(e.p99), right: true },
+  { header: 'STDDEV', value: (e) => seconds(e.stddev), right: true },
+  { header: 'MIN(BODY)', value: (e) => e.bytes.min, right: true },
+  { header: 'MAX(BODY)', value: (e) => e.bytes.max, right: true },
+  { header: 'SUM(BODY)', value: (e) => e.bytes.sum, right: true },
+  { header: 'AVG(BODY)', value: (e) => e.bytes.avg.toFixed(1), right: true },
+  { header: 'HANDLER', value: (e) => { const h = handlerOf(e.route); return h ? `${h.file}:${h.line}` : ''; } },
+];
+
+/** Where the handler of a route is, for people: relative file and 1-based line. */
+export function handlerOf(route: Route | undefined): { file: string; line: number; name?: string } | undefined {
+  if (!route) return undefined;
+  const file = route.handler?.file ?? route.file;
+  const range = route.handler?.range ?? route.range;
+  return { file, line: range.start.line + 1, ...(route.handler?.name ? { name: route.handler.name } : {}) };
+}
+
+function sortValue(e: EndpointStats, key: SortKey): number | string {
+  switch (key) {
+    case 'errors': return e.s5xx * 1e9 + e.s4xx;
+    case 'bytes': return e.bytes.sum;
+    case 'uri': return e.uri;
+    default: return e[key];
+  }
+}
+
+function parseFields(value: string | undefined): Partial<FieldMapping> {
+  if (!value) return {};
+  const names = ['method', 'uri', 'status', 'size', 'reqtime', 'apptime', 'request', 'reqsize'];
+  const out: Record<string, string> = {};
+  for (const part of value.split(',')) {
+    const [k, v] = part.split('=').map((s) => s.trim());
+    if (!names.includes(k) || !v) throw new UsageError(`--field takes NAME=LABEL pairs with NAME one of ${names.join(', ')} (got "${part}")`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/** Guesses the layout from the first non-blank line of a file. */
+export async function guessLogFormat(path: string): Promise<AccessLogFormat> {
+  const fh = await open(path, 'r');
+  try {
+    let head = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    head = head.subarray(0, bytesRead);
+    if (head[0] === 0x1f && head[1] === 0x8b) {
+      try { head = gunzipSync(head, { finishFlush: 2 /* Z_SYNC_FLUSH: accept a cut-off stream */ }); } catch { return 'ltsv'; }
+    }
+    const line = head.toString('utf8').split('\n').find((l) => l.trim() !== '') ?? '';
+    if (line.trimStart().startsWith('{')) return 'json';
+    if (/(^|\t)[\w-]+:[^\t]*\t[\w-]+:/.test(line)) return 'ltsv';
+    return 'combined';
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Routes from `--routes`: a JSON / JSON Lines file of Route objects, or a source directory to scan. */
+async function loadRoutes(path: string): Promise<Route[]> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw new UsageError(`--routes: ${path} does not exist`);
+  if (info.isFile()) {
+    const text = await readFile(path, 'utf8');
+    const t = text.trim();
+    const items = (t.startsWith('[') ? JSON.parse(t) : t.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))) as Route[];
+    return items.filter((r) => r && typeof r.pattern === 'string' && typeof r.method === 'string');
+  }
+  throw new Error('route discovery in source directories is not available in this build yet; pass a JSON file of routes');
+}
+
+async function run(args: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, strict: true,
+    options: {
+      'log-format': { type: 'string' }, pattern: { type: 'string' }, field: { type: 'string' }, time: { type: 'string' },
+      routes: { type: 'string' }, 'matching-groups': { type: 'string', short: 'm' }, 'keep-query': { type: 'boolean', short: 'q' },
+      'no-static-groups': { type: 'boolean' }, 'no-normalize': { type: 'boolean' }, sort: { type: 'string' },
+      reverse: { type: 'boolean', short: 'r' }, limit: { type: 'string' }, top: { type: 'string' }, format: { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  if (positionals.length === 0) throw new UsageError('give at least one access-log file');
+  const format = parseFormat(values.format, ['table', 'md', 'json', 'csv', 'tsv']);
+  const sort = (values.sort ?? 'sum') as SortKey;
+  if (!SORTS.includes(sort)) throw new UsageError(`--sort must be one of ${SORTS.join(', ')} (got "${values.sort}")`);
+  const time = (values.time ?? 'auto') as TimeField;
+  if (!['auto', 'reqtime', 'apptime'].includes(time)) throw new UsageError(`--time must be auto, reqtime or apptime (got "${values.time}")`);
+  let logFormat = values['log-format'] as AccessLogFormat | undefined;
+  if (logFormat !== undefined && !ACCESS_LOG_FORMATS.includes(logFormat)) throw new UsageError(`--log-format must be one of ${ACCESS_LOG_FORMATS.join(', ')} (got "${logFormat}")`);
+  const intOpt = (name: string, v: string | undefined) => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} takes a positive integer (got "${v}")`);
+    return n;
+  };
+  logFormat ??= await guessLogFormat(positionals[0]);
+  let routes: Route[] | undefined;
+  if (values.routes) routes = await loadRoutes(values.routes);
+  let matchingGroups: string[] | undefined;
+  if (values['matching-groups'] !== undefined) matchingGroups = splitMatchingGroups(values['matching-groups']);
+  const options: AccessAnalysisOptions = {
+    format: logFormat, pattern: values.pattern, fields: parseFields(values.field), time, routes, matchingGroups,
+    keepQuery: values['keep-query'], staticByExtension: !values['no-static-groups'], normalize: !values['no-normalize'],
+    maxEndpoints: intOpt('limit', values.limit), decode: bufferDecoder,
+  };
+  let analyzer: AccessAnalyzer;
+  try { analyzer = new AccessAnalyzer(options); } catch (err) { throw new UsageError((err as Error).message); }
+  let lineBase = 0;
+  for (const file of positionals) {
+    const base = lineBase;
+    const r = await readLines(file, (b, s, e, n) => analyzer.line(b, s, e, base + n), {
+      onLongLine: (n, len) => {
+        analyzer.malformed++;
+        if (analyzer.malformedExamples.length < 10) analyzer.malformedExamples.push({ line: base + n, reason: `line too long (${len} bytes)`, text: '' });
+      },
+    });
+    lineBase += r.lines;
+  }
+  const report = analyzer.finish();
+  const dir = values.reverse ? 1 : -1;
+  const rows = [...report.endpoints].sort((a, b) => {
+    const x = sortValue(a, sort), y = sortValue(b, sort);
+    // why: numbers rank largest first, URIs alphabetically, as alp does; --reverse flips either.
+    const c = typeof x === 'string' ? x.localeCompare(y as string) * -dir : ((y as number) - x) * -dir;
+    return c || a.uri.localeCompare(b.uri) || a.method.localeCompare(b.method);
+  });
+  const top = intOpt('top', values.top);
+  const shown = top ? rows.slice(0, top) : rows;
+  if (format === 'json') {
+    io.stdout.write(renderJsonLines(shown.map(toJson)));
+  } else {
+    io.stdout.write(renderRows(shown, COLUMNS, format));
+  }
+  if (!values.quiet) {
+    const parts = [`${lineBase} lines`, `${report.requests} requests`, `${report.endpoints.length} endpoints`];
+    if (report.malformed) parts.push(`${report.malformed} malformed`);
+    if (report.overflowRequests) parts.push(`${report.overflowRequests} requests past --limit in one row`);
+    if (!report.exactPercentiles) parts.push('percentiles from histograms (±1 %)');
+    io.stderr.write(`# ${logFormat}: ${parts.join(', ')}\n`);
+    for (const m of report.malformedExamples) io.stderr.write(`#   line ${m.line}: ${m.reason}${m.text ? `: ${m.text}` : ''}\n`);
+    for (const r of report.rejectedRoutes) io.stderr.write(`#   route ${r.route.pattern} (${r.route.file}) not usable: ${r.reason}\n`);
+  }
+  return 0;
+}
+
+/** The JSON Lines shape of one endpoint (times in seconds). */
+export function toJson(e: EndpointStats): Record<string, unknown> {
+  const o: Record<string, unknown> = {
+    method: e.method, uri: e.uri, kind: e.kind, count: e.count, status: e.status,
+    s1xx: e.s1xx, s2xx: e.s2xx, s3xx: e.s3xx, s4xx: e.s4xx, s5xx: e.s5xx, s499: e.s499,
+    min: e.min, max: e.max, sum: e.sum, avg: e.avg, stddev: e.stddev, p50: e.p50, p90: e.p90, p95: e.p95, p99: e.p99,
+    exact: e.exact, bytes: e.bytes,
+  };
+  if (e.requestBytes) o.requestBytes = e.requestBytes;
+  const h = handlerOf(e.route);
+  if (h) o.handler = h;
+  if (e.route) o.framework = e.route.framework;
+  return o;
+}
+
+export const endpointsCommand: Command = { name: 'endpoints', summary: 'endpoint timings from nginx access logs (alp-like)', help: HELP, run };

@@ -1,0 +1,188 @@
+/**
+ * Access log → per-endpoint statistics. Feed lines (as byte ranges) to `AccessAnalyzer.line`,
+ * then call `finish()`. Pure: the caller reads the bytes (src/node/accessLogFile.ts for files).
+ */
+import type { Route } from '../model';
+import { AccessRecord } from './accessBytes';
+import { createAccessParser, type AccessLineParser, type AccessParserOptions } from './accessParsers';
+import { EndpointAccumulator, SampleBudget, type TimingSummary } from './endpointStats';
+import { Grouper, OVERFLOW_GROUP, type Group, type GroupKind, type GroupingOptions } from './grouping';
+import { defaultDecoder, forEachLine, type ByteDecoder, type LineSink } from './lineSource';
+
+/** Which time a request is measured by. */
+export type TimeField = 'auto' | 'reqtime' | 'apptime';
+
+export interface AccessAnalysisOptions extends AccessParserOptions, GroupingOptions {
+  /** `auto` (default, as alp): the upstream time when logged, else $request_time. */
+  time?: TimeField;
+  /** Endpoints beyond this many (method + group) are counted together in one overflow row (default 5000). */
+  maxEndpoints?: number;
+  /** Bytes of exact values kept for percentiles, all endpoints together, before switching to ±1 % histograms (default 128 MiB). */
+  exactMemoryLimit?: number;
+  /** Malformed lines kept as examples (default 10). */
+  malformedExamples?: number;
+}
+
+export interface MalformedLine {
+  line: number;
+  reason: string;
+  /** The start of the line (at most 200 characters). */
+  text: string;
+}
+
+/** One endpoint's figures; times in seconds. */
+export interface EndpointStats extends TimingSummary {
+  method: string;
+  /** The route pattern, the user's regex, or the normalised path. */
+  uri: string;
+  kind: GroupKind;
+  route?: Route;
+  /** Count by exact status code, keys are codes (`"200"`, `"499"`). */
+  status: Record<string, number>;
+  /** Count by class. */
+  s1xx: number;
+  s2xx: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+  /** Client closed the request (nginx 499). */
+  s499: number;
+  bytes: { sum: number; min: number; max: number; avg: number };
+  /** Request bytes ($request_length), when logged. */
+  requestBytes?: { sum: number; avg: number };
+}
+
+export interface AccessReport {
+  /** Lines seen (blank lines included). */
+  lines: number;
+  requests: number;
+  blank: number;
+  malformed: number;
+  malformedExamples: MalformedLine[];
+  endpoints: EndpointStats[];
+  /** False when the sample budget ran out and percentiles came from histograms (within 1 %). */
+  exactPercentiles: boolean;
+  /** Requests counted in the overflow row because of maxEndpoints. */
+  overflowRequests: number;
+  rejectedRoutes: { route: Route; reason: string }[];
+}
+
+/** Streams an access log into endpoint statistics. */
+export class AccessAnalyzer {
+  private readonly parse: AccessLineParser;
+  private readonly grouper: Grouper;
+  private readonly rec = new AccessRecord();
+  private readonly budget: SampleBudget;
+  private readonly byMethod = new Map<string, Map<Group, EndpointAccumulator>>();
+  private readonly maxEndpoints: number;
+  private readonly maxExamples: number;
+  private readonly timeField: TimeField;
+  private readonly decode: ByteDecoder;
+  private endpointCount = 0;
+  lines = 0;
+  requests = 0;
+  blank = 0;
+  malformed = 0;
+  overflowRequests = 0;
+  readonly malformedExamples: MalformedLine[] = [];
+  /** Bound `line` for handing to a line reader. */
+  readonly line: LineSink;
+
+  constructor(options: AccessAnalysisOptions) {
+    this.parse = createAccessParser(options);
+    this.grouper = new Grouper(options);
+    this.budget = new SampleBudget(options.exactMemoryLimit ?? 128 * 1024 * 1024);
+    this.maxEndpoints = options.maxEndpoints ?? 5000;
+    this.maxExamples = options.malformedExamples ?? 10;
+    this.timeField = options.time ?? 'auto';
+    this.decode = options.decode ?? defaultDecoder;
+    this.line = (b, s, e, lineNo) => this.onLine(b, s, e, lineNo);
+  }
+
+  private onLine(b: Uint8Array, s: number, e: number, lineNo: number): void {
+    this.lines = lineNo;
+    if (s === e) { this.blank++; return; }
+    const rec = this.rec;
+    const err = this.parse(b, s, e, rec);
+    let t = NaN;
+    if (!err) {
+      const tf = this.timeField;
+      t = tf === 'reqtime' ? rec.reqTime : tf === 'apptime' ? rec.appTime : (rec.appTime === rec.appTime ? rec.appTime : rec.reqTime);
+    }
+    if (err || t !== t) {
+      this.malformed++;
+      if (this.malformedExamples.length < this.maxExamples) {
+        let ascii = true;
+        const end = Math.min(e, s + 200);
+        for (let i = s; i < end; i++) if (b[i] >= 128) { ascii = false; break; }
+        this.malformedExamples.push({ line: lineNo, reason: err || `no ${this.timeField} time`, text: this.decode(b, s, end, ascii) });
+      }
+      return;
+    }
+    this.requests++;
+    const method = rec.method;
+    let groups = this.byMethod.get(method);
+    if (!groups) { groups = new Map(); this.byMethod.set(method, groups); }
+    const g = this.grouper.group(method, rec.path);
+    let acc = groups.get(g);
+    if (!acc) {
+      if (this.endpointCount >= this.maxEndpoints) {
+        this.overflowRequests++;
+        acc = groups.get(OVERFLOW_GROUP);
+        if (!acc) { acc = new EndpointAccumulator(this.budget); groups.set(OVERFLOW_GROUP, acc); }
+      } else {
+        acc = new EndpointAccumulator(this.budget);
+        groups.set(g, acc);
+        this.endpointCount++;
+      }
+    }
+    acc.add(t, rec.status, rec.size, rec.reqSize);
+  }
+
+  /** The statistics so far (can be called more than once; the sample arrays get sorted in place). */
+  finish(): AccessReport {
+    const endpoints: EndpointStats[] = [];
+    let exact = true;
+    for (const [method, groups] of this.byMethod) {
+      for (const [g, acc] of groups) {
+        const e = toStats(method, g, acc);
+        if (!e.exact) exact = false;
+        endpoints.push(e);
+      }
+    }
+    endpoints.sort((a, b) => b.sum - a.sum || b.count - a.count || a.uri.localeCompare(b.uri) || a.method.localeCompare(b.method));
+    return {
+      lines: this.lines, requests: this.requests, blank: this.blank, malformed: this.malformed,
+      malformedExamples: this.malformedExamples, endpoints, exactPercentiles: exact,
+      overflowRequests: this.overflowRequests, rejectedRoutes: this.grouper.rejectedRoutes,
+    };
+  }
+}
+
+function toStats(method: string, g: Group, acc: EndpointAccumulator): EndpointStats {
+  const status: Record<string, number> = {};
+  const cls = [0, 0, 0, 0, 0, 0];
+  for (let code = 100; code < 600; code++) {
+    const n = acc.status[code];
+    if (!n) continue;
+    status[String(code)] = n;
+    cls[Math.floor(code / 100)] += n;
+  }
+  if (acc.statusOther) status.other = acc.statusOther;
+  const t = acc.summary();
+  const out: EndpointStats = {
+    method, uri: g.uri, kind: g.kind, ...t, status,
+    s1xx: cls[1], s2xx: cls[2], s3xx: cls[3], s4xx: cls[4], s5xx: cls[5], s499: acc.status[499],
+    bytes: { sum: acc.bytesSum, min: acc.count ? acc.bytesMin : 0, max: acc.bytesMax, avg: acc.count ? acc.bytesSum / acc.count : 0 },
+  };
+  if (g.route) out.route = g.route;
+  if (acc.reqBytesCount) out.requestBytes = { sum: acc.reqBytesSum, avg: acc.reqBytesSum / acc.reqBytesCount };
+  return out;
+}
+
+/** Analyses a log already in memory (tests, small files, editor buffers). */
+export function analyzeAccessLog(bytes: Uint8Array, options: AccessAnalysisOptions): AccessReport {
+  const a = new AccessAnalyzer(options);
+  forEachLine(bytes, a.line);
+  return a.finish();
+}

@@ -1,0 +1,205 @@
+/**
+ * Per-endpoint statistics: counts by status, response time (min, max, sum, mean, stddev,
+ * percentiles) and bytes.
+ *
+ * Percentiles are exact (nearest rank). nginx logs times in whole milliseconds, so an endpoint
+ * first counts its values per millisecond (a Uint32Array indexed by ms: a few KB, however many
+ * requests). A value that is not a whole number of ms (µs-resolution logs, summed upstream
+ * times) switches that endpoint to keeping every value as a Float64. All endpoints together stay
+ * under a memory budget (SampleBudget, 128 MB by default); past it every endpoint switches to a
+ * log-bucketed histogram whose buckets are 2 % wide, so a percentile is then within 1 % of the
+ * exact value (and clamped to the exact min and max).
+ */
+
+/** Relative width of a histogram bucket. */
+const GAMMA = 1.02;
+const LOG_GAMMA = Math.log(GAMMA);
+/** Smallest time a bucket resolves (1 µs); anything smaller lands in bucket 0. */
+const HIST_MIN = 1e-6;
+/** Buckets up to ~1e5 s. */
+const BUCKETS = Math.ceil(Math.log(1e5 / HIST_MIN) / LOG_GAMMA) + 1;
+
+export const PERCENTILES = [50, 90, 95, 99] as const;
+
+/** Largest millisecond value counted on the grid (~17 minutes); larger values go to samples. */
+const GRID_MAX = 1 << 20;
+
+/** Shared memory allowance (bytes) for exact values across endpoints. */
+export class SampleBudget {
+  used = 0;
+  exhausted = false;
+  constructor(readonly limit: number) {}
+  take(bytes: number): void {
+    this.used += bytes;
+    if (this.used > this.limit) this.exhausted = true;
+  }
+}
+
+/** Accumulates one endpoint's figures; `add` is on the hot path. */
+export class EndpointAccumulator {
+  count = 0;
+  sum = 0;
+  sumSq = 0;
+  min = Infinity;
+  max = -Infinity;
+  /** Index = status code (100–599); others are counted in `statusOther`. */
+  readonly status = new Uint32Array(600);
+  statusOther = 0;
+  bytesSum = 0;
+  bytesMin = Infinity;
+  bytesMax = 0;
+  reqBytesSum = 0;
+  reqBytesCount = 0;
+  /** Count per whole millisecond, while every value so far is one. */
+  private grid: Uint32Array | undefined = new Uint32Array(256);
+  private samples: Float64Array | undefined;
+  private hist: Uint32Array | undefined;
+
+  constructor(private readonly budget: SampleBudget) {
+    if (budget.exhausted) { this.grid = undefined; this.hist = new Uint32Array(BUCKETS); } else budget.take(1024);
+  }
+
+  add(seconds: number, status: number, bytes: number, reqBytes: number): void {
+    const n = this.count++;
+    this.sum += seconds;
+    this.sumSq += seconds * seconds;
+    if (seconds < this.min) this.min = seconds;
+    if (seconds > this.max) this.max = seconds;
+    if (status >= 100 && status < 600) this.status[status]++; else this.statusOther++;
+    this.bytesSum += bytes;
+    if (bytes < this.bytesMin) this.bytesMin = bytes;
+    if (bytes > this.bytesMax) this.bytesMax = bytes;
+    if (reqBytes === reqBytes) { this.reqBytesSum += reqBytes; this.reqBytesCount++; }
+    const grid = this.grid;
+    if (grid) {
+      const ms = Math.round(seconds * 1000);
+      // why: the exact test (not a tolerance) guarantees ms / 1000 gives back the very same double.
+      if (ms / 1000 === seconds && ms >= 0 && ms < GRID_MAX) {
+        if (ms < grid.length) { grid[ms]++; return; }
+        if (!this.budget.exhausted) {
+          let size = grid.length * 2;
+          while (size <= ms) size *= 2;
+          const grown = new Uint32Array(size);
+          grown.set(grid);
+          this.budget.take((size - grid.length) * 4);
+          this.grid = grown;
+          grown[ms]++;
+          return;
+        }
+      }
+      this.gridToSamples(n);
+    }
+    const s = this.samples;
+    if (s) {
+      if (n === s.length) {
+        if (this.budget.exhausted) { this.toHistogram(n); this.hist![bucketOf(seconds)]++; return; }
+        const grown = new Float64Array(n * 2);
+        grown.set(s);
+        this.budget.take(n * 8);
+        this.samples = grown;
+        grown[n] = seconds;
+      } else s[n] = seconds;
+    } else this.hist![bucketOf(seconds)]++;
+  }
+
+  /** Leaves the millisecond grid: its first `n` values become samples (or a histogram past the budget). */
+  private gridToSamples(n: number): void {
+    const grid = this.grid!;
+    this.grid = undefined;
+    this.budget.take(-grid.length * 4);
+    if (this.budget.exhausted) {
+      const h = new Uint32Array(BUCKETS);
+      for (let ms = 0; ms < grid.length; ms++) if (grid[ms]) h[bucketOf(ms / 1000)] += grid[ms];
+      this.hist = h;
+      return;
+    }
+    let size = 16;
+    while (size <= n) size *= 2;
+    const s = new Float64Array(size);
+    let k = 0;
+    for (let ms = 0; ms < grid.length; ms++) for (let c = grid[ms]; c > 0; c--) s[k++] = ms / 1000;
+    this.budget.take(size * 8);
+    this.samples = s;
+  }
+
+  /** Moves the exact values into the histogram (frees their memory); `n` = values recorded so far. */
+  private toHistogram(n: number): void {
+    if (!this.samples) return;
+    const h = new Uint32Array(BUCKETS);
+    for (let i = 0; i < n; i++) h[bucketOf(this.samples[i])]++;
+    this.budget.take(-this.samples.length * 8);
+    this.samples = undefined;
+    this.hist = h;
+  }
+
+  /** Final figures. */
+  summary(): TimingSummary {
+    const n = this.count;
+    const avg = n ? this.sum / n : 0;
+    const pct: number[] = [];
+    let stddev: number;
+    if (this.grid) {
+      const g = this.grid;
+      let m2 = 0;
+      for (let ms = 0; ms < g.length; ms++) if (g[ms]) { const d = ms / 1000 - avg; m2 += g[ms] * d * d; }
+      stddev = n ? Math.sqrt(m2 / n) : 0;
+      for (const p of PERCENTILES) {
+        const rank = nearestRank(p, n);
+        let acc = 0;
+        let v = 0;
+        for (let ms = 0; ms < g.length; ms++) { acc += g[ms]; if (acc > rank) { v = ms / 1000; break; } }
+        pct.push(n ? v : 0);
+      }
+    } else if (this.samples) {
+      const sorted = this.samples.subarray(0, n).sort();
+      let m2 = 0;
+      for (let i = 0; i < n; i++) { const d = sorted[i] - avg; m2 += d * d; }
+      stddev = n ? Math.sqrt(m2 / n) : 0;
+      for (const p of PERCENTILES) pct.push(n ? sorted[nearestRank(p, n)] : 0);
+    } else {
+      stddev = n ? Math.sqrt(Math.max(0, this.sumSq / n - avg * avg)) : 0;
+      for (const p of PERCENTILES) pct.push(n ? this.histPercentile(nearestRank(p, n)) : 0);
+    }
+    return { count: n, min: n ? this.min : 0, max: n ? this.max : 0, sum: this.sum, avg, stddev, p50: pct[0], p90: pct[1], p95: pct[2], p99: pct[3], exact: !this.hist };
+  }
+
+  private histPercentile(rank: number): number {
+    const h = this.hist!;
+    let acc = 0;
+    for (let i = 0; i < BUCKETS; i++) {
+      acc += h[i];
+      if (acc > rank) {
+        const mid = i === 0 ? HIST_MIN : HIST_MIN * Math.pow(GAMMA, i - 0.5);
+        return Math.min(this.max, Math.max(this.min, mid));
+      }
+    }
+    return this.max;
+  }
+}
+
+/** 0-based index of the p-th percentile by the nearest-rank method: ceil(p/100 · n) − 1. */
+export function nearestRank(p: number, n: number): number {
+  return Math.max(0, Math.min(n - 1, Math.ceil((p / 100) * n) - 1));
+}
+
+function bucketOf(v: number): number {
+  if (!(v > HIST_MIN)) return 0;
+  const i = Math.floor(Math.log(v / HIST_MIN) / LOG_GAMMA) + 1;
+  return i >= BUCKETS ? BUCKETS - 1 : i;
+}
+
+export interface TimingSummary {
+  count: number;
+  min: number;
+  max: number;
+  sum: number;
+  avg: number;
+  /** Population standard deviation. */
+  stddev: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  /** False when the histogram fallback produced the percentiles. */
+  exact: boolean;
+}

@@ -1,0 +1,229 @@
+/**
+ * Decides which endpoint a request belongs to: the app's own route patterns first, then the
+ * user's regular expressions (alp `-m`: first match wins, the expression is the group's name),
+ * static files by extension, then automatic normalisation of ids as the fallback.
+ */
+import type { Route } from '../model';
+import { RouteMatcher } from './routeMatch';
+
+export type GroupKind = 'route' | 'regex' | 'static' | 'auto' | 'literal';
+
+/** An endpoint's identity apart from the method. Shared by every request that falls in it. */
+export interface Group {
+  uri: string;
+  kind: GroupKind;
+  route?: Route;
+}
+
+export interface GroupingOptions {
+  routes?: readonly Route[];
+  /** alp `-m` expressions (Go RE2 syntax mostly works as is; `(?P<n>` and a leading `(?i)` are translated). */
+  matchingGroups?: readonly string[];
+  /** Group static files as `<dir>/*.<ext>` (default true). */
+  staticByExtension?: boolean;
+  /** Extensions counted as static files (default: common web assets; not .json). */
+  staticExtensions?: readonly string[];
+  /** Replace ids (numbers, UUIDs, hex, long tokens) by placeholders when nothing else matched (default true). */
+  normalize?: boolean;
+}
+
+export const DEFAULT_STATIC_EXTENSIONS: readonly string[] = [
+  'css', 'js', 'mjs', 'map', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'ico', 'webp', 'avif', 'bmp', 'woff', 'woff2', 'ttf', 'otf', 'eot',
+  'mp3', 'mp4', 'webm', 'ogg', 'wav', 'pdf', 'txt', 'html', 'htm', 'xml', 'wasm', 'zip', 'gz',
+];
+
+interface UserRegex { re: RegExp; name: string; prefix: string; group?: Group }
+
+/**
+ * Splits alp's `-m` value: comma-separated expressions. A comma inside `{m,n}`, `[...]` or after a
+ * backslash belongs to the expression.
+ */
+export function splitMatchingGroups(value: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let brace = 0;
+  let bracket = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === '\\' && i + 1 < value.length) { cur += c + value[++i]; continue; }
+    if (bracket) { if (c === ']') bracket = false; cur += c; continue; }
+    if (c === '[') bracket = true;
+    else if (c === '{') brace++;
+    else if (c === '}' && brace > 0) brace--;
+    else if (c === ',' && brace === 0) { if (cur.trim()) out.push(cur.trim()); cur = ''; continue; }
+    cur += c;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+/** Compiles one user expression; throws with the expression quoted when it is invalid. */
+export function compileUserRegex(source: string): UserRegex {
+  let body = source.replace(/\(\?P</g, '(?<');
+  let flags = '';
+  const inline = /^\(\?([imsU]+)\)/.exec(body);
+  if (inline) {
+    body = body.slice(inline[0].length);
+    if (inline[1].includes('i')) flags += 'i';
+    if (inline[1].includes('s')) flags += 's';
+  }
+  let re: RegExp;
+  try { re = new RegExp(body, flags); } catch (err) { throw new Error(`invalid matching group "${source}": ${(err as Error).message}`); }
+  return { re, name: source, prefix: flags.includes('i') ? '' : literalPrefix(body) };
+}
+
+/** The literal text an anchored expression requires at the start ('' when it cannot tell). */
+export function literalPrefix(body: string): string {
+  if (!body.startsWith('^')) return '';
+  // why: a top-level `|` means the anchor covers only the first alternative.
+  let depth = 0;
+  let cls = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\\') { i++; continue; }
+    if (cls) { if (c === ']') cls = false; continue; }
+    if (c === '[') cls = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return '';
+  }
+  let prefix = '';
+  for (let i = 1; i < body.length; i++) {
+    let c = body[i];
+    let width = 1;
+    if (c === '\\') {
+      const n = body[i + 1];
+      if (n === undefined || /[A-Za-z0-9]/.test(n)) break;
+      c = n;
+      width = 2;
+    } else if ('.^$|?*+()[]{}'.includes(c)) break;
+    const next = body[i + width];
+    if (next === '?' || next === '*' || next === '{') break;
+    prefix += c;
+    i += width - 1;
+  }
+  return prefix;
+}
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const HEX = /^[0-9a-fA-F]+$/;
+const TOKEN = /^[A-Za-z0-9_-]+$/;
+
+/** Replaces an id-like path segment by a placeholder (`:id`, `:uuid`, `:hex`, `:token`), or returns it unchanged. */
+export function normalizeSegment(seg: string): string {
+  if (seg === '') return seg;
+  let name = seg;
+  let ext = '';
+  const dot = seg.lastIndexOf('.');
+  if (dot > 0 && seg.length - dot <= 6 && /^\.[A-Za-z0-9]+$/.test(seg.slice(dot))) { name = seg.slice(0, dot); ext = seg.slice(dot); }
+  let c = name.charCodeAt(0);
+  let digits = true;
+  for (let i = 0; i < name.length && digits; i++) { c = name.charCodeAt(i); digits = c >= 48 && c <= 57; }
+  if (digits) return ':id' + ext;
+  if (name.length === 36 && UUID.test(name)) return ':uuid' + ext;
+  const hasDigit = /\d/.test(name);
+  if (HEX.test(name) && ((name.length >= 8 && hasDigit) || name.length >= 16)) return ':hex' + ext;
+  if (name.length >= 16 && TOKEN.test(name) && hasDigit && /[A-Za-z]/.test(name)) return ':token' + ext;
+  return seg;
+}
+
+/** Normalises every segment of a path: `/items/12345.json` → `/items/:id.json`. */
+export function normalizePath(path: string): string {
+  return path.split('/').map(normalizeSegment).join('/');
+}
+
+const CACHE_LIMIT = 1 << 16;
+const GROUP_LIMIT = 50_000;
+
+/** Where requests go once the number of distinct groups passes GROUP_LIMIT (or the aggregator's endpoint cap). */
+export const OVERFLOW_GROUP: Group = { uri: '(other: too many distinct endpoints)', kind: 'literal' };
+
+/** Groups requests; keeps a bounded cache of recent path → group answers. */
+export class Grouper {
+  private readonly routes?: RouteMatcher;
+  private readonly regexes: UserRegex[];
+  private readonly staticExt: Set<string> | undefined;
+  private readonly normalize: boolean;
+  private readonly groups = new Map<string, Group>();
+  private readonly routeGroups = new Map<Route, Group>();
+  private groupCount = 0;
+  private readonly cache = new Map<string, Map<string, Group>>();
+
+  constructor(options: GroupingOptions = {}) {
+    this.routes = options.routes && options.routes.length ? new RouteMatcher(options.routes) : undefined;
+    this.regexes = (options.matchingGroups ?? []).map(compileUserRegex);
+    for (const r of this.regexes) r.group = { uri: r.name, kind: 'regex' };
+    this.staticExt = options.staticByExtension === false ? undefined : new Set((options.staticExtensions ?? DEFAULT_STATIC_EXTENSIONS).map((e) => e.toLowerCase()));
+    this.normalize = options.normalize ?? true;
+  }
+
+  /** Route patterns that could not be compiled (reported, not fatal). */
+  get rejectedRoutes(): { route: Route; reason: string }[] { return this.routes?.rejected ?? []; }
+
+  /** The group of a request. `method` is upper case; `path` has no query string unless the caller kept it. */
+  group(method: string, path: string): Group {
+    // why: without routes the answer does not depend on the method, so one cache serves all.
+    const cacheKey = this.routes ? method : '';
+    let byPath = this.cache.get(cacheKey);
+    if (!byPath) { byPath = new Map(); this.cache.set(cacheKey, byPath); }
+    const hit = byPath.get(path);
+    if (hit) return hit;
+    const g = this.compute(method, path);
+    // why: only paths that are their own group repeat often; caching id-bearing paths just churns the map.
+    if (g.uri === path || (g.kind === 'route' && g.uri.length === path.length)) {
+      if (byPath.size >= CACHE_LIMIT) byPath.clear();
+      byPath.set(path, g);
+    }
+    return g;
+  }
+
+  private compute(method: string, path: string): Group {
+    const route = this.routes?.match(method, path);
+    if (route) return this.routeGroup(route);
+    for (const r of this.regexes) {
+      if (r.prefix && !path.startsWith(r.prefix)) continue;
+      if (r.re.test(path)) return r.group!;
+    }
+    const q = path.indexOf('?');
+    const bare = q >= 0 ? path.slice(0, q) : path;
+    if (this.staticExt) {
+      const slash = bare.lastIndexOf('/');
+      const dot = bare.lastIndexOf('.');
+      if (dot > slash + 1) {
+        const ext = bare.slice(dot + 1).toLowerCase();
+        if (this.staticExt.has(ext)) {
+          const dir = bare.slice(0, slash);
+          return this.intern(`${this.normalize ? normalizePath(dir) : dir}/*.${ext}`, 'static');
+        }
+      }
+    }
+    const catchAll = this.routes?.matchCatchAll(method, path);
+    if (catchAll) return this.routeGroup(catchAll);
+    if (this.normalize) {
+      const n = normalizePath(bare) + (q >= 0 ? path.slice(q) : '');
+      if (n !== path) return this.intern(n, 'auto');
+    }
+    return this.intern(path, 'literal');
+  }
+
+  private routeGroup(route: Route): Group {
+    let g = this.routeGroups.get(route);
+    if (!g) { g = { uri: route.pattern, kind: 'route', route }; this.routeGroups.set(route, g); }
+    return g;
+  }
+
+  private intern(uri: string, kind: 'static' | 'auto' | 'literal'): Group {
+    // why: the kind is visible in the uri ('*.' for static, ':' placeholders for auto) except for
+    // literal paths that look like them; keep those apart by a prefix only they need.
+    const key = kind === 'literal' ? `\u0000${uri}` : uri;
+    let g = this.groups.get(key);
+    if (!g) {
+      // why: literal paths are unbounded on an unnormalised log; past the cap they share one group.
+      if (this.groupCount >= GROUP_LIMIT) return OVERFLOW_GROUP;
+      g = { uri, kind };
+      this.groups.set(key, g);
+      this.groupCount++;
+    }
+    return g;
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Streams the lines of a plain or gzip-compressed file as byte ranges, in bounded memory.
+ *
+ * Generic on purpose: the access-log and the slow-log readers both sit on it. The handler gets the
+ * shared buffer and the [start, end) range of each line (without the `\n` and without a trailing
+ * `\r`), so the hot path never builds a string it does not need. The buffer is reused: copy what
+ * you keep.
+ */
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+
+/** Called once per line; `lineNo` is 1-based. */
+export type LineHandler = (bytes: Buffer, start: number, end: number, lineNo: number) => void;
+
+export interface ReadLinesOptions {
+  /** Lines longer than this are skipped and reported through `onLongLine` (default 1 MiB). */
+  maxLineBytes?: number;
+  /** Size of each read (default 256 KiB). */
+  chunkBytes?: number;
+  /** Checked between chunks; an aborted read rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called after each chunk with the bytes consumed from the file so far and its size on disk. */
+  onProgress?: (fileBytesRead: number, fileBytesTotal: number) => void;
+  /** A line longer than maxLineBytes: its number and length in bytes. */
+  onLongLine?: (lineNo: number, length: number) => void;
+  /** Forces (true) or forbids (false) gzip decoding; by default the magic bytes decide. */
+  gzip?: boolean;
+}
+
+export interface ReadLinesResult {
+  lines: number;
+  /** Bytes of (decompressed) text read. */
+  bytes: number;
+  longLines: number;
+  gzip: boolean;
+  /** The file did not end with a newline (a log still being written, or cut short); its last line was delivered anyway. */
+  unterminatedLastLine: boolean;
+}
+
+/** Splits a stream of chunks into lines over one reusable buffer. */
+class LineSplitter {
+  buf: Buffer;
+  len = 0;
+  lineNo = 0;
+  bytes = 0;
+  longLines = 0;
+  /** Inside a line that is too long: skip until the next newline. */
+  private skipping = false;
+  private skippedLength = 0;
+
+  constructor(private readonly maxLine: number, size: number, private readonly onLine: LineHandler, private readonly onLong?: (lineNo: number, length: number) => void) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+
+  /** Room left for the next read. */
+  get free(): number { return this.buf.length - this.len; }
+
+  /** Copies a chunk in (for decompressed input), draining as it fills. */
+  push(chunk: Buffer): void {
+    let off = 0;
+    while (off < chunk.length) {
+      const n = Math.min(this.free, chunk.length - off);
+      chunk.copy(this.buf, this.len, off, off + n);
+      off += n;
+      this.added(n);
+    }
+  }
+
+  /** Marks `n` bytes written at `len` and delivers the complete lines. */
+  added(n: number): void {
+    this.len += n;
+    this.bytes += n;
+    const buf = this.buf;
+    let pos = 0;
+    const len = this.len;
+    if (this.skipping) {
+      const nl = buf.indexOf(10, 0);
+      if (nl < 0 || nl >= len) { this.skippedLength += len; this.len = 0; return; }
+      this.skippedLength += nl;
+      this.endLongLine();
+      pos = nl + 1;
+    }
+    const onLine = this.onLine;
+    for (;;) {
+      const nl = buf.indexOf(10, pos);
+      if (nl < 0 || nl >= len) break;
+      const lineNo = ++this.lineNo;
+      if (nl - pos > this.maxLine) { this.longLines++; this.onLong?.(lineNo, nl - pos); } else {
+        onLine(buf, pos, nl > pos && buf[nl - 1] === 13 ? nl - 1 : nl, lineNo);
+      }
+      pos = nl + 1;
+    }
+    const rest = len - pos;
+    if (rest > this.maxLine) {
+      // why: a line longer than the limit would otherwise make the buffer grow without bound.
+      this.skipping = true;
+      this.skippedLength = rest;
+      this.len = 0;
+      return;
+    }
+    if (pos > 0) buf.copyWithin(0, pos, len);
+    this.len = rest;
+  }
+
+  private endLongLine(): void {
+    const lineNo = ++this.lineNo;
+    this.longLines++;
+    this.onLong?.(lineNo, this.skippedLength);
+    this.skipping = false;
+    this.skippedLength = 0;
+  }
+
+  /** End of input: delivers a last line that has no newline. Returns true when there was one. */
+  finish(): boolean {
+    if (this.skipping) { this.endLongLine(); return true; }
+    if (this.len === 0) return false;
+    const lineNo = ++this.lineNo;
+    const end = this.buf[this.len - 1] === 13 ? this.len - 1 : this.len;
+    this.onLine(this.buf, 0, end, lineNo);
+    this.len = 0;
+    return true;
+  }
+}
+
+/**
+ * Reads `path` line by line. gzip files (detected by their magic bytes) are decompressed on the fly;
+ * concatenated gzip members are read in turn. Memory stays bounded by the chunk and line limits.
+ */
+export async function readLines(path: string, onLine: LineHandler, options: ReadLinesOptions = {}): Promise<ReadLinesResult> {
+  const maxLine = options.maxLineBytes ?? 1 << 20;
+  const chunk = options.chunkBytes ?? 1 << 18;
+  const splitter = new LineSplitter(maxLine, Math.max(chunk, maxLine + 1) + chunk, onLine, options.onLongLine);
+  const fd = openSync(path, 'r');
+  let gzip = false;
+  try {
+    const total = fstatSync(fd).size;
+    const head = Buffer.alloc(2);
+    const headRead = readSync(fd, head, 0, 2, 0);
+    gzip = options.gzip ?? (headRead === 2 && head[0] === 0x1f && head[1] === 0x8b);
+    if (gzip) {
+      const raw = createReadStream(path, { highWaterMark: chunk });
+      const gunzip = createGunzip({ chunkSize: 1 << 16 });
+      raw.pipe(gunzip);
+      raw.on('error', (e) => gunzip.destroy(e));
+      for await (const part of gunzip as AsyncIterable<Buffer>) {
+        if (options.signal?.aborted) { raw.destroy(); gunzip.destroy(); throw options.signal.reason ?? new Error('aborted'); }
+        splitter.push(part);
+        options.onProgress?.(raw.bytesRead, total);
+      }
+    } else {
+      // why: synchronous reads of a local file avoid the thread pool and a promise per chunk (the
+      // hot loop is CPU-bound anyway); yielding every few MB keeps cancellation and progress live.
+      let position = 0;
+      for (let n = 1; ; n++) {
+        const want = Math.min(chunk, splitter.free);
+        const bytesRead = readSync(fd, splitter.buf, splitter.len, want, position);
+        if (bytesRead === 0) break;
+        position += bytesRead;
+        splitter.added(bytesRead);
+        if (n % 16 === 0) {
+          options.onProgress?.(position, total);
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+        }
+      }
+      options.onProgress?.(position, total);
+    }
+    const unterminated = splitter.finish();
+    return { lines: splitter.lineNo, bytes: splitter.bytes, longLines: splitter.longLines, gzip, unterminatedLastLine: unterminated };
+  } finally {
+    closeSync(fd);
+  }
+}
