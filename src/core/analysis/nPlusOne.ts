@@ -159,8 +159,14 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 /** Where and how a statement is executed: the loops around the executing call, or the site's own. */
 interface Execution { loops: LoopInfo[]; detached: boolean }
 
+/** A multi-row `INSERT … VALUES (…)` / `REPLACE …`: the statement people build up in a loop and send once after it. */
+const BATCHABLE = /^\s*(?:INSERT|REPLACE)\b[\s\S]*\bVALUES?\s*\(/i;
+
 function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   const own: Execution = { loops: withoutHeaderLoops(site, site.loops), detached: !!site.detached };
+  // why: an INSERT … VALUES literal that flows into no call inside the loop is being built there (a batch
+  // appended to per row) and sent after it; the extractor could not link it to that later call.
+  if (!site.call && BATCHABLE.test(site.sql)) return { loops: [], detached: own.detached };
   if (!site.call) return own;
   const name = lastNameSegment(site.call);
   const fn = ws.enclosing(file, site.range);

@@ -172,6 +172,16 @@ void test('a batch statement built in the loop and executed after it is not repo
   assert.deepEqual(lines(fs), ['a.go:12@a.go:13']);
 });
 
+void test('an INSERT … VALUES literal in a loop that flows into no call is a batch being built, not run; a call-less SELECT still counts', () => {
+  const l = loop(3, 6, 'tags');
+  const fs = detectNPlusOne([facts('a.pl', {
+    functions: [fn('save', 1, 9)],
+    sites: [site('a.pl', 4, 'INSERT INTO post_tags (post_id, tag) VALUES (?, ?)', [l]), site('a.pl', 5, 'SELECT 1 FROM tags WHERE name = ?', [l])],
+    calls: [call('do', 8, [], { receiver: '$dbh' })],
+  }, 'perl')]);
+  assert.deepEqual(lines(fs), ['a.pl:6@a.pl:4']);
+});
+
 void test('a prepared statement executed in a loop is reported', () => {
   const l = loop(4, 6, '@ids');
   const fs = detectNPlusOne([facts('a.pl', {
