@@ -16,6 +16,7 @@ import {
 import { waitUntil } from './support/wait';
 import { copySampleApp } from './sampleApp';
 import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
@@ -39,6 +40,15 @@ after(async () => {
 
 void test('List SQL statements: palette, quick pick rows, jump to the site, side bar', { timeout: 240_000 }, async () => {
   const page = browser!.page;
+  try {
+    await steps(page);
+  } catch (err) {
+    await screenshot(page, 'list-sql-statements-failure').catch(() => undefined);
+    throw err;
+  }
+});
+
+async function steps(page: Page): Promise<void> {
   await openWorkbench(page, server!.url());
 
   await runCommand(page, 'Query Insight: List SQL statements');
@@ -66,4 +76,4 @@ void test('List SQL statements: palette, quick pick rows, jump to the site, side
   await sidebar.locator('.monaco-list-row', { hasText: 'main.go' }).first().waitFor();
   await sidebar.locator('.monaco-list-row', { hasText: 'DELETE FROM users WHERE id > 1000' }).first().waitFor();
   await screenshot(page, 'statements-view');
-});
+}

@@ -69,12 +69,27 @@ export async function quickOpen(page: Page, fileName: string): Promise<void> {
   await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor();
 }
 
-/** Ctrl+Shift+P, `>title`, Enter on the command's row. */
-export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Control+Shift+P');
-  await quickInputBox(page).waitFor({ state: 'visible' });
-  await quickInputBox(page).fill(`>${title}`);
-  await quickPickRows(page).filter({ hasText: title }).first().waitFor({ timeout: 30_000 });
+/**
+ * Ctrl+Shift+P, `>title`, Enter on the command's row. The palette lists what the workbench knows when
+ * it opens; right after start-up the remote extensions may not be registered yet, so it is reopened
+ * until the command shows (up to `timeoutMs`).
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 60_000): Promise<void> {
+  const row = quickPickRows(page).filter({ hasText: title }).first();
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('Control+Shift+P');
+    await quickInputBox(page).waitFor({ state: 'visible' });
+    await quickInputBox(page).fill(`>${title}`);
+    try {
+      await row.waitFor({ timeout: 3_000 });
+      break;
+    } catch (err) {
+      if (Date.now() > end) throw err;
+      await page.keyboard.press('Escape');
+      await quickInput(page).waitFor({ state: 'hidden' });
+    }
+  }
   await page.keyboard.press('Enter');
 }
 

@@ -1,0 +1,76 @@
+/**
+ * package.json's contributions agree with the code: every setting in the typed table (settings.ts)
+ * is declared with the same type, default, scope and bounds and a description, and nothing else is;
+ * the restricted (connection) settings are exactly the manifest's restrictedConfigurations; every
+ * command id of the table is contributed with its title and category.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../support/paths';
+import { SECTION, SETTINGS, restrictedSettings } from '../../../src/extension/settings';
+import { COMMANDS, COMMAND_CATEGORY, COMMAND_TITLES } from '../../../src/extension/commands';
+
+interface Property { type: string; default: unknown; scope?: string; minimum?: number; maximum?: number; description?: string; markdownDescription?: string; items?: { type: string } }
+const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+const properties: Record<string, Property> = manifest.contributes.configuration.properties;
+
+void test('every typed setting is declared in package.json with the same type, default, scope and bounds', () => {
+  for (const [key, spec] of Object.entries(SETTINGS) as unknown as [string, Record<string, unknown>][]) {
+    const p = properties[`${SECTION}.${key}`];
+    assert.ok(p, `${SECTION}.${key} is missing from contributes.configuration`);
+    assert.equal(p.type, spec.type, `${key}: type`);
+    assert.deepEqual(p.default, spec.default, `${key}: default`);
+    assert.equal(p.scope, spec.scope, `${key}: scope`);
+    assert.equal(p.minimum, spec.minimum, `${key}: minimum`);
+    assert.equal(p.maximum, spec.maximum, `${key}: maximum`);
+    if (spec.type === 'array') assert.equal(p.items?.type, 'string', `${key}: items`);
+    assert.ok((p.markdownDescription ?? p.description ?? '').length > 20, `${key}: a description`);
+  }
+});
+
+void test('package.json declares no setting the typed table lacks', () => {
+  const declared = Object.keys(properties).map((k) => k.slice(SECTION.length + 1));
+  assert.deepEqual(declared.filter((k) => !(k in SETTINGS)), []);
+  assert.ok(Object.keys(properties).every((k) => k.startsWith(`${SECTION}.`)));
+});
+
+void test('analysis settings are resource-scoped; connection settings are restricted in untrusted workspaces', () => {
+  for (const [key, spec] of Object.entries(SETTINGS)) {
+    if (key.startsWith('scan.') && key !== 'scan.debounceMs') assert.equal(spec.scope, 'resource', key);
+    assert.equal('restricted' in spec && spec.restricted === true, key.startsWith('connection.'), `${key}: restricted`);
+  }
+  const trust = manifest.capabilities.untrustedWorkspaces;
+  assert.equal(trust.supported, 'limited');
+  assert.deepEqual([...trust.restrictedConfigurations].sort(), restrictedSettings().sort());
+});
+
+void test('every command of the table is contributed with its title and the category', () => {
+  const contributed = new Map<string, { title: string; category: string }>(
+    manifest.contributes.commands.map((c: { command: string; title: string; category: string }) => [c.command, c]));
+  for (const id of Object.values(COMMANDS)) {
+    const c = contributed.get(id);
+    assert.ok(c, `${id} is contributed`);
+    assert.equal(c.title, COMMAND_TITLES[id]);
+    assert.equal(c.category, COMMAND_CATEGORY);
+    assert.match(id, /^queryInsight\.[a-z][A-Za-z]+$/);
+  }
+  // contributed commands that have no id in the table would have no handler
+  const ids = new Set<string>(Object.values(COMMANDS));
+  assert.deepEqual([...contributed.keys()].filter((k) => !ids.has(k)), []);
+});
+
+void test('the manifest: engine, kind, entry points, activation and the side-bar container', () => {
+  assert.equal(manifest.engines.vscode, '^1.90.0');
+  assert.deepEqual(manifest.extensionKind, ['workspace']);
+  assert.equal(manifest.main, './dist/extension.js');
+  assert.equal(manifest.bin['query-insight'], './bin/query-insight.js');
+  assert.ok(!manifest.activationEvents.includes('*'), 'no eager activation');
+  for (const lang of ['go', 'ruby', 'python', 'php', 'javascript', 'typescript', 'perl', 'rust']) {
+    assert.ok(manifest.activationEvents.includes(`onLanguage:${lang}`), lang);
+  }
+  const container = manifest.contributes.viewsContainers.activitybar.find((c: { id: string }) => c.id === 'queryInsight');
+  assert.equal(container.title, 'Query Insight');
+  assert.ok(readFileSync(join(REPO_ROOT, container.icon), 'utf8').includes('<svg'));
+});

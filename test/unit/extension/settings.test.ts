@@ -1,0 +1,33 @@
+/** The typed settings adapter: defaults, ill-typed values replaced and reported. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readSettings, SETTINGS } from '../../../src/extension/settings';
+
+void test('no values: every default', () => {
+  const { config, problems } = readSettings(() => undefined);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(config.scan, { exclude: SETTINGS['scan.exclude'].default, maxFileSizeKb: 1024, debounceMs: 300 });
+  assert.deepEqual(config.connection, { host: '127.0.0.1', port: 3306, socket: '', user: '', database: '' });
+});
+
+void test('values of the right type are taken as they are', () => {
+  const raw: Record<string, unknown> = { 'scan.exclude': ['**/tmp/**'], 'scan.maxFileSizeKb': 64, 'connection.port': 13306, 'connection.user': 'isucon' };
+  const { config, problems } = readSettings((k) => raw[k]);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(config.scan.exclude, ['**/tmp/**']);
+  assert.equal(config.scan.maxFileSizeKb, 64);
+  assert.equal(config.connection.port, 13306);
+  assert.equal(config.connection.user, 'isucon');
+});
+
+void test('ill-typed or out-of-range values fall back to the default and are reported by full name', () => {
+  const raw: Record<string, unknown> = { 'scan.exclude': 'node_modules', 'scan.debounceMs': -5, 'connection.port': 70000, 'scan.maxFileSizeKb': 1.5 };
+  const { config, problems } = readSettings((k) => raw[k]);
+  assert.deepEqual(config.scan.exclude, SETTINGS['scan.exclude'].default);
+  assert.equal(config.scan.debounceMs, 300);
+  assert.equal(config.connection.port, 3306);
+  assert.equal(config.scan.maxFileSizeKb, 1024);
+  assert.deepEqual(problems.map((p) => p.key).sort(),
+    ['queryInsight.connection.port', 'queryInsight.scan.debounceMs', 'queryInsight.scan.exclude', 'queryInsight.scan.maxFileSizeKb']);
+  assert.match(problems.find((p) => p.key.endsWith('port'))!.message, /an integer in \[1, 65535\], got 70000; using 3306/);
+});
