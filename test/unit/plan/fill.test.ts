@@ -32,19 +32,19 @@ async function fill(sql: string, samples: SampleSource | undefined = data) {
   return r;
 }
 
-test('fill: ? compared with a column gets a sampled value of that column', async () => {
+void test('fill: ? compared with a column gets a sampled value of that column', async () => {
   const r = await fill('SELECT * FROM posts WHERE user_id = ? ORDER BY created_at DESC LIMIT ?');
   assert.equal(r.sql, 'SELECT * FROM posts WHERE user_id = 7920 ORDER BY created_at DESC LIMIT 10');
   assert.deepEqual(r.substitutions.map((s) => [s.placeholder, s.value, s.source, s.column]), [['?', '7920', 'sample', 'posts.user_id'], ['?', '10', 'limit', undefined]]);
 });
 
-test('fill: aliases, :name and quoting of sampled strings', async () => {
+void test('fill: aliases, :name and quoting of sampled strings', async () => {
   const r = await fill('SELECT p.id FROM posts p JOIN users u ON u.id = p.user_id WHERE u.account_name = :name');
   assert.equal(r.sql, "SELECT p.id FROM posts p JOIN users u ON u.id = p.user_id WHERE u.account_name = 'o''brien'");
   assert.equal(r.substitutions[0].column, 'users.account_name');
 });
 
-test('fill: IN (?) is expanded to several sampled values; $n and %s styles', async () => {
+void test('fill: IN (?) is expanded to several sampled values; $n and %s styles', async () => {
   const r = await fill('SELECT * FROM comments WHERE post_id IN (?)');
   assert.equal(r.sql, 'SELECT * FROM comments WHERE post_id IN (10, 20, 30)');
   assert.match(r.substitutions[0].note ?? '', /expanded to 3/);
@@ -52,12 +52,12 @@ test('fill: IN (?) is expanded to several sampled values; $n and %s styles', asy
   assert.equal((await fill('DELETE FROM posts WHERE user_id = %s AND id = %s')).sql, 'DELETE FROM posts WHERE user_id = 7920 AND id = 1');
 });
 
-test('fill: same column twice takes the next sample; BETWEEN and LIMIT ?, ?', async () => {
+void test('fill: same column twice takes the next sample; BETWEEN and LIMIT ?, ?', async () => {
   const r = await fill('SELECT * FROM posts WHERE created_at BETWEEN ? AND ? LIMIT ?, ?');
   assert.equal(r.sql, "SELECT * FROM posts WHERE created_at BETWEEN '2024-01-01 00:01:00' AND '2024-01-01 00:02:00' LIMIT 0, 10");
 });
 
-test('fill: typed literals when there is nothing to sample or sampling fails', async () => {
+void test('fill: typed literals when there is nothing to sample or sampling fails', async () => {
   const r = await fill('SELECT * FROM items WHERE seller_id = ? AND created_at > ? AND name = ?', new TableSamples({}));
   assert.equal(r.sql, "SELECT * FROM items WHERE seller_id = 1 AND created_at > '2024-01-01 00:00:00' AND name = 'a'");
   assert.ok(r.substitutions.every((s) => s.source === 'typed'));
@@ -68,24 +68,24 @@ test('fill: typed literals when there is nothing to sample or sampling fails', a
   assert.equal(none.sql, "SELECT * FROM items WHERE status = 'on_sale'");
 });
 
-test('fill: a placeholder inside a function of a column samples that column', async () => {
+void test('fill: a placeholder inside a function of a column samples that column', async () => {
   const r = await fill('SELECT * FROM users WHERE LOWER(account_name) = ?');
   assert.equal(r.substitutions[0].column, 'users.account_name');
 });
 
-test('fill: unknown column gets a neutral default and says so', async () => {
+void test('fill: unknown column gets a neutral default and says so', async () => {
   const r = await fill('SELECT * FROM posts WHERE nonesuch = ?');
   assert.equal(r.substitutions[0].source, 'default');
   assert.match(r.substitutions[0].note ?? '', /not found|not identified/);
 });
 
-test('fill: token-scan fallback when the parser cannot read the statement', async () => {
+void test('fill: token-scan fallback when the parser cannot read the statement', async () => {
   const r = await fill('SELECT * FROM posts p WHERE p.user_id = ? AND MATCH(body) AGAINST (? IN BOOLEAN MODE) STRANGE ?');
   assert.equal(r.parsed, false);
   assert.equal(r.substitutions[0].column, 'posts.user_id');
 });
 
-test('fill: dynamic parts completed plausibly, or a reason', async () => {
+void test('fill: dynamic parts completed plausibly, or a reason', async () => {
   const inList = await fill('SELECT * FROM posts WHERE id IN (/*?dynamic*/) ORDER BY /*?dynamic*/');
   assert.equal(inList.sql, 'SELECT * FROM posts WHERE id IN (1, 2, 3) ORDER BY id');
   const cond = await fill('SELECT * FROM posts WHERE /*?dynamic*/ ORDER BY created_at /*?dynamic*/');
@@ -98,7 +98,7 @@ test('fill: dynamic parts completed plausibly, or a reason', async () => {
   assert.equal(c.ok, false);
 });
 
-test('typedLiteral / sqlLiteral follow the column type', () => {
+void test('typedLiteral / sqlLiteral follow the column type', () => {
   assert.equal(typedLiteral("enum('on_sale','sold')"), "'on_sale'");
   assert.equal(typedLiteral('bigint(20) unsigned'), '1');
   assert.equal(typedLiteral('date'), "'2024-01-01'");
@@ -107,7 +107,7 @@ test('typedLiteral / sqlLiteral follow the column type', () => {
   assert.equal(sqlLiteral('a\\b', 'text'), "'a\\\\b'");
 });
 
-test('connection hints from env.sh, .env and docker-compose.yml', () => {
+void test('connection hints from env.sh, .env and docker-compose.yml', () => {
   const env = connectionHints('export ISUCON_DB_HOST=127.0.0.1\nexport ISUCON_DB_PORT=3306\nISUCON_DB_USER="isucon"\nISUCON_DB_PASSWORD=isucon\nISUCON_DB_NAME=isuports\nOTHER=1\nDB_HOST=${X}\n', 'env.sh');
   assert.deepEqual(env.map((h) => [h.field, h.value, h.line]), [['host', '127.0.0.1', 0], ['port', '3306', 1], ['user', 'isucon', 2], ['password', 'isucon', 3], ['database', 'isuports', 4]]);
   const dot = connectionHints('MYSQL_HOST=db\nMYSQL_USER=app # comment\nMYSQL_DATABASE=app\nDB_PASS=s3cret\n', '.env');
@@ -119,7 +119,7 @@ test('connection hints from env.sh, .env and docker-compose.yml', () => {
   assert.deepEqual(compose.map((h) => [h.field, h.value, h.key]), [['host', 'mysql', 'DB_HOST'], ['port', '3306', 'DB_PORT'], ['database', 'isucon', 'MYSQL_DATABASE'], ['password', 'root', 'MYSQL_ROOT_PASSWORD']]);
 });
 
-test('PlanCache: keyed by statement and generation, LRU bounded', () => {
+void test('PlanCache: keyed by statement and generation, LRU bounded', () => {
   const c = new PlanCache<number>(2);
   c.set('a', 1, 1); c.set('b', 1, 2);
   assert.equal(c.get('a', 1), 1);

@@ -7,7 +7,7 @@ import { parseServerVersion } from '../../../src/db/connection';
 const ok = (sql: string, purpose: Parameters<typeof guardStatement>[1], confirmed = false) => assert.doesNotThrow(() => guardStatement(sql, purpose, { confirmed }), sql);
 const no = (sql: string, purpose: Parameters<typeof guardStatement>[1], confirmed = false) => assert.throws(() => guardStatement(sql, purpose, { confirmed }), GuardError, sql);
 
-test('guard: EXPLAIN of the statement kinds that have plans, never EXPLAIN ANALYZE', () => {
+void test('guard: EXPLAIN of the statement kinds that have plans, never EXPLAIN ANALYZE', () => {
   ok('EXPLAIN SELECT * FROM posts', 'explain');
   ok('EXPLAIN FORMAT=JSON UPDATE posts SET mime = 1 WHERE id = 2', 'explain');
   ok('EXPLAIN DELETE FROM posts WHERE id = 2', 'explain');
@@ -19,7 +19,7 @@ test('guard: EXPLAIN of the statement kinds that have plans, never EXPLAIN ANALY
   no('DELETE FROM posts', 'explain');
 });
 
-test('guard: schema reads only from information_schema or SHOW', () => {
+void test('guard: schema reads only from information_schema or SHOW', () => {
   ok("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'isu'", 'schema');
   ok('SELECT VERSION()', 'schema');
   ok('SHOW INDEX FROM posts', 'schema');
@@ -28,14 +28,14 @@ test('guard: schema reads only from information_schema or SHOW', () => {
   no("SELECT TABLE_NAME FROM information_schema.TABLES INTO OUTFILE '/tmp/x'", 'schema');
 });
 
-test('guard: sampling only in the shape sampleQuery builds', () => {
+void test('guard: sampling only in the shape sampleQuery builds', () => {
   ok(sampleQuery('isu', 'posts', 'user_id', 5), 'sample');
   ok(sampleQuery('isu', 'we`ird', 'c`ol', 3), 'sample');
   no('SELECT * FROM posts', 'sample');
   no('SELECT DISTINCT `a` FROM `isu`.`posts` WHERE `a` IS NOT NULL LIMIT 5 UNION SELECT password FROM mysql.user', 'sample');
 });
 
-test('guard: SET of session variables only', () => {
+void test('guard: SET of session variables only', () => {
   ok('SET SESSION TRANSACTION READ ONLY', 'set');
   ok('SET SESSION max_statement_time = 5', 'set');
   no('SET GLOBAL max_connections = 1', 'set');
@@ -43,7 +43,7 @@ test('guard: SET of session variables only', () => {
   no('SET PASSWORD = PASSWORD("x")', 'set');
 });
 
-test('guard: index DDL only when confirmed', () => {
+void test('guard: index DDL only when confirmed', () => {
   ok('ALTER TABLE posts ADD INDEX idx_user (user_id)', 'ddl', true);
   ok('ALTER TABLE `isu`.`posts` DROP INDEX idx_user', 'ddl', true);
   no('ALTER TABLE posts ADD INDEX idx_user (user_id)', 'ddl', false);
@@ -52,7 +52,7 @@ test('guard: index DDL only when confirmed', () => {
   no('DROP TABLE posts', 'ddl', true);
 });
 
-test('explainability: INSERT … VALUES has no plan, INSERT … SELECT and REPLACE do', () => {
+void test('explainability: INSERT … VALUES has no plan, INSERT … SELECT and REPLACE do', () => {
   assert.deepEqual(explainability('SELECT 1'), { explain: true, kind: 'select' });
   assert.deepEqual(explainability('INSERT INTO t SELECT * FROM u'), { explain: true, kind: 'insert-select' });
   assert.deepEqual(explainability('REPLACE INTO t (a) VALUES (?)'), { explain: true, kind: 'replace' });
@@ -61,7 +61,7 @@ test('explainability: INSERT … VALUES has no plan, INSERT … SELECT and REPLA
   assert.equal(explainability('CREATE TABLE t (a int)').explain, false);
 });
 
-test('server version text → flavor and version', () => {
+void test('server version text → flavor and version', () => {
   assert.deepEqual(parseServerVersion('10.11.6-MariaDB-0+deb12u1'), { flavor: 'mariadb', version: '10.11.6-MariaDB-0+deb12u1', major: 10, minor: 11 });
   assert.equal(parseServerVersion('11.4.2-MariaDB').major, 11);
   assert.deepEqual(parseServerVersion('8.0.36'), { flavor: 'mysql', version: '8.0.36', major: 8, minor: 0 });

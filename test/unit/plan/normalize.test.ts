@@ -12,13 +12,13 @@ const tab = (flavor: Flavor, name: string) => normalizeTabular(parseExplainText(
 const json = (flavor: Flavor, name: string) => normalizeJson(read(flavor, `${name}.json`), flavor);
 const brief = (p: ReturnType<typeof tab>) => p.rows.map((r) => [r.id, r.selectType, r.table, r.type, r.key, r.rows, r.extra.join('; ')]);
 
-test('splitExtra keeps parenthesised commas', () => {
+void test('splitExtra keeps parenthesised commas', () => {
   assert.deepEqual(splitExtra('Using where; Using join buffer (flat, BNL join)'), ['Using where', 'Using join buffer (flat, BNL join)']);
   assert.deepEqual(splitExtra(null), []);
   assert.deepEqual(splitExtra(''), []);
 });
 
-test('MySQL 8 tabular: twelve columns, NULLs, filtered', () => {
+void test('MySQL 8 tabular: twelve columns, NULLs, filtered', () => {
   const p = tab('mysql', 'join-buffer');
   assert.deepEqual(brief(p), [
     [1, 'SIMPLE', 'c', 'ref', 'idx_post_id', 2, ''],
@@ -30,7 +30,7 @@ test('MySQL 8 tabular: twelve columns, NULLs, filtered', () => {
   assert.equal(p.rows[0].ref, 'const');
 });
 
-test('MariaDB tabular (captured): no filtered column, BNL join buffer', () => {
+void test('MariaDB tabular (captured): no filtered column, BNL join buffer', () => {
   const p = tab('mariadb', 'join-buffer');
   assert.deepEqual(brief(p), [
     [1, 'SIMPLE', 'c', 'ref', 'idx_post_id', 2, ''],
@@ -39,7 +39,7 @@ test('MariaDB tabular (captured): no filtered column, BNL join buffer', () => {
   assert.equal(p.rows[0].filtered, null);
 });
 
-test('MySQL 8 JSON: ordering_operation filesort, cost, attached condition', () => {
+void test('MySQL 8 JSON: ordering_operation filesort, cost, attached condition', () => {
   const p = json('mysql', 'scan-filesort');
   assert.deepEqual(brief(p), [[1, 'SIMPLE', 'posts', 'ALL', null, 100113, 'Using filesort; Using where']]);
   assert.equal(p.cost, 10178.55);
@@ -47,24 +47,24 @@ test('MySQL 8 JSON: ordering_operation filesort, cost, attached condition', () =
   assert.match(p.rows[0].condition ?? '', /user_id/);
 });
 
-test('MySQL 8 JSON: hash join buffer and grouping temporary table', () => {
+void test('MySQL 8 JSON: hash join buffer and grouping temporary table', () => {
   assert.deepEqual(brief(json('mysql', 'join-buffer'))[1], [1, 'SIMPLE', 'p', 'ALL', null, 100113, 'Using where; Using join buffer (hash join)']);
   assert.deepEqual(brief(json('mysql', 'group-temporary')), [[1, 'SIMPLE', 'comments', 'ALL', null, 199652, 'Using temporary']]);
 });
 
-test('MySQL 8 JSON: dependent attached subquery', () => {
+void test('MySQL 8 JSON: dependent attached subquery', () => {
   const p = json('mysql', 'dependent');
   assert.deepEqual(p.rows.map((r) => [r.id, r.selectType, r.table]), [[1, 'PRIMARY', 'p'], [2, 'DEPENDENT SUBQUERY', 'c']]);
 });
 
-test('MariaDB JSON (captured): filesort/temporary wrappers, block-nl-join, expression cache', () => {
+void test('MariaDB JSON (captured): filesort/temporary wrappers, block-nl-join, expression cache', () => {
   assert.deepEqual(brief(json('mariadb', 'group-temporary')), [[1, 'SIMPLE', 'comments', 'ALL', null, 199571, 'Using filesort; Using temporary']]);
   assert.deepEqual(brief(json('mariadb', 'join-buffer'))[1], [1, 'SIMPLE', 'p', 'ALL', null, 100069, 'Using where; Using join buffer (flat, BNL join)']);
   const dep = json('mariadb', 'dependent');
   assert.deepEqual(dep.rows.map((r) => [r.id, r.selectType, r.table]), [[1, 'PRIMARY', 'p'], [2, 'DEPENDENT SUBQUERY', 'c']]);
 });
 
-test('MariaDB JSON (captured): derived table inside a UNION, UPDATE with buffer', () => {
+void test('MariaDB JSON (captured): derived table inside a UNION, UPDATE with buffer', () => {
   const p = json('mariadb', 'derived-union');
   assert.deepEqual(p.rows.map((r) => [r.id, r.selectType, r.table]), [
     [1, 'PRIMARY', 'u'], [1, 'PRIMARY', '<derived2>'], [2, 'DERIVED', 'posts'], [3, 'UNION', null], [null, 'UNION RESULT', '<union1,3>'],
@@ -75,7 +75,7 @@ test('MariaDB JSON (captured): derived table inside a UNION, UPDATE with buffer'
   assert.equal(u.rows[0].keyLen, null);
 });
 
-test('tabular and JSON agree on tables and access types for every fixture', () => {
+void test('tabular and JSON agree on tables and access types for every fixture', () => {
   for (const flavor of ['mysql', 'mariadb'] as Flavor[]) {
     for (const name of ['scan-filesort', 'join-buffer', 'group-temporary', 'dependent', 'good-join']) {
       const t = tab(flavor, name).rows.map((r) => [r.table, r.type, r.key]);
@@ -85,7 +85,7 @@ test('tabular and JSON agree on tables and access types for every fixture', () =
   }
 });
 
-test('mergeJsonDetail adds MariaDB filtered and conditions to the tabular plan', () => {
+void test('mergeJsonDetail adds MariaDB filtered and conditions to the tabular plan', () => {
   const m = mergeJsonDetail(tab('mariadb', 'join-buffer'), json('mariadb', 'join-buffer'));
   assert.equal(m.source, 'tabular+json');
   assert.equal(m.rows[1].filtered, 100);
@@ -93,7 +93,7 @@ test('mergeJsonDetail adds MariaDB filtered and conditions to the tabular plan',
   assert.ok(m.json);
 });
 
-test('normalizeJson refuses a document that is not EXPLAIN JSON', () => {
+void test('normalizeJson refuses a document that is not EXPLAIN JSON', () => {
   assert.throws(() => normalizeJson('{"x":1}', 'mysql'), /query_block/);
   assert.throws(() => normalizeJson('not json', 'mysql'));
 });
