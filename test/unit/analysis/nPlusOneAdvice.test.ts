@@ -10,9 +10,9 @@ const loop: LoopInfo = { kind: 'range', range: { start: { line: 5, character: 1 
 /** One function: the outer query on line 4 (result in `posts`, unless `outerSql` is undefined), the inner one on line 8 inside the loop. */
 function finding(outerSql: string | undefined, innerSql: string, placeholders: string[] = ['?'], language: Language = 'go') {
   const s = (line: number, sql: string, extra: Partial<SqlSite>): SqlSite => ({ file: 'app.x', language, range: r(line), literalRanges: [r(line)], sql, placeholders: [], dynamic: false, loops: [], ...extra });
-  const sites = [s(7, innerSql, { placeholders, loops: [loop] })];
+  const sites = [s(7, innerSql, { placeholders, loops: [loop], call: 'db.query' })];
   if (outerSql) sites.unshift(s(3, outerSql, { resultVar: 'posts' }));
-  const facts: FileFacts = { file: 'app.x', language, sites, functions: [{ name: 'index', range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } }, nameRange: r(0) }], calls: [], routes: [], errors: [] };
+  const facts: FileFacts = { file: 'app.x', language, sites, functions: [{ name: 'index', range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } }, nameRange: r(0) }], calls: [{ name: 'query', receiver: 'db', range: r(7, 0, 60), loops: [loop] }], routes: [], errors: [] };
   const [f] = detectNPlusOne([facts]);
   assert.ok(f, 'expected a finding');
   return f;
