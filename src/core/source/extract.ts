@@ -372,7 +372,8 @@ class Walker {
     let after = c.literals[c.literals.length - 1].range[1];
     let helper: string | undefined;
     for (let hop = 0; hop < 3; hop++) {
-      const re = new RegExp(`(?:^|[^\\w$])[$@]?${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+      // The name as a value (`q`, `$q`, `self::Q`), not as a method being called (`db.query(`).
+      const re = new RegExp(`(?:^|[^\\w$])[$@]?${name.replace(/[$]/g, '\\$')}(?![\\w$]|\\s*\\()`);
       const hits = this.callRecs.filter((r) => (scopeId === undefined || r.ctx.fn?.id === scopeId) && (scopeId === undefined || r.start >= after)
         && !NOT_A_DB_CALL.test(r.shape.name) && re.test(this.text.slice(r.argsStart, r.argsEnd)));
       const helperHit = hits.find((h) => this.spec.helpers.has(h.shape.name));

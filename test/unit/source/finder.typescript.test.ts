@@ -1,0 +1,3 @@
+import { behavesLikeSqlFinder } from './behavesLikeSqlFinder';
+
+behavesLikeSqlFinder('typescript');
