@@ -1,0 +1,106 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES } from '../../support/paths';
+import { planFindings, siteFindings } from '../../../src/core/analysis/planFindings';
+import { statementFacts } from '../../../src/core/analysis/planFindingsQuery';
+import { normalizeJson } from '../../../src/core/plan/normalizeJson';
+import { normalizeTabular, parseExplainText } from '../../../src/core/plan/normalizeTabular';
+import type { Plan, PlanRow } from '../../../src/core/plan/planModel';
+import type { Schema } from '../../../src/core/model';
+
+const base = JSON.parse(readFileSync(join(FIXTURES, 'schemas', 'isuconish.schema.json'), 'utf8')) as Schema;
+const mysqlSchema: Schema = { ...base, flavor: 'mysql', version: '8.0.36' };
+const fixture = (dir: string, name: string, ext: string) => readFileSync(join(FIXTURES, 'explain', dir, `${name}.${ext}`), 'utf8');
+
+/** A schema where every table is tiny (a development database). */
+function tinySchema(rows = 20): Schema {
+  const tables = Object.fromEntries(Object.entries(base.tables).map(([k, t]) => [k, { ...t, rows }]));
+  return { ...base, tables };
+}
+
+function row(p: Partial<PlanRow>): PlanRow {
+  return { id: 1, selectType: 'SIMPLE', table: null, partitions: null, type: null, possibleKeys: [], key: null, keyLen: null, ref: null, rows: null, filtered: null, extra: [], ...p };
+}
+const plan = (...rows: Partial<PlanRow>[]): Plan => ({ flavor: 'mariadb', rows: rows.map(row), source: 'tabular' });
+
+const codes = (p: Plan, sql: string, schema: Schema) => planFindings(p, statementFacts(sql, schema), schema).map((f) => f.code).sort();
+
+// Recorded MySQL 8 plans (tabular and JSON) for the same statements: both forms must give the same findings.
+const recorded: [string, string[]][] = [
+  ['scan-filesort', ['filesort', 'full-table-scan']],
+  ['join-buffer', ['join-without-index']],
+  ['group-temporary', ['full-table-scan', 'temporary-table']],
+  ['dependent', ['dependent-subquery', 'full-table-scan', 'full-table-scan']],
+  ['good-join', []],
+  ['examined-ratio', ['rows-examined-ratio']],
+];
+
+for (const [name, want] of recorded) {
+  void test(`findings on recorded MySQL 8 plan ${name}: ${want.join(', ') || 'none'}`, () => {
+    const sql = fixture('mysql8', name, 'sql').trim();
+    assert.deepEqual(codes(normalizeTabular(parseExplainText(fixture('mysql8', name, 'txt')), 'mysql'), sql, mysqlSchema), want, 'tabular');
+    assert.deepEqual(codes(normalizeJson(fixture('mysql8', name, 'json'), 'mysql'), sql, mysqlSchema), want, 'json');
+  });
+}
+
+// Statement-shaped cases on plans as the server prints them.
+const cases: { name: string; sql: string; plan: Plan; schema?: Schema; want: string[] }[] = [
+  { name: 'primary key lookup', sql: 'SELECT * FROM users WHERE id = 1', plan: plan({ table: 'users', type: 'const', key: 'PRIMARY', rows: 1 }), want: [] },
+  { name: 'unique key lookup', sql: "SELECT * FROM users WHERE account_name = 'user1'", plan: plan({ table: 'users', type: 'const', key: 'account_name', rows: 1 }), want: [] },
+  { name: 'ORDER BY served by an index with LIMIT', sql: 'SELECT * FROM posts ORDER BY created_at DESC LIMIT 20', plan: plan({ table: 'posts', type: 'index', key: 'idx_created_at', rows: 20 }), want: [] },
+  { name: 'whole-index read for COUNT(*)', sql: 'SELECT COUNT(*) FROM posts', plan: plan({ table: 'posts', type: 'index', key: 'idx_created_at', rows: 100069, extra: ['Using index'] }), want: ['full-index-scan'] },
+  { name: 'function on an indexed column', sql: "SELECT * FROM users WHERE LOWER(account_name) = 'x'", plan: plan({ table: 'users', type: 'ALL', rows: 9829, extra: ['Using where'] }), want: ['function-on-column'] },
+  { name: 'DATE() on an indexed datetime', sql: "SELECT * FROM posts WHERE DATE(created_at) = '2024-01-01'", plan: plan({ table: 'posts', type: 'ALL', rows: 100069, extra: ['Using where'] }), want: ['function-on-column'] },
+  { name: 'leading wildcard on an indexed column', sql: "SELECT * FROM users WHERE account_name LIKE '%bob'", plan: plan({ table: 'users', type: 'ALL', rows: 9829, extra: ['Using where'] }), want: ['leading-wildcard'] },
+  { name: 'prefix LIKE uses the index', sql: "SELECT * FROM users WHERE account_name LIKE 'bob%'", plan: plan({ table: 'users', type: 'range', key: 'account_name', rows: 12, extra: ['Using index condition'] }), want: [] },
+  { name: 'OR across an indexed and a plain column', sql: 'SELECT * FROM items WHERE seller_id = 1 OR buyer_id = 2', plan: plan({ table: 'items', type: 'ALL', rows: 99603, extra: ['Using where'] }), want: ['or-across-columns'] },
+  { name: 'OR served by index_merge', sql: 'SELECT * FROM items WHERE seller_id = 1 OR id = 2', plan: plan({ table: 'items', type: 'index_merge', key: 'idx_seller_id,PRIMARY', rows: 12, extra: ['Using union(idx_seller_id,PRIMARY); Using where'] }), want: [] },
+  { name: 'composite index serves WHERE and ORDER BY', sql: 'SELECT * FROM items WHERE category_id = 3 ORDER BY created_at DESC LIMIT 48', plan: plan({ table: 'items', type: 'ref', key: 'idx_category_created', rows: 3333, ref: 'const', extra: ['Using where'] }), want: [] },
+  { name: 'small filesort after a selective lookup is fine', sql: 'SELECT * FROM comments WHERE post_id = 3 ORDER BY created_at', plan: plan({ table: 'comments', type: 'ref', key: 'idx_post_id', rows: 2, extra: ['Using filesort'] }), want: [] },
+  { name: 'INSERT … SELECT row is not a scan', sql: 'INSERT INTO tags SELECT id + 100, name FROM tags', plan: plan({ selectType: 'INSERT', table: 'tags', type: 'ALL' }, { table: 'tags', type: 'ALL', rows: 8, extra: ['Using temporary'] }), want: [] },
+  { name: 'tiny table, no condition: reading all rows is intended', sql: 'SELECT * FROM categories', plan: plan({ table: 'categories', type: 'ALL', rows: 30 }), want: [] },
+];
+
+for (const c of cases) {
+  void test(`findings: ${c.name} → ${c.want.join(', ') || 'none'}`, () => {
+    assert.deepEqual(codes(c.plan, c.sql, c.schema ?? base), [...c.want].sort());
+  });
+}
+
+void test('tiny table: "only because tiny" when an index could serve, "will scan at scale" when none can', () => {
+  const tiny = tinySchema();
+  const withIndex = planFindings(plan({ table: 'posts', type: 'ALL', rows: 20, extra: ['Using where'] }), statementFacts('SELECT * FROM posts WHERE created_at > NOW()', tiny), tiny);
+  assert.equal(withIndex.length, 1);
+  assert.equal(withIndex[0].severity, 'hint');
+  assert.match(withIndex[0].message, /only because the table is tiny.*idx_created_at/);
+  const without = planFindings(plan({ table: 'posts', type: 'ALL', rows: 20, extra: ['Using where'] }), statementFacts('SELECT * FROM posts WHERE user_id = 5', tiny), tiny);
+  assert.equal(without.length, 1);
+  assert.equal(without[0].severity, 'info');
+  assert.match(without[0].message, /will scan at scale: no index covers user_id/);
+});
+
+void test('severity scales with the table size', () => {
+  const sev = (rows: number) => {
+    const s: Schema = { ...base, tables: { ...base.tables, posts: { ...base.tables.posts, rows } } };
+    return planFindings(plan({ table: 'posts', type: 'ALL', rows, extra: ['Using where'] }), statementFacts('SELECT * FROM posts WHERE user_id = 5', s), s)[0].severity;
+  };
+  assert.deepEqual([sev(200), sev(5000), sev(500000)], ['info', 'warning', 'error']);
+});
+
+void test('siteFindings ties plan findings to the site range', () => {
+  const f = planFindings(plan({ table: 'posts', type: 'ALL', rows: 100069, extra: ['Using where'] }), statementFacts('SELECT * FROM posts WHERE user_id = 5', base), base);
+  const range = { start: { line: 3, character: 10 }, end: { line: 3, character: 40 } };
+  assert.deepEqual(siteFindings('app/main.go', range, f).map((x) => [x.code, x.file, x.range.start.line, x.table]), [['full-table-scan', 'app/main.go', 3, 'posts']]);
+});
+
+void test('statementFacts reads predicates, order, functions, wildcards and ORs per table', () => {
+  const f = statementFacts("SELECT * FROM posts p JOIN users u ON u.id = p.user_id WHERE p.created_at > '2024-01-01' AND (u.del_flg = 0 OR u.authority = 1) AND UPPER(u.account_name) = 'X' AND p.mime LIKE '%png' ORDER BY p.created_at LIMIT 5", base);
+  const p = f.tables.find((t) => t.table === 'posts')!;
+  const u = f.tables.find((t) => t.table === 'users')!;
+  assert.deepEqual([p.eq, p.range, p.order, p.leadingWildcard], [['user_id'], ['created_at'], ['created_at'], ['mime']]);
+  assert.deepEqual([u.eq, u.orGroups, u.functionCols], [['id'], [['del_flg', 'authority']], [{ column: 'account_name', fn: 'UPPER' }]]);
+  assert.equal(f.limit, 5);
+  assert.equal(statementFacts('SELEC nonsense', base).parsed, false);
+});
