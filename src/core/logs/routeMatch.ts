@@ -72,10 +72,12 @@ export function compileRoutePattern(pattern: string, subtree = false): CompiledP
   for (let i = 0; i < p.length;) {
     const c = p[i];
     const atSegStart = i > 0 && p[i - 1] === '/';
-    if (c === ':' && atSegStart && /[A-Za-z_]/.test(p[i + 1] ?? '')) {
+    // why: Express and friends take `:name` after any non-word character (`/@:user`, `/:from-:to`),
+    // while `/things:batch` (Google style) is literal.
+    if (c === ':' && i > 0 && !/\w/.test(p[i - 1]) && /[A-Za-z_]/.test(p[i + 1] ?? '')) {
       let j = i + 1;
       while (j < p.length && /\w/.test(p[j])) j++;
-      let re = ONE_SEGMENT;
+      let re = p[j] === '-' || p[j] === '.' ? '[^/]+?' : ONE_SEGMENT;
       if (p[j] === '(') {
         const end = closing(p, j, '(', ')');
         if (end > 0) { re = jsRegexBody(p.slice(j + 1, end - 1)); j = end; }
