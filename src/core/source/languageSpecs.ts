@@ -376,7 +376,13 @@ const rust: LangSpec = {
     return s;
   },
   functions: set('function_item', 'closure_expression'),
-  functionDef: (node) => (node.type === 'closure_expression' ? undefined : named(node)),
+  functionDef(node) {
+    if (node.type !== 'closure_expression') return named(node);
+    // `let load = |id| { … };`: a closure bound by `let` is named after it, so calls to it can be followed (N+1).
+    const p = node.parent;
+    const pat = p?.type === 'let_declaration' && p.childForFieldName('value')?.startIndex === node.startIndex ? p.childForFieldName('pattern') : null;
+    return pat && pat.type === 'identifier' ? { name: pat.text, nameNode: pat } : undefined;
+  },
   classes: set('impl_item', 'trait_item'),
   className(node) {
     const t = node.childForFieldName(node.type === 'impl_item' ? 'type' : 'name');
