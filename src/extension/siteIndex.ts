@@ -17,6 +17,8 @@ export interface FactsProvider {
   factsOf(file: string, text: string): Promise<FileFacts | undefined>;
   /** Whether a path is of a language we read (by its name). */
   accepts(file: string): boolean;
+  /** Drops what is kept for a deleted file. */
+  forget(file: string): void;
 }
 
 /** Files the scan and the watcher look at; the FactsProvider has the final word by name. */
@@ -157,7 +159,11 @@ export class SiteIndex implements vscode.Disposable {
       if (++done % 50 === 0) progress.report({ message: `${done}/${found.length} files`, increment: (50 / found.length) * 100 });
     }
     if (!token.isCancellationRequested && generation === this.generation) {
-      for (const key of before) this.files.delete(key);
+      for (const key of before) {
+        const gone = this.files.get(key);
+        if (gone) this.provider.forget(gone.facts.file);
+        this.files.delete(key);
+      }
     }
     summary.ms = Date.now() - t0;
     this.changed.fire(this.all().map((f) => f.uri));
@@ -220,6 +226,7 @@ export class SiteIndex implements vscode.Disposable {
   }
 
   private remove(uri: vscode.Uri): void {
+    this.provider.forget(relativePath(uri));
     if (this.files.delete(uri.toString())) this.changed.fire([uri]);
   }
 
