@@ -1,0 +1,202 @@
+/**
+ * `query-insight advise DIR`: the indexes the app's statements need, merged across the app (one
+ * index serving several statements is listed once, with those statements), as DDL ready to paste,
+ * plus the redundant indexes already in the schema. The schema comes from the database (connection
+ * options) or, offline, from schema files (`--schema FILE.sql`, else the .sql files under DIR).
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Command, CommandIo } from '../command';
+import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
+import type { IndexSuggestion, Schema, SqlSite } from '../../core/model';
+import { adviseStatement } from '../../core/analysis/advisor';
+import { addIndexDdl } from '../../core/analysis/ddl';
+import { parseSchemaText } from '../../core/analysis/ddlParse';
+import { redundantIndexes, type RedundantIndex } from '../../core/analysis/redundantIndexes';
+import { ParserSet } from '../../core/source/treeSitter';
+import { FactsCache } from '../../core/workspace';
+import { DbConnection } from '../../db/connection';
+import { readSchema } from '../../db/schemaReader';
+import { fsGrammarSource } from '../../node/grammars';
+import { scanProject, SKIPPED_DIRS } from '../../node/scanDir';
+
+const HELP = `usage: query-insight advise [DIR] [options]
+
+Suggests the composite indexes the SQL statements in DIR's source need (default DIR: the current
+directory), merged across the app, as ALTER TABLE statements ready to paste, and lists redundant
+indexes already in the schema. Existing indexes come from the database when connection options are
+given, else from schema files: --schema FILE.sql, or every .sql file under DIR that has a CREATE TABLE
+(row counts are unknown then, so large-table hints are left out).
+
+options:
+  --host H / --port P / --socket S     the database server, as in \`explain\` (read-only session)
+  --user U / --database D              required with a connection
+  --password-env NAME                  read the password from NAME (default MYSQL_PWD); never a flag
+  --timeout MS                         per-statement time limit (default 5000)
+  --schema FILE.sql                    schema file(s) to read instead of a database (repeatable)
+  --format table|json|md               output (default table); json = JSON Lines: one object per
+                                       suggestion {kind:"index", table, columns, name, ddl, reason,
+                                       replaces, servesOrderBy, covering, warnings, sites [{file, line}]}
+                                       and per redundant index {kind:"redundant", table, index,
+                                       columns, coveredBy, ddl, reason}`;
+
+export interface MergedSuggestion extends IndexSuggestion { sites: { file: string; line: number; sql: string }[] }
+
+const siteLine = (s: SqlSite) => (s.textStart ?? s.range.start).line + 1;
+
+/**
+ * Merges per-statement suggestions: equal ones become one, and one whose columns are a leftmost
+ * prefix of another's on the same table is served by the longer index, so it joins that one.
+ */
+export function mergeSuggestions(items: { suggestion: IndexSuggestion; site: { file: string; line: number; sql: string } }[], schema: Schema | undefined): MergedSuggestion[] {
+  const key = (s: IndexSuggestion) => `${s.table.toLowerCase()}\0${s.columns.map((c) => c.toLowerCase()).join('\0')}`;
+  const byKey = new Map<string, MergedSuggestion>();
+  for (const { suggestion, site } of items) {
+    const m = byKey.get(key(suggestion)) ?? { ...suggestion, sites: [] };
+    if (!m.sites.some((x) => x.file === site.file && x.line === site.line)) m.sites.push(site);
+    byKey.set(key(suggestion), m);
+  }
+  const all = [...byKey.values()].sort((a, b) => b.columns.length - a.columns.length);
+  const kept: MergedSuggestion[] = [];
+  for (const s of all) {
+    const host = kept.find((k) => k.table.toLowerCase() === s.table.toLowerCase() && !k.mergeGroup && !s.mergeGroup
+      && s.columns.every((c, i) => k.columns[i]?.toLowerCase() === c.toLowerCase()));
+    if (host) {
+      for (const site of s.sites) if (!host.sites.some((x) => x.file === site.file && x.line === site.line)) host.sites.push(site);
+      host.reason += ` Also serves ${s.sites.length} statement(s) that need (${s.columns.join(', ')}).`;
+      if (!host.replaces && s.replaces) {
+        host.replaces = s.replaces;
+        const info = schema?.tables[s.table.toLowerCase()];
+        const d = addIndexDdl(host.table, host.columns, host.name, { rows: info?.rows, replaces: host.replaces });
+        host.ddl = d.ddl;
+      }
+      continue;
+    }
+    kept.push(s);
+  }
+  for (const k of kept) k.sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  return kept.sort((a, b) => b.sites.length - a.sites.length || (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
+}
+
+/** .sql files under `root` (skipping vendored and generated directories) that contain a CREATE TABLE. */
+async function findSchemaFiles(root: string, depth = 6): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string, d: number): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) { if (d > 0 && !SKIPPED_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(p, d - 1); continue; }
+      if (!e.isFile() || !/\.sql$/i.test(e.name)) continue;
+      const st = await stat(p).catch(() => undefined);
+      if (!st || st.size > 8 * 1024 * 1024) continue;
+      const text = await readFile(p, 'utf8').catch(() => '');
+      if (/\bCREATE\s+(?:TEMPORARY\s+)?TABLE\b/i.test(text)) out.push(p);
+    }
+  };
+  await walk(root, depth);
+  return out.sort();
+}
+
+export const adviseCommand: Command = {
+  name: 'advise',
+  summary: 'suggest the composite indexes the app\'s statements need, as ready DDL, plus redundant indexes',
+  help: HELP,
+  async run(args: string[], io: CommandIo): Promise<number> {
+    const { values, positionals } = parseArgs({
+      args, allowPositionals: true,
+      options: {
+        format: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' },
+        user: { type: 'string' }, database: { type: 'string' }, schema: { type: 'string', multiple: true },
+        'password-env': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' },
+      },
+    });
+    if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
+    const format = parseFormat(values.format, ['table', 'json', 'md']);
+    if (positionals.length > 1) throw new UsageError(`one directory, please (got ${positionals.length})`);
+    const root = resolve(io.cwd, positionals[0] ?? '.');
+    if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UsageError(`${root} is not a directory`);
+    const connect = values.host !== undefined || values.port !== undefined || values.socket !== undefined || values.database !== undefined || values.user !== undefined;
+    if (connect && values.schema) throw new UsageError('give either connection options or --schema, not both');
+    if (connect && (!values.database || !values.user)) throw new UsageError('--user and --database are required with a connection');
+    const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
+    const port = values.port === undefined ? undefined : Number(values.port);
+    if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UsageError(`--port must be a port number (got "${values.port}")`);
+
+    let schema: Schema | undefined;
+    let schemaNote: string;
+    if (connect) {
+      const db = new DbConnection({
+        host: values.host, port, socket: values.socket, user: values.user!, password: io.env[values['password-env'] ?? 'MYSQL_PWD'],
+        database: values.database!, queryTimeoutMs: timeout,
+      });
+      try {
+        schema = await readSchema(db, 1);
+      } finally {
+        await db.close();
+      }
+      schemaNote = `schema of ${values.database} (${schema.flavor} ${schema.version})`;
+    } else {
+      const files = values.schema?.map((f) => resolve(io.cwd, f)) ?? await findSchemaFiles(root);
+      const texts: string[] = [];
+      for (const f of files) {
+        try { texts.push(await readFile(f, 'utf8')); } catch (err) { throw new UsageError(`cannot read schema file ${f}: ${(err as Error).message}`); }
+      }
+      schema = texts.length ? parseSchemaText(texts) : undefined;
+      schemaNote = schema
+        ? `schema from ${files.map((f) => relative(io.cwd, f).split(sep).join('/')).join(', ')} (${Object.keys(schema.tables).length} tables; row counts unknown, so no large-table hints)`
+        : 'no schema (no connection, no --schema, no .sql file with CREATE TABLE under DIR): existing indexes were not checked';
+    }
+
+    const cache = new FactsCache(new ParserSet(fsGrammarSource()));
+    const scan = await scanProject(root, cache);
+    const sites = scan.facts.flatMap((f) => f.sites);
+    const items: Parameters<typeof mergeSuggestions>[0] = [];
+    let unparsed = 0, statements = 0;
+    for (const s of sites) {
+      const advice = adviseStatement(s.sql, { schema });
+      if (advice.error) { unparsed++; continue; }
+      statements++;
+      for (const suggestion of advice.suggestions) items.push({ suggestion, site: { file: s.file, line: siteLine(s), sql: s.sql } });
+    }
+    const merged = mergeSuggestions(items, schema);
+    const redundant: RedundantIndex[] = schema ? redundantIndexes(schema) : [];
+
+    if (format === 'json') {
+      io.stdout.write(renderJsonLines([
+        ...merged.map((m) => ({
+          kind: 'index', table: m.table, columns: m.columns, name: m.name, ddl: m.ddl, reason: m.reason,
+          ...(m.replaces ? { replaces: m.replaces } : {}), servesOrderBy: m.servesOrderBy, covering: m.covering,
+          ...(m.warnings ? { warnings: m.warnings } : {}), ...(m.mergeGroup ? { mergeGroup: m.mergeGroup } : {}),
+          sites: m.sites.map(({ file, line }) => ({ file, line })),
+        })),
+        ...redundant.map((r) => ({ kind: 'redundant', table: r.table, index: r.index, columns: r.columns, coveredBy: r.coveredBy, ddl: r.ddl, reason: r.reason })),
+      ]));
+    } else {
+      const cols: Column<MergedSuggestion>[] = [
+        { header: 'table', value: (m) => m.table },
+        { header: 'columns', value: (m) => m.columns.join(', ') },
+        { header: 'statements', value: (m) => m.sites.length, right: true },
+        { header: 'sites', value: (m) => m.sites.slice(0, 3).map((s) => `${s.file}:${s.line}`).join(' ') + (m.sites.length > 3 ? ` +${m.sites.length - 3}` : '') },
+        { header: 'ddl', value: (m) => `${m.ddl};` },
+      ];
+      io.stdout.write(merged.length ? renderRows(merged, cols, format) : 'No index suggestions.\n');
+      for (const m of merged.filter((x) => x.warnings?.length || x.mergeGroup)) {
+        io.stdout.write(`${format === 'md' ? '- ' : '  '}${m.name}: ${oneLine([...(m.warnings ?? []), m.mergeGroup ? 'one of an index-merge pair for an OR' : ''].filter(Boolean).join(' '))}\n`);
+      }
+      if (redundant.length) {
+        io.stdout.write(format === 'md' ? '\n**Redundant indexes** (each costs every write):\n\n' : '\nRedundant indexes (each costs every write):\n');
+        io.stdout.write(renderRows(redundant, [
+          { header: 'table', value: (r) => r.table },
+          { header: 'index', value: (r) => `${r.index} (${r.columns.join(', ')})` },
+          { header: 'covered by', value: (r) => `${r.coveredBy} (${r.coveredByColumns.join(', ')})` },
+          { header: 'ddl', value: (r) => `${r.ddl};` },
+        ], format));
+      }
+    }
+    io.stderr.write(`${statements} statements analysed in ${scan.files} files${unparsed ? `, ${unparsed} not parsed` : ''}; `
+      + `${merged.length} index suggestions, ${redundant.length} redundant indexes; ${schemaNote}\n`);
+    return 0;
+  },
+};
