@@ -16,7 +16,6 @@ import type { Route } from '../../src/core/model';
 import { REPO_ROOT } from '../support/paths';
 
 const NGINX = '/usr/sbin/nginx';
-const FORMATS = ['ltsv', 'json', 'timed'] as const;
 
 /** Pulls the `log_format` blocks out of the docs, so the test checks exactly what users paste. */
 function documentedLogFormats(): string {
