@@ -256,8 +256,24 @@ function outerQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite | u
   const head = file.sites.find((s) => containsRange(loop.range, s.range) && !withoutHeaderLoops(s, s.loops).includes(loop) && s.loops.includes(loop));
   if (head) return head;
   const names = new Set(identifiersOf(loop.iterable));
-  const before = file.sites.filter((s) => s.resultVar && inFn(s.range) && rangeBefore(s.range, loop.range) && names.has(stripSigil(s.resultVar)));
+  const iterable = loop.iterable;
+  const linked = (s: SqlSite) => (s.resultVar !== undefined && names.has(stripSigil(s.resultVar))) || walksHandle(iterable, s);
+  const before = file.sites.filter((s) => inFn(s.range) && rangeBefore(s.range, loop.range) && linked(s));
   return before.sort(byStart).pop();
+}
+
+/**
+ * `cur.execute("SELECT …")` then `for row in cur.fetchall()` / `for row in cur` / `while ($r = $stmt->fetch())`:
+ * the loop reads rows through the handle the statement was run on.
+ */
+function walksHandle(iterable: string, site: SqlSite): boolean {
+  if (!site.call) return false;
+  const m = /([$@]?[A-Za-z_]\w*)\s*(?:\.|->)\s*[A-Za-z_]\w*$/.exec(site.call);
+  if (!m) return false;
+  const handle = stripSigil(m[1]);
+  const it = iterable.replace(/\s+/g, '');
+  return it.replace(/^[$@]/, '') === handle
+    || new RegExp(`(?:^|[^\\w$])[$@]?${handle}(?:\\.|->)(?:fetch|next|each|all|rows|iter|read)\\w*`, 'i').test(it);
 }
 
 function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], options: NPlusOneOptions, concurrent: boolean): NPlusOneFinding {

@@ -82,7 +82,9 @@ const go: LangSpec = {
   loop(node) {
     const range = childOfType(node, set('range_clause'));
     if (range) return { kind: 'range', iterable: iterableText(range.childForFieldName('right')), body: node.childForFieldName('body') };
-    return { kind: 'for', body: node.childForFieldName('body') };
+    // `for rows.Next() { … }`: the condition names what the loop walks (links it to the query behind `rows`, N+1).
+    const cond = node.namedChildren.find((c) => c && c.type !== 'for_clause' && c.type !== 'block' && c.type !== 'comment');
+    return cond ? { kind: 'for', iterable: iterableText(cond), body: node.childForFieldName('body') } : { kind: 'for', body: node.childForFieldName('body') };
   },
   assignments: set('short_var_declaration', 'assignment_statement', 'var_spec', 'const_spec'),
   assignment(node) {
@@ -260,7 +262,9 @@ const php: LangSpec = {
   loops: set('foreach_statement', 'for_statement', 'while_statement', 'do_statement'),
   loop(node) {
     if (node.type === 'foreach_statement') return { kind: 'foreach', iterable: iterableText(node.namedChildren[0]), body: node.childForFieldName('body') };
-    return { kind: node.type.replace('_statement', ''), body: node.childForFieldName('body') };
+    // `while ($row = $stmt->fetch())`: the condition names the statement handle the loop walks (N+1).
+    const cond = node.type === 'while_statement' ? node.childForFieldName('condition') : null;
+    return { kind: node.type.replace('_statement', ''), ...(cond ? { iterable: iterableText(cond) } : {}), body: node.childForFieldName('body') };
   },
   assignments: set('assignment_expression', 'const_element', 'property_element'),
   assignment(node) {
