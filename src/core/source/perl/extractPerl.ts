@@ -24,6 +24,9 @@ const NOT_CALLS = new Set([
 /** Calls that only show or log a value: a query variable handed to them is not sent to the database there. */
 const NOT_DB_CALLS = /^(?:print|printf|say|warn|die|croak|carp|confess|debug|debugf|info|infof|warnf|error|errorf|log|logf|infof|critf|sprintf|join|push|length|Dumper|dump|p|ddp|encode_json|decode_json)$/;
 
+/** Cheap first look: a literal without any of these words cannot start a statement by itself. */
+const QUICK = /select|insert|update|delete|replace|with/i;
+
 const LOOP_WORDS = new Set(['for', 'foreach', 'while', 'until']);
 const BLOCK_LOOPS = new Set(['map', 'grep', 'first', 'any', 'all', 'none']);
 const ROUTE_VERBS = new Set(['get', 'post', 'put', 'del', 'delete', 'patch', 'any', 'options', 'head', 'router', 'under']);
@@ -92,7 +95,10 @@ function scan(file: string, text: string, facts: FileFacts): void {
 
   const n = tokens.length;
   const range = (s: number, e: number): Range => ({ start: pos(s), end: pos(e) });
-  const src = (a: number, b: number): string => text.slice(tokens[a].start, tokens[b].end).replace(/\s+/g, ' ');
+  const src = (a: number, b: number): string => {
+    const s = text.slice(tokens[a].start, tokens[b].end);
+    return /\s/.test(s) ? s.replace(/\s+/g, ' ') : s;
+  };
   const endOf = (openTok: number): number => (match[openTok] >= 0 ? tokens[match[openTok]].end : text.length);
 
   const funcs: FuncSpan[] = [];
@@ -102,6 +108,8 @@ function scan(file: string, text: string, facts: FileFacts): void {
   const consumed = new Uint8Array(n);
   const braceRole = new Map<number, { func?: FuncSpan; loop?: LoopSpan; pkg?: string }>();
   const bindings = new Map<string, Binding>();
+  /** Names bound at each frame depth, so closing a block visits only its own variables. */
+  const scopes: string[][] = [];
   const frames: Frame[] = [{ open: -1, role: 'file', stmtStart: 0, endsStatement: true }];
 
   const top = (): Frame => frames[frames.length - 1];
@@ -137,6 +145,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
     const old = bindings.get(name);
     if (old) finishBinding(old);
     bindings.set(name, { parts, lits, depth, flows: [], used: false });
+    (scopes[depth] ??= []).push(name);
   }
 
   function resultVarBefore(s: number): string | undefined {
@@ -163,6 +172,11 @@ function scan(file: string, text: string, facts: FileFacts): void {
 
   /** Builds the concatenation around the string at `i` and files it as a binding or a site. */
   function chainAt(i: number): void {
+    // why: most strings are hash keys and messages; a lone one without a statement word and not assigned needs no chain.
+    const prev = tokens[i - 1];
+    const next = tokens[i + 1];
+    if (!isOp(prev, '.') && !isOp(prev, '=') && !isOp(prev, '.=') && !isOp(prev, '=>') && !isOp(next, '.')
+      && !(tokens[i].parts ?? []).some((p) => !p.dynamic && QUICK.test(p.text))) return;
     const lits: number[] = [];
     const ops: SqlPart[][] = [];
     let first = i;
@@ -196,7 +210,8 @@ function scan(file: string, text: string, facts: FileFacts): void {
       }
       break;
     }
-    let parts = ops.flat();
+    let parts: SqlPart[] = [];
+    for (const o of ops) for (const p of o) parts.push(p);
     if (!lits.length) return;
     // sprintf("… %s …", …): the format's conversions are dynamic; the statement's context is the sprintf call's.
     let ctxStart = first;
@@ -353,7 +368,13 @@ function scan(file: string, text: string, facts: FileFacts): void {
           if (frames.length > 1 && match[i] >= 0 && frames[frames.length - 1].open === match[i]) {
             const f = frames.pop() as Frame;
             if (f.call) { f.call.end = t.end; if (f.call.name !== 'sprintf') calls.push(f.call); }
-            for (const [name, b] of bindings) if (b.depth > frames.length) { finishBinding(b); bindings.delete(name); }
+            for (let d = frames.length + 1; d < scopes.length; d++) {
+              for (const name of scopes[d] ?? []) {
+                const b = bindings.get(name);
+                if (b && b.depth === d) { finishBinding(b); bindings.delete(name); }
+              }
+              scopes[d] = [];
+            }
             if (t.text === '}' && f.endsStatement) { const s = top(); if (s.role === 'file' || s.role === 'block') s.stmtStart = i + 1; }
           }
           break;
@@ -413,21 +434,30 @@ function scan(file: string, text: string, facts: FileFacts): void {
   }
   for (const b of bindings.values()) finishBinding(b);
 
-  const loopsAt = (off: number, fn: FuncSpanLike | undefined): LoopInfo[] => loops
-    .filter((l) => l.start <= off && off < l.end && (!fn || l.start >= fn.start))
-    .sort((a, b) => a.start - b.start)
-    .map((l) => (l.iterable !== undefined ? { kind: l.kind, range: range(l.start, l.end), iterable: l.iterable } : { kind: l.kind, range: range(l.start, l.end) }));
+  const loopInfo = new Map<LoopSpan, LoopInfo>();
+  const infoOf = (l: LoopSpan): LoopInfo => {
+    let info = loopInfo.get(l);
+    if (!info) {
+      info = l.iterable !== undefined ? { kind: l.kind, range: range(l.start, l.end), iterable: l.iterable } : { kind: l.kind, range: range(l.start, l.end) };
+      loopInfo.set(l, info);
+    }
+    return info;
+  };
+  const siteCtx = enclosing(funcs, loops, pendingSites.map((p) => p.ctx));
+  calls.sort((a, b) => a.start - b.start);
+  const callCtx = enclosing(funcs, loops, calls.map((c) => c.start));
 
-  for (const p of pendingSites) {
+  for (let si = 0; si < pendingSites.length; si++) {
+    const p = pendingSites[si];
     const { sql, dynamic } = joinSqlParts(p.parts);
     if (!looksLikeSql(sql)) continue;
     const lits = [...new Set(p.lits)].sort((a, b) => litStart(tokens[a]) - litStart(tokens[b]));
     const literalRanges = lits.map((k) => range(litStart(tokens[k]), litEnd(tokens[k])));
-    const fn = functionAt(funcs, p.ctx);
+    const fn = siteCtx[si].fn;
     const site: SqlSite = {
       file, language: 'perl',
       range: { start: literalRanges[0].start, end: literalRanges.reduce((m, r) => (r.end.line > m.line || (r.end.line === m.line && r.end.character > m.character) ? r.end : m), literalRanges[0].end) },
-      literalRanges, sql, placeholders: placeholdersOf(sql), dynamic, loops: loopsAt(p.ctx, fn),
+      literalRanges, sql, placeholders: placeholdersOf(sql), dynamic, loops: siteCtx[si].loops.map(infoOf),
     };
     const first = tokens[lits[0]];
     const content = first.contentStart ?? litStart(first);
@@ -449,9 +479,10 @@ function scan(file: string, text: string, facts: FileFacts): void {
     if (f.owner) def.owner = f.owner;
     facts.functions.push(def);
   }
-  for (const c of calls.sort((a, b) => a.start - b.start)) {
-    const fn = functionAt(funcs, c.start);
-    const site: CallSite = { name: c.name, range: range(c.start, c.end), loops: loopsAt(c.start, fn) };
+  for (let ci = 0; ci < calls.length; ci++) {
+    const c = calls[ci];
+    const fn = callCtx[ci].fn;
+    const site: CallSite = { name: c.name, range: range(c.start, c.end), loops: callCtx[ci].loops.map(infoOf) };
     if (c.receiver !== undefined) site.receiver = c.receiver;
     if (fn) site.function = fn.qualified;
     facts.calls.push(site);
@@ -466,11 +497,31 @@ function litEnd(t: Token): number {
   return t.litEnd ?? t.end;
 }
 
-/** Innermost function span holding `off`, or undefined. */
-function functionAt(funcs: readonly FuncSpanLike[], off: number): FuncSpanLike | undefined {
-  let best: FuncSpanLike | undefined;
-  for (const f of funcs) if (f.start <= off && off < f.end && (!best || f.start >= best.start)) best = f;
-  return best;
+/**
+ * For each offset, the innermost function holding it and the loops holding it inside that
+ * function (outermost first). One sweep over spans sorted by start, so a file with thousands of
+ * subs and calls stays linear.
+ */
+function enclosing<F extends Span, L extends Span>(funcs: readonly F[], loops: readonly L[], offs: readonly number[]): { fn?: F; loops: L[] }[] {
+  const byStart = <T extends Span>(xs: readonly T[]): T[] => xs.slice().sort((a, b) => a.start - b.start || b.end - a.end);
+  const fs = byStart(funcs);
+  const ls = byStart(loops);
+  const order = offs.map((_, i) => i).sort((a, b) => offs[a] - offs[b]);
+  const out: { fn?: F; loops: L[] }[] = new Array(offs.length);
+  let fi = 0;
+  let li = 0;
+  let activeF: F[] = [];
+  let activeL: L[] = [];
+  for (const q of order) {
+    const off = offs[q];
+    while (fi < fs.length && fs[fi].start <= off) activeF.push(fs[fi++]);
+    while (li < ls.length && ls[li].start <= off) activeL.push(ls[li++]);
+    if (activeF.some((f) => f.end <= off)) activeF = activeF.filter((f) => f.end > off);
+    if (activeL.some((l) => l.end <= off)) activeL = activeL.filter((l) => l.end > off);
+    const fn = activeF.length ? activeF[activeF.length - 1] : undefined;
+    out[q] = { fn, loops: fn ? activeL.filter((l) => l.start >= fn.start) : activeL.slice() };
+  }
+  return out;
 }
 
-interface FuncSpanLike { qualified: string; start: number; end: number }
+interface Span { start: number; end: number }

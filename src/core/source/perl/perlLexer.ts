@@ -47,8 +47,14 @@ const QUOTE_OPS = new Set(['q', 'qq', 'qw', 'qr', 'm', 's', 'tr', 'y']);
 const SPACED_DELIMS = new Set(['{', '(', '[', '<', '/', '|', '!', '"', "'", '~']);
 
 const OPS3 = new Set(['<=>', '**=', '||=', '&&=', '//=', '...', '<<=', '>>=']);
+/** For each first character (by code), the second characters that may make a two-character operator. */
+const OP2_SECOND: Record<number, string> = {};
+/** Two-character prefixes of three-character operators. */
+const OP3_THIRD = new Set(['<=', '||', '&&', '//', '<<', '>>']);
+
 const OPS2 = new Set(['->', '=>', '==', '=~', '!~', '!=', '.=', '..', '&&', '||', '//', '**', '++', '--', '+=', '-=',
   '*=', '/=', '<=', '>=', '<<', '>>', '::', '|=', '&=', '^=', '%=', 'x=']);
+for (const op of OPS2) OP2_SECOND[op.charCodeAt(0)] = (OP2_SECOND[op.charCodeAt(0)] ?? '') + op[1];
 
 /** Special variables written `$` + one punctuation character (brackets, `;` and `,` left out on purpose: prototypes). */
 const SPECIAL_VAR_CHARS = new Set(['&', '`', "'", '+', '!', '@', '/', '\\', '.', '0', '_', '"', '<', '>', '?', '^', '|', '-']);
@@ -285,11 +291,16 @@ export function lexPerl(text: string): LexResult {
 
   function operator(): void {
     const start = pos;
-    const three = text.slice(pos, pos + 3);
-    let op: string;
-    if (OPS3.has(three)) op = three;
-    else if (OPS2.has(three.slice(0, 2))) op = three.slice(0, 2);
-    else op = text[pos];
+    // why: slicing and hashing a candidate at every operator dominated the profile; the first two characters decide.
+    const c1 = text.charCodeAt(pos + 1);
+    let op = text[pos];
+    if (OP2_SECOND[text.charCodeAt(pos)]?.includes(text[pos + 1] ?? ' ') && c1 > 32) {
+      const two = text.slice(pos, pos + 2);
+      if (OPS2.has(two)) op = two;
+      if (OP3_THIRD.has(two) && OPS3.has(two + (text[pos + 2] ?? ''))) op = text.slice(pos, pos + 3);
+      else if (two === '..' && text[pos + 2] === '.') op = '...';
+      else if (two === '**' && text[pos + 2] === '=') op = '**=';
+    }
     pos += op.length;
     const t: Token = { kind: 'op', start, end: pos, text: op };
     if (op === '{') {
@@ -322,8 +333,8 @@ export function lexPerl(text: string): LexResult {
       const start = pos;
       const e = skipName(pos);
       const word = text.slice(start, e);
-      if (word === '__END__' || word === '__DATA__') break;
-      if (QUOTE_OPS.has(word) && quoteLike(word, start, e)) continue;
+      if (c === 95 && (word === '__END__' || word === '__DATA__')) break;
+      if (e - start <= 2 && QUOTE_OPS.has(word) && quoteLike(word, start, e)) continue;
       pos = e;
       push({ kind: 'word', start, end: e, text: word });
       continue;

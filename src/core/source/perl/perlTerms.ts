@@ -36,10 +36,11 @@ export function matchBrackets(tokens: readonly Token[]): Brackets {
   let unbalancedAt: number | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
-    if (t.kind !== 'op') continue;
-    if (t.text in OPENERS) { stack.push(i); continue; }
+    if (t.kind !== 'op' || t.text.length !== 1) continue;
+    const c = t.text.charCodeAt(0);
+    if (c === 40 || c === 91 || c === 123) { stack.push(i); continue; }
+    if (c !== 41 && c !== 93 && c !== 125) continue;
     const want = CLOSERS[t.text];
-    if (!want) continue;
     let k = stack.length - 1;
     while (k >= 0 && tokens[stack[k]].text !== want) k--;
     if (k < 0) { unbalancedAt ??= t.start; continue; }
