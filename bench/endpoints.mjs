@@ -1,0 +1,127 @@
+// Benchmark: `query-insight endpoints` against alp on the same generated LTSV access log.
+//
+//   node bench/endpoints.mjs                  1,000,000 lines, 3 runs each
+//   LINES=200000 RUNS=5 node bench/endpoints.mjs
+//
+// Static files are not grouped by extension here (--no-static-groups), so the groups are alp's.
+// Needs ../shared/bench (the generator gen_access_ltsv.py and run_peers.sh, whose install steps
+// build alp from the Go module proxy); without it the benchmark is skipped with a message.
+// Prints lines/s, MB/s, max RSS and CPU seconds for both tools, the ratios, and checks our
+// per-endpoint counts and sums against the generator's ground truth. The machine may be shared:
+// the "other load" column says how many cores other processes kept busy during each run.
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const shared = process.env.SHARED_BENCH ?? join(root, '..', 'shared', 'bench');
+const LINES = Number(process.env.LINES ?? 1_000_000);
+const RUNS = Number(process.env.RUNS ?? 3);
+const SEED = Number(process.env.SEED ?? 42);
+
+if (!existsSync(join(shared, 'gen_access_ltsv.py'))) {
+  console.log(`# skipped: ${shared}/gen_access_ltsv.py not found (set SHARED_BENCH to the folder with the generator)`);
+  process.exit(0);
+}
+
+const work = join(process.env.BENCH_DIR ?? tmpdir(), 'qi-bench-endpoints');
+mkdirSync(work, { recursive: true });
+const log = join(work, `access_${LINES}_s${SEED}.ltsv`);
+const truthFile = `${log}.truth.json`;
+if (!existsSync(log) || !existsSync(truthFile)) {
+  console.log(`# generating ${LINES} lines into ${log} ...`);
+  const g = spawnSync('python3', [join(shared, 'gen_access_ltsv.py'), '--lines', String(LINES), '--seed', String(SEED), '--ltsv', log, '--truth', truthFile], { stdio: 'inherit' });
+  if (g.status !== 0) process.exit(1);
+}
+const M = spawnSync('python3', [join(shared, 'gen_access_ltsv.py'), '--print-alp-m'], { encoding: 'utf8' }).stdout.trim();
+
+// Our CLI, bundled the way scripts/build.mjs does it, into a private folder (dist/ may be in use).
+const cli = join(work, 'cli.js');
+await build({ entryPoints: [join(root, 'src/cli/cli.ts')], outfile: cli, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', minify: true });
+
+function findAlp() {
+  const candidates = [process.env.ALP, join(process.env.GOBIN ?? join(homedir(), 'go', 'bin'), 'alp')].filter(Boolean);
+  const onPath = spawnSync('bash', ['-c', 'command -v alp'], { encoding: 'utf8' }).stdout.trim();
+  if (onPath) candidates.unshift(onPath);
+  return candidates.find((p) => existsSync(p));
+}
+let alp = findAlp();
+if (!alp) {
+  // The install steps of run_peers.sh (INSTALL=1), for alp only: the proxy's zip, built locally.
+  console.log('# alp not found: building it from the Go module proxy as run_peers.sh INSTALL=1 does ...');
+  const ver = process.env.ALP_VER ?? 'v1.0.21';
+  const gobin = process.env.GOBIN ?? join(homedir(), 'go', 'bin');
+  const sh = `set -e; GOFLAGS=-mod=mod go mod download -json github.com/tkuchiki/alp@${ver} >/dev/null; cd "$(go env GOMODCACHE)/github.com/tkuchiki/alp@${ver}"; mkdir -p "${gobin}"; GOFLAGS=-mod=mod go build -o "${gobin}/alp" ./cmd/alp`;
+  spawnSync('bash', ['-c', sh], { stdio: 'inherit' });
+  alp = findAlp();
+}
+
+function cpuTicks() {
+  const a = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  return { busy: a.reduce((x, y) => x + y, 0) - a[3] - a[4] };
+}
+
+/** One timed run under GNU time: wall, max RSS, CPU, and the other load on the machine. */
+function timed(cmd, args, out) {
+  const s0 = cpuTicks();
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', '-o', join(work, 'time.txt'), cmd, ...args], { maxBuffer: 1 << 28, encoding: 'utf8' });
+  const s1 = cpuTicks();
+  if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
+  if (out) writeFileSync(out, r.stdout);
+  const [wall, rssKb, user, sys] = readFileSync(join(work, 'time.txt'), 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  const hz = 100;
+  const other = Math.max(0, (s1.busy - s0.busy) / hz - user - sys) / wall;
+  return { wall, rss: rssKb / 1024, cpu: user + sys, other };
+}
+
+const bytes = statSync(log).size;
+const truth = JSON.parse(readFileSync(truthFile, 'utf8')).endpoints;
+
+function checkRows(rows) {
+  let ok = 0;
+  const bad = [];
+  for (const [key, t] of Object.entries(truth)) {
+    const g = rows.get(key);
+    if (g && g.count === t.count && Math.abs(g.sum - t.apptime_or_reqtime_sum) <= 0.01 + 0.0005 * Math.sqrt(t.count)) ok++;
+    else bad.push(`${key}: got ${g ? `${g.count} / ${g.sum.toFixed(3)}` : 'nothing'}, truth ${t.count} / ${t.apptime_or_reqtime_sum.toFixed(3)}`);
+  }
+  const extra = [...rows.keys()].filter((k) => !(k in truth));
+  return { text: `${ok}/${Object.keys(truth).length} endpoints exact (count+sum)${extra.length ? `; ${extra.length} extra rows` : ''}`, bad };
+}
+
+const tools = [
+  { name: 'query-insight', cmd: process.execPath, args: [cli, 'endpoints', log, '-m', M, '--log-format', 'ltsv', '--no-static-groups', '--format', 'json', '--quiet'],
+    rows: (text) => new Map(text.trim().split('\n').map((l) => JSON.parse(l)).map((o) => [`${o.method} ${o.uri}`, { count: o.count, sum: o.sum }])) },
+];
+if (alp) {
+  tools.push({ name: 'alp', cmd: alp, args: ['ltsv', '--file', log, '-m', M, '--format', 'tsv'],
+    rows: (text) => new Map(text.trim().split('\n').slice(1).map((l) => l.split('\t')).map((c) => [`${c[6]} ${c[7]}`, { count: Number(c[0]), sum: Number(c[10]) }])) });
+} else console.log('# alp could not be built: only our figures follow');
+
+const results = {};
+for (const t of tools) {
+  const out = join(work, `${t.name}.out`);
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(timed(t.cmd, t.args, i === 0 ? out : undefined));
+  const best = runs.reduce((a, b) => (b.wall < a.wall ? b : a));
+  const check = checkRows(t.rows(readFileSync(out, 'utf8')));
+  results[t.name] = { runs, best, rss: Math.max(...runs.map((r) => r.rss)), cpu: Math.min(...runs.map((r) => r.cpu)), check };
+}
+
+const f = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+console.log(`\n${f(LINES)} lines, ${f(bytes / 1e6, 1)} MB LTSV, ${RUNS} runs each (best wall time), -m with ${M.split(',').length} expressions`);
+console.log(`${'tool'.padEnd(14)} ${'best s'.padStart(7)} ${'lines/s'.padStart(11)} ${'MB/s'.padStart(7)} ${'maxRSS MB'.padStart(10)} ${'CPU s'.padStart(6)} ${'other load'.padStart(10)}  check`);
+for (const [name, r] of Object.entries(results)) {
+  console.log(`${name.padEnd(14)} ${f(r.best.wall, 2).padStart(7)} ${f(LINES / r.best.wall).padStart(11)} ${f(bytes / 1e6 / r.best.wall, 1).padStart(7)} ${f(r.rss, 1).padStart(10)} ${f(r.cpu, 2).padStart(6)} ${r.runs.map((x) => f(x.other, 1)).join('/').padStart(10)}  ${r.check.text}`);
+}
+const q = results['query-insight'];
+if (results.alp) {
+  const a = results.alp;
+  console.log(`\nthroughput ×${f(a.best.wall / q.best.wall, 2)} alp (wall), ×${f(a.cpu / q.cpu, 2)} (CPU time); memory ${f(q.rss, 1)} MB vs ${f(a.rss, 1)} MB (×${f(q.rss / a.rss, 2)})`);
+  console.log('target: ≥ 5× alp throughput, memory ≤ alp, never below alp');
+}
+for (const b of q.check.bad.slice(0, 10)) console.log(`  mismatch ${b}`);
+process.exit(q.check.bad.length ? 1 : 0);
