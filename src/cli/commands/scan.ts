@@ -9,6 +9,7 @@ import { ParserSet } from '../../core/source/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { fsGrammarSource } from '../../node/grammars';
 import { scanProject } from '../../node/scanDir';
+import { writeNPlusOne } from '../nPlusOneOutput';
 
 const HELP = `usage: query-insight scan [DIR] [options]
 
@@ -93,6 +94,7 @@ export const scanCommand: Command = {
       ];
       io.stdout.write(renderRows(rows, columns, format));
     }
+    writeNPlusOne(scan.facts, format, io, width);
 
     const errors = scan.facts.flatMap((f) => f.errors);
     const skipped = [...scan.skipped].map(([why, n]) => `${n} ${why}`).join(', ');
