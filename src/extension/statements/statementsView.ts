@@ -36,7 +36,7 @@ export class StatementsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     }
     const labels = siteLabels(siteRow(node.site));
     const item = new vscode.TreeItem(labels.label, vscode.TreeItemCollapsibleState.None);
-    item.description = `${labels.description.split(':').pop()} ${labels.detail}`;
+    item.description = `line ${node.site.range.start.line + 1} · ${labels.detail}`;
     item.tooltip = new vscode.MarkdownString().appendCodeblock(node.site.sql, 'sql');
     item.iconPath = new vscode.ThemeIcon(node.site.loops.length ? 'sync' : 'database');
     const start = toVsRange({ start: node.site.range.start, end: node.site.range.start });
