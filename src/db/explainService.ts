@@ -12,7 +12,7 @@
 import type { Schema, SqlSite } from '../core/model';
 import { planFindings, type PlanFinding } from '../core/analysis/planFindings';
 import { statementFacts } from '../core/analysis/planFindingsQuery';
-import { explainability } from '../core/plan/explainable';
+import { explainability, readPartAsSelect } from '../core/plan/explainable';
 import { mergeJsonDetail, normalizeJson } from '../core/plan/normalizeJson';
 import { normalizeTabular } from '../core/plan/normalizeTabular';
 import { PlanCache } from '../core/plan/planCache';
@@ -27,8 +27,10 @@ export interface ExplainResult {
   findings: PlanFinding[];
   /** What replaced each placeholder / dynamic part, for the hover. */
   substitutions: Substitution[];
-  /** The statement as sent after EXPLAIN. */
+  /** The statement with placeholders filled. */
   filledSql?: string;
+  /** What was sent after EXPLAIN when it differs from filledSql: the SELECT a data-changing statement reads with. */
+  explainedSql?: string;
   /** Why no plan exists (INSERT … VALUES, a dynamic table name …); not an error. */
   skipped?: string;
   error?: { kind: DbErrorKind | 'fill'; message: string };
@@ -88,16 +90,23 @@ export class ExplainService {
     const filled = await fillPlaceholders(sql, schema, this.samples, { flavor: schema.flavor });
     if (!filled.ok) return this.remember(sql, { ...base, skipped: filled.reason });
     const result: ExplainResult = { ...base, substitutions: filled.substitutions, filledSql: filled.sql };
+    let target = filled.sql;
+    if (can.kind !== 'select') {
+      const read = readPartAsSelect(filled.sql);
+      if (!read) return this.remember(sql, { ...result, skipped: `${can.kind.toUpperCase()} without a read part has no plan to explain` });
+      target = read;
+      result.explainedSql = read;
+    }
     try {
-      const rows = await this.db.query('explain', `EXPLAIN ${filled.sql}`);
+      const rows = await this.db.query('explain', `EXPLAIN ${target}`);
       let plan = normalizeTabular(rows, schema.flavor);
       if (this.options.json !== false) {
-        const j = await this.db.query('explain', `EXPLAIN FORMAT=JSON ${filled.sql}`);
+        const j = await this.db.query('explain', `EXPLAIN FORMAT=JSON ${target}`);
         const doc = j[0] ? Object.values(j[0])[0] : undefined;
         if (typeof doc === 'string') plan = mergeJsonDetail(plan, normalizeJson(doc, schema.flavor));
       }
       result.plan = plan;
-      const facts = statementFacts(filled.sql, schema);
+      const facts = statementFacts(target, schema);
       result.findings = planFindings(plan, facts, schema);
     } catch (err) {
       const e = err instanceof DbError ? err : classifyError(err, this.db.options);

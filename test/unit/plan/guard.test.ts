@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { guardStatement, sampleQuery, GuardError } from '../../../src/db/guard';
-import { explainability } from '../../../src/core/plan/explainable';
+import { explainability, readPartAsSelect as r } from '../../../src/core/plan/explainable';
 import { parseServerVersion } from '../../../src/db/connection';
 
 const ok = (sql: string, purpose: Parameters<typeof guardStatement>[1], confirmed = false) => assert.doesNotThrow(() => guardStatement(sql, purpose, { confirmed }), sql);
@@ -66,4 +66,17 @@ void test('server version text → flavor and version', () => {
   assert.equal(parseServerVersion('11.4.2-MariaDB').major, 11);
   assert.deepEqual(parseServerVersion('8.0.36'), { flavor: 'mysql', version: '8.0.36', major: 8, minor: 0 });
   assert.equal(parseServerVersion('5.7.44-log').flavor, 'mysql');
+});
+
+void test('readPartAsSelect: the read of UPDATE / DELETE / INSERT … SELECT as a SELECT', () => {
+  assert.equal(r('UPDATE posts SET mime = 1 WHERE user_id = 3 ORDER BY id LIMIT 2'), 'SELECT * FROM posts WHERE user_id = 3 ORDER BY id LIMIT 2');
+  assert.equal(r('UPDATE posts p JOIN users u ON u.id=p.user_id SET p.mime=(SELECT 1) WHERE u.del_flg=1'), 'SELECT * FROM posts p JOIN users u ON u.id=p.user_id WHERE u.del_flg=1');
+  assert.equal(r('UPDATE users SET del_flg = 1'), 'SELECT * FROM users');
+  assert.equal(r('DELETE FROM comments WHERE user_id = 5'), 'SELECT * FROM comments WHERE user_id = 5');
+  assert.equal(r('DELETE c FROM comments c JOIN posts p ON p.id=c.post_id WHERE p.user_id=1'), 'SELECT * FROM comments c JOIN posts p ON p.id=c.post_id WHERE p.user_id=1');
+  assert.equal(r('DELETE FROM c USING comments c JOIN posts p WHERE p.id=1'), 'SELECT * FROM comments c JOIN posts p WHERE p.id=1');
+  assert.equal(r('INSERT INTO tags (id,name) SELECT id+100, name FROM tags WHERE id < 3 ON DUPLICATE KEY UPDATE name=VALUES(name)'), 'SELECT id+100, name FROM tags WHERE id < 3');
+  assert.equal(r('INSERT INTO t (a) (SELECT a FROM u)'), 'SELECT a FROM u');
+  assert.equal(r('REPLACE INTO tags (id, name) VALUES (1, 2)'), undefined);
+  assert.equal(r('SELECT 1'), undefined);
 });
