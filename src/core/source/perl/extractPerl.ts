@@ -183,9 +183,10 @@ function scan(file: string, text: string, facts: FileFacts): void {
     while (isOp(tokens[first - 1], '.')) {
       const s = termStartBack(tokens, match, first - 2);
       if (s < 0) break;
-      ops.unshift(operand(s, first - 2, lits));
+      ops.push(operand(s, first - 2, lits));
       first = s;
     }
+    ops.reverse();
     const dropLits = (count: number): void => { lits.length = count; };
     let litMark = lits.length;
     ops.push(operand(i, i, lits));
