@@ -1,56 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
 import { extractPerl } from '../../../src/core/source/perl/extractPerl';
-import { FIXTURES } from '../../support/paths';
 import { DYNAMIC_MARK, type SqlSite } from '../../../src/core/model';
+import { behavesLikeSqlFinder } from './behavesLikeSqlFinder';
 
-const APP = join(FIXTURES, 'apps', 'perl');
-
-interface ExpectedSite { file: string; line: number; loopDepth: number; sql: string; dynamic?: boolean; function?: string; call?: string }
-interface Expected { sites: ExpectedSite[]; negatives: { file: string; line: number; text: string }[] }
-
-function perlFiles(dir: string, acc: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) perlFiles(p, acc);
-    else if (/\.(pm|pl|psgi|t)$/.test(name)) acc.push(p);
-  }
-  return acc;
-}
-
-function scanApp(): SqlSite[] {
-  const sites: SqlSite[] = [];
-  for (const p of perlFiles(APP).sort()) {
-    const rel = relative(APP, p).split(sep).join('/');
-    const facts = extractPerl(rel, readFileSync(p, 'utf8'));
-    assert.deepEqual(facts.errors, [], `${rel} scans without errors`);
-    sites.push(...facts.sites);
-  }
-  return sites;
-}
-
-function summary(s: SqlSite): ExpectedSite {
-  const e: ExpectedSite = { file: s.file, line: s.range.start.line + 1, loopDepth: s.loops.length, sql: s.sql };
-  if (s.dynamic) e.dynamic = true;
-  if (s.function) e.function = s.function;
-  if (s.call) e.call = s.call;
-  return e;
-}
-
-const key = (e: ExpectedSite): string => `${e.file}:${String(e.line).padStart(5, '0')}:${e.sql}:${e.function ?? ''}`;
-
-void test('perl fixture app: every expected site, with its text, line, loops, function and call, and nothing else', () => {
-  const expected = JSON.parse(readFileSync(join(APP, 'expected.json'), 'utf8')) as Expected;
-  assert.ok(expected.sites.length >= 25 && expected.negatives.length >= 10, 'the table holds at least 25 positive and 10 negative cases');
-  const found = scanApp().map(summary).sort((a, b) => key(a).localeCompare(key(b)));
-  const want = [...expected.sites].sort((a, b) => key(a).localeCompare(key(b)));
-  assert.deepEqual(found, want);
-  for (const n of expected.negatives) {
-    assert.ok(!found.some((f) => f.file === n.file && f.line === n.line), `not SQL: ${n.file}:${n.line} ${n.text}`);
-  }
-});
+// The fixture app (test/fixtures/apps/perl: a Kossy/DBIx::Sunny web app, models, a DBI batch script) against its table.
+behavesLikeSqlFinder('perl', 'perl', (file, text) => Promise.resolve(extractPerl(file, text)));
 
 /** The sites of one snippet of Perl. */
 function sites(code: string) {
