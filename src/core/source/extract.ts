@@ -5,30 +5,31 @@
  * directly or through a variable or constant — the enclosing function and loops, and it lists the
  * file's functions and calls for following calls across functions.
  */
-import type { Node, Parser, TreeCursor } from 'web-tree-sitter';
+import type { Node, Parser, Query } from 'web-tree-sitter';
 import type { CallSite, FileFacts, FunctionDef, Language, LoopInfo, Position, Range, SqlSite } from '../model';
 import { joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from './sqlText';
 import type { LangSpec, FormatStyle, CallShape } from './langSpec';
 import { SPECS } from './languageSpecs';
-import { grammarFor, type GrammarName, type ParserSet } from './treeSitter';
+import { compileQuery, grammarFor, type GrammarName, type ParserSet } from './treeSitter';
 import { readLiteral, applyFormat, type Literal } from './literal';
 
 export { languageForPath } from './languageOf';
 
 const R_STRING = 1, R_BINARY = 2, R_IMPLICIT = 3, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10;
 
-/** Node type id → role, built once per grammar so the walk reads one number per node. */
-const roleTables = new WeakMap<object, Uint8Array>();
+/** Per grammar: node type id → role, and one query capturing every node with a role. */
+const grammarTables = new WeakMap<object, { roles: Uint8Array; query: Query }>();
 
-function rolesFor(parser: Parser, spec: LangSpec): Uint8Array {
+function tablesFor(parser: Parser, spec: LangSpec): { roles: Uint8Array; query: Query } {
   const lang = parser.language!;
-  let t = roleTables.get(lang);
+  let t = grammarTables.get(lang);
   if (t) return t;
-  t = new Uint8Array(lang.nodeTypeCount + 1);
+  const roles = new Uint8Array(lang.nodeTypeCount + 1);
+  const names = new Set<string>();
   for (let id = 0; id < lang.nodeTypeCount; id++) {
     const name = lang.nodeTypeForId(id);
     if (!name || !lang.nodeTypeIsNamed(id)) continue;
-    t[id] = spec.strings.has(name) ? R_STRING
+    roles[id] = spec.strings.has(name) ? R_STRING
       : spec.binary.has(name) ? R_BINARY
         : spec.implicitConcat.has(name) ? R_IMPLICIT
           : spec.calls.has(name) ? R_CALL
@@ -38,14 +39,20 @@ function rolesFor(parser: Parser, spec: LangSpec): Uint8Array {
                   : spec.detachers.has(name) ? R_DETACH
                     : name === spec.heredocBegin ? R_HEREDOC_BEGIN
                       : name === spec.heredocBody ? R_HEREDOC_BODY : 0;
+    if (roles[id] && /^[a-z_]+$/.test(name)) names.add(name);
   }
-  roleTables.set(lang, t);
+  // why: letting tree-sitter's query engine (inside wasm) find the few nodes with a role is several
+  // times faster than stepping a TreeCursor over every node from JavaScript.
+  const query = compileQuery(parser, `[${[...names].map((n) => `(${n})`).join(' ')}] @n`);
+  t = { roles, query };
+  grammarTables.set(lang, t);
   return t;
 }
 
 interface Frame {
   kind: 'fn' | 'class' | 'loop' | 'detach';
-  depth: number;
+  /** End of the node that opened the frame: the frame closes before anything starting there. */
+  popAt: number;
   /** Where the frame applies (a loop's body, a function's whole node). */
   start: number;
   end: number;
@@ -57,7 +64,7 @@ interface Frame {
 
 interface Context { fn?: Frame; loops: LoopInfo[]; detached: boolean }
 
-interface CallRec { shape: CallShape; node: Node; start: number; end: number; argsStart: number; argsEnd: number; ctx: Context; resultVar?: string }
+interface CallRec { shape: CallShape; node: Node; start: number; end: number; argsStart: number; argsEnd: number; ctx: Context; resultVar?: string | null }
 
 interface Candidate {
   literals: Literal[];
@@ -120,35 +127,43 @@ class Walker {
         const bad = firstError(root);
         this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` near "${bad.text.slice(0, 30).replace(/\s+/g, ' ')}"` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
       }
-      this.walk(tree.walk(), rolesFor(this.parser, this.spec));
+      const t = tablesFor(this.parser, this.spec);
+      this.walk(root, t.roles, t.query);
       this.resolve();
     } finally {
       tree.delete();
     }
   }
 
-  private walk(cursor: TreeCursor, roles: Uint8Array): void {
-    let depth = 0;
-    for (;;) {
-      const role = roles[cursor.nodeTypeId];
-      if (role) this.enter(role, cursor.currentNode, depth);
-      if (cursor.gotoFirstChild()) { depth++; continue; }
-      for (;;) {
-        while (this.frames.length && this.frames[this.frames.length - 1].depth >= depth) this.frames.pop();
-        if (cursor.gotoNextSibling()) break;
-        if (!cursor.gotoParent()) { cursor.delete(); return; }
-        depth--;
-      }
+  private walk(root: Node, roles: Uint8Array, query: Query): void {
+    const caps = query.captures(root);
+    const n = caps.length;
+    const nodes: Node[] = new Array(n);
+    const starts = new Float64Array(n), ends = new Float64Array(n);
+    const order = new Array<number>(n);
+    for (let i = 0; i < n; i++) {
+      const node = caps[i].node;
+      nodes[i] = node; starts[i] = node.startIndex; ends[i] = node.endIndex; order[i] = i;
+    }
+    // Outer nodes before the nodes they contain.
+    order.sort((a, b) => starts[a] - starts[b] || ends[b] - ends[a]);
+    for (const i of order) {
+      const start = starts[i];
+      while (this.frames.length && this.frames[this.frames.length - 1].popAt <= start) this.frames.pop();
+      const node = nodes[i];
+      const role = roles[node.typeId];
+      if (role) this.enter(role, node, ends[i]);
     }
   }
 
-  private push(kind: Frame['kind'], depth: number, node: Node, extra: Partial<Frame> = {}): Frame {
-    const f: Frame = { kind, depth, start: node.startIndex, end: node.endIndex, id: this.nextId++, ...extra };
+  /** Opens a frame that applies inside `active` and closes where the opening node ends. */
+  private push(kind: Frame['kind'], popAt: number, active: Node, extra: Partial<Frame> = {}): Frame {
+    const f: Frame = { kind, popAt, start: active.startIndex, end: active.endIndex, id: this.nextId++, ...extra };
     this.frames.push(f);
     return f;
   }
 
-  private enter(role: number, node: Node, depth: number): void {
+  private enter(role: number, node: Node, popAt: number): void {
     const spec = this.spec;
     switch (role) {
       case R_STRING:
@@ -168,7 +183,6 @@ class Walker {
         const ctx = this.context(node.startIndex);
         const args = shape.args;
         const rec: CallRec = { shape, node, start: node.startIndex, end: node.endIndex, argsStart: args ? args.startIndex : node.endIndex, argsEnd: args ? args.endIndex : node.endIndex, ctx };
-        rec.resultVar = this.resultVar(node);
         this.callRecs.push(rec);
         const site: CallSite = { name: shape.name, range: this.range(node.startIndex, node.endIndex), loops: ctx.loops };
         if (shape.receiver) site.receiver = shape.receiver;
@@ -176,13 +190,13 @@ class Walker {
         if (ctx.detached) site.detached = true;
         this.facts.calls.push(site);
         const handler = routeHandlerName(shape, node, spec);
-        if (handler) this.push('fn', depth, handler.body, { name: handler.name, range: this.range(node.startIndex, node.endIndex) });
+        if (handler) this.push('fn', popAt, handler.body, { name: handler.name, range: this.range(node.startIndex, node.endIndex) });
         if (shape.loop) {
           const info: LoopInfo = { kind: shape.loop.kind, range: this.range(node.startIndex, node.endIndex) };
           if (shape.loop.iterable) info.iterable = shape.loop.iterable;
-          this.push('loop', depth, shape.loop.body, { loop: info });
+          this.push('loop', popAt, shape.loop.body, { loop: info });
         }
-        if (shape.detach) this.push('detach', depth, shape.detach);
+        if (shape.detach) this.push('detach', popAt, shape.detach);
         return;
       }
       case R_FUNCTION: {
@@ -192,23 +206,23 @@ class Walker {
         const fd: FunctionDef = { name: def.name, range: this.range(node.startIndex, node.endIndex), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex) };
         if (owner) fd.owner = owner;
         this.facts.functions.push(fd);
-        this.push('fn', depth, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range });
+        this.push('fn', popAt, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range });
         return;
       }
       case R_CLASS: {
         const name = spec.className(node);
-        if (name) this.push('class', depth, node, { name });
+        if (name) this.push('class', popAt, node, { name });
         return;
       }
       case R_LOOP: {
         const l = spec.loop(node);
         const info: LoopInfo = { kind: l.kind, range: this.range(node.startIndex, node.endIndex) };
         if (l.iterable) info.iterable = l.iterable;
-        this.push('loop', depth, l.body ?? node, { loop: info });
+        this.push('loop', popAt, l.body ?? node, { loop: info });
         return;
       }
       case R_DETACH:
-        this.push('detach', depth, node);
+        this.push('detach', popAt, node);
         return;
       case R_HEREDOC_BEGIN:
         this.candidate(node, true);
@@ -327,6 +341,12 @@ class Walker {
     parts.push({ dynamic: true });
   }
 
+  /** The variable a call's result is assigned to, computed on first use (most calls never need it). */
+  private resultOf(rec: CallRec): string | undefined {
+    if (rec.resultVar === undefined) rec.resultVar = this.resultVar(rec.node) ?? null;
+    return rec.resultVar ?? undefined;
+  }
+
   private resultVar(call: Node): string | undefined {
     const spec = this.spec;
     let cur = call;
@@ -377,8 +397,9 @@ class Walker {
       const hits = this.callRecs.filter((r) => (scopeId === undefined || r.ctx.fn?.id === scopeId) && (scopeId === undefined || r.start >= after)
         && !NOT_A_DB_CALL.test(r.shape.name) && re.test(this.text.slice(r.argsStart, r.argsEnd)));
       const helperHit = hits.find((h) => this.spec.helpers.has(h.shape.name));
-      if (helperHit && helperHit.resultVar) {
-        const next = bindingKey(helperHit.resultVar);
+      const helperVar = helperHit ? this.resultOf(helperHit) : undefined;
+      if (helperHit && helperVar) {
+        const next = bindingKey(helperVar);
         if (!next) break;
         helper = helperHit.shape.callee; name = next; after = helperHit.end; continue;
       }
@@ -410,7 +431,8 @@ class Walker {
     if (call) {
       site.call = call.shape.callee;
       site.callRange = this.range(call.start, call.end);
-      if (call.resultVar) site.resultVar = call.resultVar;
+      const rv = this.resultOf(call);
+      if (rv) site.resultVar = rv;
     }
     if (ctx.fn?.name) { site.function = ctx.fn.name; if (ctx.fn.range) site.functionRange = ctx.fn.range; }
     if (ctx.detached) site.detached = true;

@@ -88,3 +88,8 @@ export class ParserSet {
     return this.parsers.get(grammar);
   }
 }
+
+/** Compiles a tree-sitter query for a parser's language (kept here so only this file loads the runtime). */
+export function compileQuery(parser: TreeSitter.Parser, source: string): TreeSitter.Query {
+  return new TreeSitter.Query(parser.language!, source);
+}

@@ -1,0 +1,196 @@
+// Benchmark of SQL discovery.
+//   node bench/scan.mjs [--files 10000] [--keep]
+// 1. generates N mixed-language source files (Go, Ruby, Python, PHP, JS, TS, Rust) in a temp dir,
+// 2. runs the built CLI (dist/cli.js, or $QI_CLI) `scan DIR --format json` once, in one process,
+//    and prints files/s and MB/s (target: >= 1,000 files/s on one core),
+// 3. times re-extracting one edited file through the workspace cache (FactsCache.update), as the
+//    extension does on each edit (target: < 20 ms).
+// Build first: `node scripts/build.mjs`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import * as esbuild from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
+const N = Number(arg('--files', '10000'));
+const keep = process.argv.includes('--keep');
+const cli = process.env.QI_CLI ?? join(root, 'dist', 'cli.js');
+if (!existsSync(cli)) { console.error(`no ${cli}: run \`node scripts/build.mjs\` first`); process.exit(1); }
+
+// ---- generators: a handler file with helpers, a loop and a few statements, ~1.5-3 KB each
+const T = {
+  go: (i) => `package h${i % 50}
+
+import ("fmt"; "net/http")
+
+const q${i} = "SELECT id, name FROM users WHERE id = ?"
+
+type H${i} struct{ db *DB }
+
+// getItems${i} serves /api/items/${i}.
+func (h *H${i}) getItems${i}(w http.ResponseWriter, r *http.Request) error {
+	rows, err := h.db.Query(\`SELECT * FROM items WHERE owner_id = ? ORDER BY created_at DESC LIMIT 50\`, r.URL.Query().Get("id"))
+	if err != nil { return fmt.Errorf("select failed: %w", err) }
+	defer rows.Close()
+	for rows.Next() {
+		var id int
+		rows.Scan(&id)
+		h.db.Exec("UPDATE items SET views = views + 1 WHERE id = ?", id)
+		var name string
+		h.db.QueryRow(q${i}, id).Scan(&name)
+	}
+	s := fmt.Sprintf("SELECT COUNT(*) FROM %s WHERE x = ?", "t${i}")
+	_ = s
+	for j := 0; j < 10; j++ { w.Write([]byte(fmt.Sprint(j * ${i}))) }
+	return nil
+}
+`,
+  ruby: (i) => `class Handler${i} < Sinatra::Base
+  USER_SQL = 'SELECT * FROM users WHERE id = ?'
+  helpers do
+    def items_for(user_id)
+      db.xquery('SELECT * FROM items WHERE owner_id = ? ORDER BY id DESC LIMIT 20', user_id).to_a
+    end
+  end
+  get '/api/items/${i}' do
+    items = items_for(params[:id])
+    items.each do |item|
+      item[:user] = db.xquery(USER_SQL, item[:user_id]).first
+      item[:tags] = db.xquery("SELECT name FROM tags WHERE item_id = #{item[:id]}").to_a
+    end
+    logger.info "Select a user (#{items.size})"
+    json(items: items, page: ${i})
+  end
+end
+`,
+  python: (i) => `from flask import Flask, jsonify
+app = Flask(__name__)
+USER_SQL = "SELECT * FROM users WHERE id = %s"
+
+@app.route("/api/items/${i}")
+def items_${i}(user_id):
+    cur = db().cursor()
+    cur.execute("SELECT * FROM items WHERE owner_id = %s ORDER BY id DESC LIMIT 20", (user_id,))
+    items = cur.fetchall()
+    for item in items:
+        cur.execute(USER_SQL, (item["user_id"],))
+        item["user"] = cur.fetchone()
+        cur.execute(f"SELECT name FROM tags_${i % 7} WHERE item_id = {item['id']}")
+    names = [x["name"] for x in items if x]
+    return jsonify(items=items, names=names, message="Select a user")
+`,
+  php: (i) => `<?php
+class Handler${i} {
+    const USER_SQL = 'SELECT * FROM users WHERE id = ?';
+    public function items(PDO $db, int $userId): array {
+        $st = $db->prepare('SELECT * FROM items WHERE owner_id = ? ORDER BY id DESC LIMIT 20');
+        $st->execute([$userId]);
+        $items = $st->fetchAll();
+        foreach ($items as &$item) {
+            $u = $db->prepare(self::USER_SQL);
+            $u->execute([$item['user_id']]);
+            $item['user'] = $u->fetch();
+            $item['tags'] = $db->query("SELECT name FROM tags WHERE item_id = {$item['id']}")->fetchAll();
+        }
+        error_log("Select a user: " . count($items));
+        return $items;
+    }
+}
+`,
+  javascript: (i) => `const USER_SQL = 'SELECT * FROM users WHERE id = ?';
+app.get('/api/items/${i}', async (req, res) => {
+  const [items] = await db.query('SELECT * FROM items WHERE owner_id = ? ORDER BY id DESC LIMIT 20', [req.query.id]);
+  for (const item of items) {
+    const [[user]] = await db.query(USER_SQL, [item.user_id]);
+    item.user = user;
+    item.tags = await db.query(\`SELECT name FROM tags WHERE item_id = \${item.id}\`);
+  }
+  await Promise.all(items.map(async (it) => db.execute('UPDATE items SET views = views + 1 WHERE id = ?', [it.id])));
+  res.json({ items, message: 'Select a user', page: ${i} });
+});
+`,
+  typescript: (i) => `import type { Pool, RowDataPacket } from 'mysql2/promise';
+const USER_SQL = 'SELECT * FROM users WHERE id = ?';
+export class Service${i} {
+  constructor(private readonly db: Pool) {}
+  async items(userId: number): Promise<RowDataPacket[]> {
+    const [items] = await this.db.query<RowDataPacket[]>('SELECT * FROM items WHERE owner_id = ? ORDER BY id DESC LIMIT 20', [userId]);
+    for (const item of items) {
+      const [[user]] = await this.db.query<RowDataPacket[]>(USER_SQL, [item.user_id]);
+      item.user = user;
+    }
+    const label: string = 'Select a user';
+    return items.filter((x) => !!x && label.length > ${i % 10});
+  }
+}
+`,
+  rust: (i) => `use sqlx::MySqlPool;
+const USER_SQL: &str = "SELECT * FROM users WHERE id = ?";
+pub async fn items_${i}(pool: &MySqlPool, user_id: i64) -> Vec<(i64,)> {
+    let items: Vec<(i64, i64)> = sqlx::query_as("SELECT id, user_id FROM items WHERE owner_id = ? ORDER BY id DESC LIMIT 20")
+        .bind(user_id).fetch_all(pool).await.unwrap();
+    let mut out = Vec::new();
+    for (id, uid) in items.iter() {
+        let u: (i64,) = sqlx::query_as(USER_SQL).bind(uid).fetch_one(pool).await.unwrap();
+        let t = format!("SELECT name FROM tags WHERE item_id = {}", id);
+        let _ = t;
+        out.push(u);
+    }
+    out
+}
+`,
+};
+const EXT = { go: 'go', ruby: 'rb', python: 'py', php: 'php', javascript: 'js', typescript: 'ts', rust: 'rs' };
+const langs = Object.keys(T);
+
+const dir = mkdtempSync(join(tmpdir(), 'qi-bench-'));
+let bytes = 0;
+for (let i = 0; i < N; i++) {
+  const lang = langs[i % langs.length];
+  const sub = join(dir, lang, `m${Math.floor(i / 200)}`);
+  if (i % 200 < langs.length) mkdirSync(sub, { recursive: true });
+  const text = T[lang](i);
+  bytes += Buffer.byteLength(text);
+  writeFileSync(join(sub, `f${i}.${EXT[lang]}`), text);
+}
+console.log(`generated ${N} files, ${(bytes / 1048576).toFixed(1)} MiB in ${dir}`);
+
+const t0 = process.hrtime.bigint();
+const r = spawnSync(process.execPath, [cli, 'scan', dir, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+if (r.status !== 0) { console.error(r.stderr); process.exit(1); }
+const sites = r.stdout.split('\n').filter(Boolean).length;
+console.log(`scan: ${N} files, ${sites} statements in ${secs.toFixed(2)} s (one process, grammar loading included)`);
+console.log(`  ${(N / secs).toFixed(0)} files/s, ${(bytes / 1048576 / secs).toFixed(2)} MB/s   (target >= 1000 files/s)`);
+console.log(`  ${r.stderr.trim().split('\n')[0]}`);
+
+// ---- incremental: one edited file through the workspace cache
+const entry = join(dir, 'entry.ts');
+writeFileSync(entry, `export { FactsCache } from ${JSON.stringify(join(root, 'src/core/workspace'))};
+export { ParserSet } from ${JSON.stringify(join(root, 'src/core/source/treeSitter'))};
+export { fsGrammarSource } from ${JSON.stringify(join(root, 'src/node/grammars'))};\n`);
+const bundle = join(root, 'node_modules', '.qi-bench-workspace.cjs');
+await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'error' });
+const req = createRequire(import.meta.url);
+const { FactsCache, ParserSet, fsGrammarSource } = req(bundle);
+const cache = new FactsCache(new ParserSet(fsGrammarSource(join(root, 'dist', 'grammars'))));
+const base = Array.from({ length: 8 }, (_, k) => T.go(k).replace(/^package .*$/m, k === 0 ? '$&' : '')).join('\n');
+await cache.update('edit.go', base);
+const times = [];
+for (let k = 0; k < 30; k++) {
+  const text = base.replace('LIMIT 50', `LIMIT ${51 + k}`);
+  const s = process.hrtime.bigint();
+  await cache.update('edit.go', text);
+  times.push(Number(process.hrtime.bigint() - s) / 1e6);
+}
+const unchanged = process.hrtime.bigint();
+await cache.update('edit.go', base.replace('LIMIT 50', 'LIMIT 80'));
+const hitMs = Number(process.hrtime.bigint() - unchanged) / 1e6;
+times.sort((a, b) => a - b);
+console.log(`re-extract one edited file (${base.split('\n').length} lines, ${(Buffer.byteLength(base) / 1024).toFixed(1)} KB): median ${times[times.length >> 1].toFixed(2)} ms, max ${times[times.length - 1].toFixed(2)} ms   (target < 20 ms); unchanged content: ${hitMs.toFixed(3)} ms`);
+rmSync(bundle, { force: true });
+if (!keep) rmSync(dir, { recursive: true, force: true });
