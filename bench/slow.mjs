@@ -78,10 +78,14 @@ function timeOne(label, command) {
     mean = Number(process.hrtime.bigint() - t0) / 1e9;
   }
   let rss = NaN;
+  let cpu = NaN;
   const tv = sh('/usr/bin/time', ['-v', 'bash', '-c', command], { allowFail: true }).stderr;
   const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(tv);
   if (m) rss = Number(m[1]) / 1024;
-  return { label, mean, rss };
+  const u = /User time \(seconds\): ([\d.]+)/.exec(tv);
+  const sy = /System time \(seconds\): ([\d.]+)/.exec(tv);
+  if (u && sy) cpu = Number(u[1]) + Number(sy[1]);
+  return { label, mean, rss, cpu };
 }
 
 const rows = [];
@@ -108,7 +112,7 @@ if (process.env.SKIP_PEERS !== '1') {
       const cols = head.split('\t');
       for (const line of lines) {
         const f = Object.fromEntries(line.split('\t').map((v, i) => [cols[i], v]));
-        rows.push({ label: f.label, mean: Number(f.mean_s), rss: Number(f.maxrss_MB), check: f.check });
+        rows.push({ label: f.label, mean: Number(f.mean_s), rss: Number(f.maxrss_MB), cpu: Number(f.user_s) + Number(f.sys_s), bg: f.bg_cores, check: f.check });
       }
     }
   }
@@ -121,11 +125,13 @@ const slp = rows.find((r) => r.label === 'slp my --bundle-*') ?? rows.find((r) =
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
 console.log(`slow log: ${QUERIES} queries, ${(bytes / 1e6).toFixed(1)} MB, ${truth.shapes} shapes (${base}.log)`);
-console.log(`${pad('tool', 28)} ${lpad('mean s', 8)} ${lpad('queries/s', 11)} ${lpad('MB/s', 7)} ${lpad('maxRSS MB', 10)} ${lpad('ours ×', 7)}  check`);
+console.log(`${pad('tool', 28)} ${lpad('mean s', 8)} ${lpad('queries/s', 11)} ${lpad('MB/s', 7)} ${lpad('maxRSS MB', 10)} ${lpad('cpu s', 7)} ${lpad('ours ×', 7)} ${lpad('cpu ×', 6)}  check`);
 for (const r of rows) {
   const ratio = r === ours ? '' : (r.mean / ours.mean).toFixed(1);
-  console.log(`${pad(r.label, 28)} ${lpad(r.mean.toFixed(3), 8)} ${lpad(Math.round(QUERIES / r.mean).toLocaleString('en-US'), 11)} ${lpad((bytes / r.mean / 1e6).toFixed(1), 7)} ${lpad(r.rss.toFixed(1), 10)} ${lpad(ratio, 7)}  ${r.check}`);
+  const cpuRatio = r === ours ? '' : (r.cpu / ours.cpu).toFixed(1);
+  console.log(`${pad(r.label, 28)} ${lpad(r.mean.toFixed(3), 8)} ${lpad(Math.round(QUERIES / r.mean).toLocaleString('en-US'), 11)} ${lpad((bytes / r.mean / 1e6).toFixed(1), 7)} ${lpad(r.rss.toFixed(1), 10)} ${lpad(r.cpu.toFixed(2), 7)} ${lpad(ratio, 7)} ${lpad(cpuRatio, 6)}  ${r.check}`);
 }
+console.log('# ours × = their wall time / ours (hyperfine mean); cpu × = their user+sys / ours (one run under /usr/bin/time)');
 const verdict = [];
 if (pt) verdict.push(`${(pt.mean / ours.mean).toFixed(1)}× pt-query-digest (target 20×, floor 10×)`);
 if (slp) verdict.push(`${(slp.mean / ours.mean).toFixed(1)}× slp (target 5×)`);

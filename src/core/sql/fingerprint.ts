@@ -395,6 +395,17 @@ function emitWord(b: Uint8Array, s: number, e: number, quoted: boolean): void {
 
 function skipQuoted(b: Uint8Array, i: number, end: number, q: number): number {
   let j = i + 1;
+  // short literals: a plain loop beats the call into indexOf
+  const near = Math.min(end, j + 48);
+  for (; j < near; j++) {
+    const c = b[j];
+    if (c === 92) { j++; continue; }
+    if (c === q) {
+      if (j + 1 < end && b[j + 1] === q) { j++; continue; }
+      return j + 1;
+    }
+  }
+  if (j >= end) return end;
   for (;;) {
     // why: indexOf is a native scan; long literals (hex blobs, JSON) dominate otherwise.
     const k = b.indexOf(q, j);
