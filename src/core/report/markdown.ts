@@ -1,0 +1,60 @@
+/**
+ * A comparison as Markdown, to paste into a team's notes: a heading naming the two runs, the
+ * whole-run totals, then one table row per endpoint or query (largest change of total time first).
+ */
+import { formatDelta, formatRatio, formatSeconds, type Change, type Comparison, type ComparisonRow } from './compare';
+
+export interface MarkdownOptions {
+  /** Rows shown (default 50; 0 = all); the rest are counted in a closing line. */
+  limit?: number;
+  /** Characters of a fingerprint shown (default 120). */
+  maxKeyChars?: number;
+}
+
+/** Escapes text for a Markdown table cell (pipes, backslashes, backticks, line breaks). */
+export function mdCell(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/`/g, '\\`').replace(/\r?\n/g, ' ');
+}
+
+function count(v: number | null): string {
+  return v === null ? '–' : String(Math.round(v * 10) / 10);
+}
+
+function secs(v: number | null): string {
+  return v === null ? '–' : formatSeconds(v);
+}
+
+/** `before → after` of a figure. */
+export function arrow(c: Change, unit: 's' | 'n'): string {
+  const f = unit === 's' ? secs : count;
+  return `${f(c.before)} → ${f(c.after)}`;
+}
+
+function keyOf(r: ComparisonRow, max: number): string {
+  const k = r.key.length > max ? r.key.slice(0, max - 1) + '…' : r.key;
+  return `\`${k.replace(/`/g, "'")}\``.replace(/\|/g, '\\|');
+}
+
+const STATUS_MARK: Record<ComparisonRow['status'], string> = { changed: '', same: '', new: ' (new)', gone: ' (gone)' };
+
+/** The comparison as a Markdown section. */
+export function comparisonMarkdown(c: Comparison, options: MarkdownOptions = {}): string {
+  const limit = options.limit ?? 50;
+  const maxKey = options.maxKeyChars ?? 120;
+  const what = c.kind === 'access' ? 'endpoints (access log)' : 'queries (slow log)';
+  const tail = c.tailLabel;
+  const lines: string[] = [];
+  lines.push(`### ${mdCell(c.before.label)} → ${mdCell(c.after.label)}: ${what}`, '');
+  lines.push(`- before: ${mdCell(c.before.label)} — \`${c.before.source}\`, ${c.before.createdAt}`);
+  lines.push(`- after: ${mdCell(c.after.label)} — \`${c.after.source}\`, ${c.after.createdAt}`);
+  lines.push(`- ${c.kind === 'access' ? 'requests' : 'statements'}: ${arrow(c.totals.count, 'n')} (${formatDelta(c.totals.count.delta, 'n')}, ${formatRatio(c.totals.count)})`);
+  lines.push(`- total time: ${arrow(c.totals.total, 's')} (${formatDelta(c.totals.total.delta, 's')}, ${formatRatio(c.totals.total)})`, '');
+  lines.push(`| ${c.kind === 'access' ? 'endpoint' : 'query'} | count | total | Δ total | ratio | mean | ${tail} |`);
+  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const rows = limit > 0 ? c.rows.slice(0, limit) : c.rows;
+  for (const r of rows) {
+    lines.push(`| ${keyOf(r, maxKey)}${STATUS_MARK[r.status]} | ${arrow(r.count, 'n')} | ${arrow(r.total, 's')} | ${formatDelta(r.total.delta, 's')} | ${formatRatio(r.total)} | ${arrow(r.mean, 's')} | ${arrow(r.tail, 's')} |`);
+  }
+  if (rows.length < c.rows.length) lines.push('', `…and ${c.rows.length - rows.length} more rows with smaller changes.`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,202 @@
+/**
+ * The report page as a function of its state: tabs for the shown run, the comparison of two runs,
+ * a plan and the findings summary. Pure (element trees out); main.ts renders them and wires the actions.
+ */
+import { arrow } from '../core/report/markdown';
+import { formatDelta, formatRatio, formatSeconds, type Comparison, type ComparisonRow } from '../core/report/compare';
+import type { FindingsSummary } from '../core/report/findingsSummary';
+import { planTree } from '../core/report/planTree';
+import type { Plan } from '../core/plan/planModel';
+import type { Run, RunEndpoint, RunInfo } from '../core/report/runs';
+import { barChart, deltaChart, dotChart, treeChart, type BarRow, type Segment } from './charts';
+import { h, on, type VNode } from './vnode';
+
+export type Tab = 'run' | 'compare' | 'plan' | 'findings';
+export const TABS: { id: Tab; title: string }[] = [
+  { id: 'run', title: 'Run' }, { id: 'compare', title: 'Compare' }, { id: 'plan', title: 'Plan' }, { id: 'findings', title: 'Findings' },
+];
+
+export interface PageState {
+  tab: Tab;
+  runs: RunInfo[];
+  run?: Run;
+  findings?: FindingsSummary;
+  comparison?: Comparison;
+  plan?: { title: string; sql?: string; plan: Plan };
+  notice?: { level: 'info' | 'error'; message: string };
+  beforeId?: string;
+  afterId?: string;
+}
+
+export interface Actions {
+  selectTab(tab: Tab): void;
+  showRun(id: string): void;
+  pick(which: 'beforeId' | 'afterId', id: string): void;
+  compare(): void;
+  exportComparison(target: 'file' | 'clipboard'): void;
+}
+
+/** Rows drawn in a chart (the largest first); the rest are summed in one row. */
+export const CHART_ROWS = 20;
+/** Rows of the comparison table. */
+export const TABLE_ROWS = 200;
+
+const secs = (v: number) => formatSeconds(v);
+const CLASSES = ['s1xx', 's2xx', 's3xx', 's4xx', 's5xx'] as const;
+const CLASS_NAMES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+
+/**
+ * An endpoint's total time split by status class. The access-log statistics keep time per endpoint,
+ * not per status, so the split follows the request counts of each class (said in the chart caption).
+ */
+export function statusSegments(e: RunEndpoint): Segment[] {
+  const counts = CLASSES.map((c) => e[c]);
+  const n = counts.reduce((a, b) => a + b, 0);
+  const other = e.count - n;
+  const segs: Segment[] = CLASSES.map((c, i) => ({ cls: c, name: CLASS_NAMES[i], value: n + other > 0 ? (e.sum * counts[i]) / (n + other) : 0 }));
+  if (other > 0) segs.push({ cls: 'sother', name: 'other', value: (e.sum * other) / (n + other) });
+  return segs;
+}
+
+function kindName(kind: RunInfo['kind']): string {
+  return kind === 'access' ? 'access log' : 'slow log';
+}
+
+function runOption(r: RunInfo, selected: string | undefined): VNode {
+  return h('option', { value: r.id, selected: r.id === selected ? 'selected' : undefined }, `${r.label} (${kindName(r.kind)})`);
+}
+
+function runPicker(id: string, label: string, runs: RunInfo[], selected: string | undefined, onPick: (id: string) => void): VNode {
+  const select = on(h('select', { id, 'aria-label': label },
+    h('option', { value: '', disabled: 'disabled', selected: selected ? undefined : 'selected' }, runs.length ? 'choose a run…' : 'no runs yet'),
+    runs.map((r) => runOption(r, selected))), { change: (ev) => onPick(String((ev as { target: { value: string } }).target.value)) });
+  return h('label', { class: 'picker' }, `${label} `, select);
+}
+
+function summaryLine(run: Run): VNode {
+  const s = run.summary;
+  const parts = [
+    `${s.count.toLocaleString('en-US')} ${run.kind === 'access' ? 'requests' : 'statements'}`,
+    `total ${secs(s.totalTime)}`,
+    `${s.rows} ${run.kind === 'access' ? 'endpoints' : 'fingerprints'}`,
+  ];
+  if (s.malformed) parts.push(`${s.malformed} malformed lines`);
+  if (run.omitted.rows) parts.push(`${run.omitted.rows} smaller rows not kept (${secs(run.omitted.time)})`);
+  return h('p', { class: 'summary', id: 'run-summary' }, `${run.source} · ${new Date(run.createdAt).toLocaleString()} · ${parts.join(' · ')}`);
+}
+
+function accessCharts(run: Run): VNode[] {
+  const eps = [...(run.endpoints ?? [])].sort((a, b) => b.sum - a.sum).slice(0, CHART_ROWS);
+  const bars: BarRow[] = eps.map((e) => ({
+    label: `${e.method} ${e.uri}`, segments: statusSegments(e), valueText: secs(e.sum),
+    note: `${e.count} requests, ${e.s4xx} 4xx, ${e.s5xx} 5xx`,
+  }));
+  const legend = CLASSES.map((c, i) => ({ cls: c, name: CLASS_NAMES[i] }));
+  return [
+    barChart(bars, { title: 'Total time by endpoint', tick: secs, legend, caption: 'stacked by status class in proportion to its requests' }),
+    dotChart(eps.map((e) => ({
+      label: `${e.method} ${e.uri}`,
+      points: [{ cls: 'p50', name: 'p50', value: e.p50 }, { cls: 'p90', name: 'p90', value: e.p90 }, { cls: 'p95', name: 'p95', value: e.p95 }, { cls: 'p99', name: 'p99', value: e.p99 }],
+    })), { title: 'Latency percentiles by endpoint', tick: secs, legend: ['p50', 'p90', 'p95', 'p99'].map((p) => ({ cls: p, name: p })) }),
+  ];
+}
+
+function slowCharts(run: Run): VNode[] {
+  const qs = [...(run.queries ?? [])].sort((a, b) => b.total - a.total);
+  const total = run.summary.totalTime || 1;
+  const shown = qs.slice(0, CHART_ROWS);
+  const rest = qs.slice(CHART_ROWS).reduce((s, q) => s + q.total, 0) + run.omitted.time;
+  const rows: BarRow[] = shown.map((q) => ({
+    label: q.fingerprint, segments: [{ cls: 'share', name: 'share', value: q.total / total }],
+    valueText: `${(100 * q.total / total).toFixed(1)}% · ${secs(q.total)}`, note: `${q.count} executions, mean ${secs(q.mean)}, p95 ${secs(q.p95)}`,
+  }));
+  if (rest > 0) rows.push({ label: `${qs.length - shown.length + run.omitted.rows} other fingerprints`, segments: [{ cls: 'share other', name: 'share', value: rest / total }], valueText: `${(100 * rest / total).toFixed(1)}% · ${secs(rest)}` });
+  return [barChart(rows, { title: 'Share of query time by fingerprint', tick: (v) => `${Math.round(v * 100)}%` })];
+}
+
+function runTab(s: PageState, a: Actions): VNode {
+  const picker = runPicker('run-pick', 'Run', s.runs, s.run?.id, (id) => a.showRun(id));
+  if (!s.run) return h('div', {}, picker, h('p', { class: 'empty' }, s.runs.length ? 'Choose a run to see where its time goes.' : 'No runs yet: import an access log or a slow log (each import is kept as a run).'));
+  return h('div', {}, picker, summaryLine(s.run), ...(s.run.kind === 'access' ? accessCharts(s.run) : slowCharts(s.run)));
+}
+
+function keyLabel(r: ComparisonRow): string {
+  return r.key;
+}
+
+/** The comparison table (HTML, one focusable row per endpoint or query). */
+export function comparisonTable(c: Comparison, limit = TABLE_ROWS): VNode {
+  const tail = c.tailLabel;
+  const rows = c.rows.slice(0, limit);
+  const head = h('tr', {}, ['', c.kind === 'access' ? 'endpoint' : 'query', 'count', 'total', 'Δ total', 'ratio', 'mean', tail].map((t) => h('th', { scope: 'col' }, t)));
+  const body = rows.map((r) => {
+    const cls = r.status === 'new' ? 'new' : r.status === 'gone' ? 'gone' : r.total.delta > 0 ? 'regression' : r.total.delta < 0 ? 'gain' : 'unchanged';
+    const aria = `${keyLabel(r)}: ${r.status}, total ${arrow(r.total, 's')}, ${formatDelta(r.total.delta, 's')}`;
+    return h('tr', { tabindex: 0, class: `row ${cls}`, 'data-nav': 'table', 'data-key': r.key, 'aria-label': aria },
+      h('td', { class: `badge ${cls}` }, r.status === 'changed' ? (r.total.delta > 0 ? '▲' : '▼') : r.status),
+      h('td', { class: 'key', title: r.key }, r.key.length > 100 ? r.key.slice(0, 99) + '…' : r.key),
+      h('td', { class: 'num' }, arrow(r.count, 'n')),
+      h('td', { class: 'num' }, arrow(r.total, 's')),
+      h('td', { class: `num delta ${cls}` }, formatDelta(r.total.delta, 's')),
+      h('td', { class: 'num' }, formatRatio(r.total)),
+      h('td', { class: 'num' }, arrow(r.mean, 's')),
+      h('td', { class: 'num' }, arrow(r.tail, 's')));
+  });
+  return h('table', { class: 'comparison', id: 'comparison-table', 'aria-label': `comparison, ${c.rows.length} rows` },
+    h('thead', {}, head), h('tbody', {}, body),
+    rows.length < c.rows.length ? h('caption', {}, `${c.rows.length - rows.length} more rows with smaller changes (in the Markdown export)`) : undefined);
+}
+
+function compareTab(s: PageState, a: Actions): VNode {
+  const before = s.runs.find((r) => r.id === s.beforeId);
+  const afterRuns = before ? s.runs.filter((r) => r.kind === before.kind && r.id !== before.id) : s.runs;
+  const controls = h('div', { class: 'controls' },
+    runPicker('before-pick', 'Before', s.runs, s.beforeId, (id) => a.pick('beforeId', id)),
+    runPicker('after-pick', 'After', afterRuns, s.afterId, (id) => a.pick('afterId', id)),
+    on(h('button', { id: 'compare-button', disabled: s.beforeId && s.afterId && s.beforeId !== s.afterId ? undefined : 'disabled' }, 'Compare'), { click: () => a.compare() }));
+  const c = s.comparison;
+  if (!c) return h('div', {}, controls, h('p', { class: 'empty' }, 'Pick two runs of the same kind (two access logs or two slow logs) to compare them.'));
+  const t = c.totals;
+  const what = c.kind === 'access' ? 'requests' : 'statements';
+  const summary = h('p', { class: 'summary', id: 'comparison-summary' },
+    `${c.before.label} → ${c.after.label}: ${what} ${arrow(t.count, 'n')}, total time ${arrow(t.total, 's')} (${formatDelta(t.total.delta, 's')}, ${formatRatio(t.total)})`);
+  const exports = h('div', { class: 'controls' },
+    on(h('button', { id: 'export-file' }, 'Save as Markdown…'), { click: () => a.exportComparison('file') }),
+    on(h('button', { id: 'export-clipboard', class: 'secondary' }, 'Copy Markdown'), { click: () => a.exportComparison('clipboard') }));
+  const chart = deltaChart(c.rows.slice(0, CHART_ROWS).map((r) => ({ label: r.key, delta: r.total.delta, text: formatDelta(r.total.delta, 's'), note: r.status === 'new' || r.status === 'gone' ? r.status : undefined })),
+    { title: 'Change of total time', tick: (v) => formatDelta(v, 's'), legend: [{ cls: 'gain', name: 'faster' }, { cls: 'regression', name: 'slower' }] });
+  return h('div', {}, controls, summary, exports, chart, comparisonTable(c));
+}
+
+function planTab(s: PageState): VNode {
+  if (!s.plan) return h('p', { class: 'empty' }, 'No plan yet: show a statement\'s plan from its hover to draw it here.');
+  const tree = planTree(s.plan.plan, s.plan.title);
+  return h('div', {}, s.plan.sql ? h('pre', { class: 'sql' }, s.plan.sql) : undefined,
+    treeChart(tree, { title: `Plan of ${s.plan.title}`, caption: 'selects, their tables in join order, derived tables and subqueries under what reads them' }));
+}
+
+const SEVERITIES = ['error', 'warning', 'info', 'hint'] as const;
+
+function findingsTab(s: PageState): VNode {
+  const f = s.findings;
+  if (!f || f.total === 0) return h('p', { class: 'empty' }, 'No findings in the workspace right now.');
+  const rows: BarRow[] = f.codes.map((c) => ({
+    label: c.code, segments: SEVERITIES.map((sev) => ({ cls: `sev-${sev}`, name: sev, value: c.bySeverity[sev] ?? 0 })),
+    valueText: String(c.count), note: `in ${c.files} file${c.files === 1 ? '' : 's'}`,
+  }));
+  return h('div', {}, h('p', { class: 'summary' }, `${f.total} findings of ${f.codes.length} kinds`),
+    barChart(rows, { title: 'Findings by code', tick: (v) => String(Math.round(v)), legend: SEVERITIES.map((sev) => ({ cls: `sev-${sev}`, name: sev })) }));
+}
+
+/** The whole page. */
+export function pageView(s: PageState, a: Actions): VNode {
+  const tabs = h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Report sections' }, TABS.map((t) => on(h('button', {
+    role: 'tab', id: `tab-${t.id}`, 'aria-selected': t.id === s.tab ? 'true' : 'false', 'aria-controls': 'panel',
+    tabindex: t.id === s.tab ? 0 : -1, 'data-nav': 'tabs', 'data-tab': t.id,
+  }, t.title), { click: () => a.selectTab(t.id) })));
+  const body = s.tab === 'run' ? runTab(s, a) : s.tab === 'compare' ? compareTab(s, a) : s.tab === 'plan' ? planTab(s) : findingsTab(s);
+  return h('main', {},
+    tabs,
+    s.notice ? h('div', { class: `notice ${s.notice.level}`, role: s.notice.level === 'error' ? 'alert' : 'status' }, s.notice.message) : undefined,
+    h('section', { role: 'tabpanel', id: 'panel', 'aria-labelledby': `tab-${s.tab}`, class: `panel-${s.tab}` }, body));
+}
