@@ -10,6 +10,18 @@ export const COMMANDS = {
   rescanWorkspace: 'queryInsight.rescanWorkspace',
   /** Shows the Query Insight log channel (offered by every error message). */
   showLog: 'queryInsight.showLog',
+  /** Offers the connection values found in the workspace (env.sh, .env, docker-compose.yml), reconnects. */
+  connectDatabase: 'queryInsight.connectDatabase',
+  /** Stores the database password in SecretStorage. */
+  setDatabasePassword: 'queryInsight.setDatabasePassword',
+  /** Opens the JSON plan of the statement under the cursor beside the editor. */
+  explainStatement: 'queryInsight.explainStatement',
+  /** Quick fix / hover link: confirmed ALTER TABLE … ADD INDEX, then re-EXPLAIN (hidden from the palette). */
+  addIndexToDatabase: 'queryInsight.addIndexToDatabase',
+  /** Quick fix / hover link: adds the suggested index to the workspace's schema file (hidden from the palette). */
+  addIndexToSchemaFile: 'queryInsight.addIndexToSchemaFile',
+  /** Quick fix / hover link: copies the suggested index's DDL (hidden from the palette). */
+  copyIndexDdl: 'queryInsight.copyIndexDdl',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -19,6 +31,12 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.listSqlStatements]: 'List SQL statements',
   [COMMANDS.rescanWorkspace]: 'Rescan workspace',
   [COMMANDS.showLog]: 'Show log',
+  [COMMANDS.connectDatabase]: 'Connect to database',
+  [COMMANDS.setDatabasePassword]: 'Set database password',
+  [COMMANDS.explainStatement]: 'Explain statement under cursor',
+  [COMMANDS.addIndexToDatabase]: 'Add suggested index to the database',
+  [COMMANDS.addIndexToSchemaFile]: 'Add suggested index to the schema file',
+  [COMMANDS.copyIndexDdl]: 'Copy DDL of the suggested index',
 };
 
 /** The command category every public command carries. */

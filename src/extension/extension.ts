@@ -14,11 +14,17 @@ import { Logger } from './logger';
 import { SiteIndex } from './siteIndex';
 import { listSqlStatementsCommand } from './statements/listStatements';
 import { STATEMENTS_VIEW, StatementsTree } from './statements/statementsView';
+import type { ConnectionManager } from './connection/connectionManager';
+import { registerConnection } from './connection/registerConnection';
+import { registerExplain, SOURCE_SELECTOR } from './explain/registerExplain';
+import { registerNPlusOne } from './nplus1/nPlusOneFeature';
 
 /** What features get handed: the log, the index of the workspace's source facts. */
 export interface Services {
   logger: Logger;
   index: SiteIndex;
+  /** The database connection, opened lazily on first need. */
+  connection: ConnectionManager;
 }
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -30,7 +36,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const index = new SiteIndex(coreFactsProvider(grammarDir), logger, readConfig(logger).scan,
     (folder) => readConfig(logger, folder.uri).scan);
   context.subscriptions.push(index);
-  const services: Services = { logger, index };
+  const connection = registerConnection(context, logger);
+  const services: Services = { logger, index, connection };
+  registerExplain(context, index, connection, logger);
+  context.subscriptions.push(registerNPlusOne(index, connection, logger, SOURCE_SELECTOR));
 
   context.subscriptions.push(
     watchConfig(logger, (config, affects) => { if (affects('scan')) services.index.updateSettings(config.scan); }),

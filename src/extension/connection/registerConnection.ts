@@ -1,0 +1,23 @@
+/**
+ * Wires the connection: the manager (configured from the settings by the one config change handler,
+ * which also runs at start-up), the status bar item, "Connect to database" and "Set database password".
+ */
+import * as vscode from 'vscode';
+import { COMMANDS } from '../commands';
+import { watchConfig } from '../config';
+import type { Logger } from '../logger';
+import { connectDatabaseCommand, setPasswordCommand } from './connectCommands';
+import { ConnectionManager } from './connectionManager';
+import { createStatusBar } from './statusBar';
+
+export function registerConnection(context: vscode.ExtensionContext, logger: Logger): ConnectionManager {
+  const manager = new ConnectionManager(context.secrets, logger);
+  context.subscriptions.push(
+    manager,
+    watchConfig(logger, (config, affects) => { if (affects('connection')) manager.configure(config.connection); }),
+    createStatusBar(manager),
+    vscode.commands.registerCommand(COMMANDS.connectDatabase, connectDatabaseCommand(manager, logger, (s) => manager.configure(s))),
+    vscode.commands.registerCommand(COMMANDS.setDatabasePassword, setPasswordCommand(manager, logger)),
+  );
+  return manager;
+}

@@ -1,0 +1,57 @@
+/**
+ * The hover on a SQL string in any supported language: the site under the cursor comes from the
+ * SiteIndex, its plan from the connection (cached by statement and schema generation), the Markdown
+ * from hoverMarkdown.ts. Trusts only the command ids its own links use.
+ */
+import * as vscode from 'vscode';
+import { COMMANDS } from '../commands';
+import type { ConnectionManager } from '../connection/connectionManager';
+import { toVsRange } from '../convert';
+import type { Logger } from '../logger';
+import type { SiteIndex } from '../siteIndex';
+import { escapeMarkdown, explainHoverMarkdown } from './hoverMarkdown';
+import { analyzeSite, refOf, siteAt } from './siteAnalysis';
+
+export class ExplainHoverProvider implements vscode.HoverProvider {
+  constructor(private readonly index: SiteIndex, private readonly manager: ConnectionManager, private readonly logger: Logger) {}
+
+  async provideHover(doc: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
+    const site = siteAt(this.index, doc.uri, position);
+    if (!site) return undefined;
+    const range = toVsRange(site.range);
+    const state = this.manager.state;
+    if (state.kind === 'unconfigured' || state.kind === 'untrusted') {
+      const md = new vscode.MarkdownString(`**Query Insight** · no database connection: [Connect to database](command:${COMMANDS.connectDatabase}) to see this statement's plan.`);
+      md.isTrusted = { enabledCommands: [COMMANDS.connectDatabase] };
+      return new vscode.Hover(md, range);
+    }
+    try {
+      const a = await analyzeSite(this.manager, site);
+      if (!a) {
+        const now = this.manager.state;
+        const why = now.kind === 'failing' ? now.reason : 'not connected';
+        const md = new vscode.MarkdownString(`**Query Insight** · no plan: ${escapeMarkdown(why)}\n\n[Reconnect](command:${COMMANDS.connectDatabase}) · [Show Log](command:${COMMANDS.showLog})`);
+        md.isTrusted = { enabledCommands: [COMMANDS.connectDatabase, COMMANDS.showLog] };
+        return new vscode.Hover(md, range);
+      }
+      const server = a.session.service.db.server;
+      const built = explainHoverMarkdown({
+        sql: site.sql, plan: a.result.plan, findings: a.result.findings, substitutions: a.result.substitutions,
+        filledSql: a.result.filledSql, explainedSql: a.result.explainedSql, skipped: a.result.skipped, error: a.result.error,
+        suggestions: a.advice.suggestions, cached: a.result.cached,
+        server: server ? `${server.flavor === 'mariadb' ? 'MariaDB' : 'MySQL'} ${server.version}` : undefined,
+      }, {
+        addToDatabase: COMMANDS.addIndexToDatabase, addToSchemaFile: COMMANDS.addIndexToSchemaFile,
+        copyDdl: COMMANDS.copyIndexDdl, showLog: COMMANDS.showLog,
+        args: (s) => refOf(doc.uri, site, { index: s.name, table: s.table }),
+      });
+      const md = new vscode.MarkdownString(built.markdown, true);
+      // why: never `true` — the hover quotes source text and server messages; only our own links may run.
+      md.isTrusted = { enabledCommands: built.enabledCommands };
+      return new vscode.Hover(md, range);
+    } catch (err) {
+      this.logger.error('hover failed', err);
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The Markdown of the EXPLAIN hover: the plan as a table, the findings, what was substituted for
+ * placeholders, and the suggested indexes with command links. Pure (unit-tested under plain Node):
+ * everything quoted from the source, the plan or the server is escaped, and the only links are the
+ * command links built here, whose ids are returned so the hover can trust exactly those.
+ */
+import type { IndexSuggestion } from '../../core/model';
+import type { PlanFinding } from '../../core/analysis/planFindings';
+import type { Plan } from '../../core/plan/planModel';
+import type { Substitution } from '../../core/sql/fillPlaceholders';
+
+/** What the hover shows for one statement (ExplainResult's fields, plus the advice and the server). */
+export interface ExplainHoverInput {
+  sql: string;
+  plan?: Plan;
+  findings: readonly PlanFinding[];
+  substitutions: readonly Substitution[];
+  filledSql?: string;
+  explainedSql?: string;
+  skipped?: string;
+  error?: { kind: string; message: string };
+  suggestions: readonly IndexSuggestion[];
+  /** `MariaDB 10.11.6` */
+  server?: string;
+  cached?: boolean;
+}
+
+/** Command ids the links may use and how their arguments are built. */
+export interface HoverCommands {
+  addToDatabase: string;
+  addToSchemaFile: string;
+  copyDdl: string;
+  showLog: string;
+  /** The argument object each index link carries (identifies the site and the suggestion). */
+  args: (suggestion: IndexSuggestion) => unknown;
+}
+
+const MD_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&]/g;
+
+/** Escapes text so Markdown renders it literally (no links, emphasis, HTML or table breaks). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(MD_SPECIAL, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+}
+
+/** An inline code span that holds `text` verbatim, whatever backticks it contains. */
+export function inlineCode(text: string): string {
+  const one = text.replace(/\s+/g, ' ');
+  const longest = Math.max(0, ...(one.match(/`+/g) ?? []).map((r) => r.length));
+  const ticks = '`'.repeat(longest + 1);
+  const pad = one.startsWith('`') || one.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${one}${pad}${ticks}`;
+}
+
+/** A fenced code block that no backtick run inside `text` can close early. */
+export function codeBlock(text: string, lang = 'sql'): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${text}\n${fence}`;
+}
+
+/** One table cell: escaped, `—` for nothing. */
+function cell(v: string | number | null | undefined): string {
+  if (v === null || v === undefined || v === '') return '—';
+  return escapeMarkdown(String(v));
+}
+
+export const PLAN_COLUMNS = ['id', 'select_type', 'table', 'type', 'possible_keys', 'key', 'key_len', 'ref', 'rows', 'filtered', 'Extra'] as const;
+
+/** The plan as a Markdown table with the columns of tabular EXPLAIN. */
+export function planTable(plan: Plan): string {
+  const head = `| ${PLAN_COLUMNS.join(' | ')} |`;
+  const sep = `|${PLAN_COLUMNS.map((c) => (c === 'rows' || c === 'filtered' || c === 'id' ? ' ---: ' : ' --- ')).join('|')}|`;
+  const rows = plan.rows.map((r) => `| ${[
+    cell(r.id), cell(r.selectType), cell(r.table), cell(r.type), cell(r.possibleKeys.join(', ')), cell(r.key),
+    cell(r.keyLen), cell(r.ref), cell(r.rows === null ? null : r.rows.toLocaleString('en-US')),
+    cell(r.filtered === null ? null : `${Number(r.filtered.toFixed(2))}%`), cell(r.extra.join('; ')),
+  ].join(' | ')} |`);
+  return [head, sep, ...rows].join('\n');
+}
+
+function commandLink(title: string, command: string, args: unknown): string {
+  return `[${escapeMarkdown(title)}](command:${command}?${encodeURIComponent(JSON.stringify([args]))})`;
+}
+
+const SEVERITY_ICON: Record<string, string> = { error: '$(error)', warning: '$(warning)', info: '$(info)', hint: '$(lightbulb)' };
+
+/** Builds the hover Markdown and the command ids its links use. */
+export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCommands): { markdown: string; enabledCommands: string[] } {
+  const out: string[] = [];
+  const used = new Set<string>();
+  out.push(`**Query Insight** · EXPLAIN${input.server ? ` on ${escapeMarkdown(input.server)}` : ''}${input.cached ? ' (cached)' : ''}`);
+  if (input.error) {
+    out.push('', `$(error) EXPLAIN failed (${escapeMarkdown(input.error.kind)}): ${escapeMarkdown(input.error.message)}`);
+    out.push('', commandLink('Show Log', commands.showLog, {}));
+    used.add(commands.showLog);
+  } else if (input.skipped) {
+    out.push('', `No plan: ${escapeMarkdown(input.skipped)}`);
+  }
+  if (input.plan && input.plan.rows.length) {
+    out.push('', planTable(input.plan));
+    if (input.plan.cost !== undefined) out.push('', `Estimated cost: ${escapeMarkdown(input.plan.cost.toLocaleString('en-US'))}`);
+  }
+  if (input.findings.length) {
+    out.push('', '**Findings**', '');
+    for (const f of input.findings) {
+      out.push(`- ${SEVERITY_ICON[f.severity] ?? ''} ${inlineCode(f.code)} ${escapeMarkdown(f.message)}`);
+    }
+  } else if (input.plan) {
+    out.push('', '$(check) No plan findings.');
+  }
+  if (input.substitutions.length) {
+    out.push('', '**Substituted for placeholders**', '');
+    for (const s of input.substitutions) {
+      const where = s.column ? ` (${escapeMarkdown(s.column)}, ${escapeMarkdown(s.source)})` : ` (${escapeMarkdown(s.source)})`;
+      out.push(`- ${inlineCode(s.placeholder)} #${s.index + 1} → ${inlineCode(s.value)}${where}${s.note ? `: ${escapeMarkdown(s.note)}` : ''}`);
+    }
+  }
+  const explained = input.explainedSql ?? input.filledSql;
+  if (explained && explained !== input.sql) out.push('', 'Explained as:', '', codeBlock(explained));
+  if (input.suggestions.length) {
+    out.push('', '**Suggested index**', '');
+    for (const s of input.suggestions) {
+      const args = commands.args(s);
+      out.push(codeBlock(s.ddl), '', escapeMarkdown(s.reason));
+      for (const w of s.warnings ?? []) out.push('', `$(warning) ${escapeMarkdown(w)}`);
+      out.push('', [
+        commandLink('Add index to the database', commands.addToDatabase, args),
+        commandLink('Add index to the schema file', commands.addToSchemaFile, args),
+        commandLink('Copy DDL', commands.copyDdl, args),
+      ].join(' · '), '');
+      used.add(commands.addToDatabase).add(commands.addToSchemaFile).add(commands.copyDdl);
+    }
+  }
+  return { markdown: out.join('\n'), enabledCommands: [...used] };
+}

@@ -1,0 +1,36 @@
+/**
+ * Wires EXPLAIN into the editor: the hover, the plan diagnostics, "Explain statement under cursor"
+ * (a read-only JSON document beside the editor), and the index quick fixes with their commands.
+ */
+import * as vscode from 'vscode';
+import { COMMANDS } from '../commands';
+import type { ConnectionManager } from '../connection/connectionManager';
+import type { Logger } from '../logger';
+import type { SiteIndex } from '../siteIndex';
+import {
+  addIndexToDatabaseCommand, addIndexToSchemaFileCommand, copyDdlCommand, IndexFixProvider,
+} from '../fixes/indexFixes';
+import { ExplainDiagnostics } from './explainDiagnostics';
+import { ExplainHoverProvider } from './explainHover';
+import { explainStatementCommand, PLAN_SCHEME, PlanDocuments } from './explainPanel';
+
+/** Source files of every language the extension reads, on disk or over Remote-SSH. */
+export const SOURCE_SELECTOR: vscode.DocumentSelector = ['go', 'ruby', 'python', 'php', 'javascript', 'javascriptreact',
+  'typescript', 'typescriptreact', 'perl', 'rust'].flatMap((language) => [{ language, scheme: 'file' }, { language, scheme: 'vscode-remote' }]);
+
+export function registerExplain(context: vscode.ExtensionContext, index: SiteIndex, manager: ConnectionManager, logger: Logger): ExplainDiagnostics {
+  const diagnostics = new ExplainDiagnostics(index, manager, logger);
+  const docs = new PlanDocuments();
+  context.subscriptions.push(
+    diagnostics, docs,
+    vscode.languages.registerHoverProvider(SOURCE_SELECTOR, new ExplainHoverProvider(index, manager, logger)),
+    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, docs),
+    vscode.commands.registerCommand(COMMANDS.explainStatement, explainStatementCommand(index, manager, docs, logger)),
+    vscode.languages.registerCodeActionsProvider(SOURCE_SELECTOR, new IndexFixProvider(index, manager), { providedCodeActionKinds: IndexFixProvider.kinds }),
+    vscode.commands.registerCommand(COMMANDS.addIndexToDatabase, addIndexToDatabaseCommand(index, manager, logger)),
+    vscode.commands.registerCommand(COMMANDS.addIndexToSchemaFile, addIndexToSchemaFileCommand(index, manager, logger)),
+    vscode.commands.registerCommand(COMMANDS.copyIndexDdl, copyDdlCommand(index, manager, logger)),
+  );
+  diagnostics.refreshAll();
+  return diagnostics;
+}

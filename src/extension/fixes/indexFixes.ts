@@ -1,0 +1,172 @@
+/**
+ * The index quick fixes on plan findings (and the same actions as hover links):
+ * - "Add index … to the database": modal confirmation showing the DDL, then verifyIndex with
+ *   keep=true (progress, cancellable), a schema refresh (so cached plans miss and the diagnostics
+ *   are recomputed), a fresh EXPLAIN, and rows examined before → after;
+ * - "Add index … to the schema file": the workspace `.sql` file whose CREATE TABLE defines the
+ *   table (core's findSchemaFile), edited in the file's own style and saved;
+ * - "Copy DDL".
+ */
+import * as vscode from 'vscode';
+import { PLAN_FINDING_CODES } from '../../core/analysis/planFindings';
+import { addIndexToSchemaText, findSchemaFile, type WorkspaceSqlFile } from '../../core/analysis/schemaFileEdit';
+import { formatCount } from '../../core/analysis/ddl';
+import type { IndexSuggestion } from '../../core/model';
+import { summarizePlan, verifyIndex, VerifyCancelled } from '../../db/indexVerifier';
+import { COMMANDS } from '../commands';
+import type { ConnectionManager } from '../connection/connectionManager';
+import { DIAGNOSTIC_SOURCE, toVsRange } from '../convert';
+import type { Logger } from '../logger';
+import { relativePath, type SiteIndex } from '../siteIndex';
+import { analyzeSite, refOf, siteOf, type SiteAnalysis, type SiteRef } from '../explain/siteAnalysis';
+import { suggestionFor } from '../explain/explainFindings';
+
+const PLAN_CODES: ReadonlySet<string> = new Set(PLAN_FINDING_CODES);
+
+/** The suggestions an action applies: the named one and the rest of its index-merge group. */
+function chosen(a: SiteAnalysis, ref: SiteRef): IndexSuggestion[] {
+  const all = a.advice.suggestions;
+  const one = (ref.index ? all.find((s) => s.name === ref.index) : undefined) ?? suggestionFor(ref.table, all) ?? all[0];
+  if (!one) return [];
+  return one.mergeGroup ? all.filter((s) => s.mergeGroup === one.mergeGroup) : [one];
+}
+
+export class IndexFixProvider implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  constructor(private readonly index: SiteIndex, private readonly manager: ConnectionManager) {}
+
+  async provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): Promise<vscode.CodeAction[]> {
+    const out: vscode.CodeAction[] = [];
+    for (const d of context.diagnostics) {
+      if (d.source !== DIAGNOSTIC_SOURCE || typeof d.code !== 'string' || !PLAN_CODES.has(d.code)) continue;
+      const ref0 = { uri: doc.uri.toString(), line: d.range.start.line, character: d.range.start.character };
+      const found = siteOf(this.index, ref0);
+      if (!found || !this.manager.live) continue;
+      const a = await analyzeSite(this.manager, found.site);
+      if (!a) continue;
+      const finding = a.result.findings.find((f) => f.code === d.code && d.message.startsWith(f.message));
+      const s = suggestionFor(finding?.table, a.advice.suggestions);
+      if (!s) continue;
+      const ref = refOf(doc.uri, found.site, { index: s.name, table: s.table });
+      const label = `${s.name} (${s.columns.join(', ')})`;
+      const make = (title: string, command: string, preferred = false) => {
+        const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+        action.diagnostics = [d];
+        action.isPreferred = preferred;
+        action.command = { title, command, arguments: [ref] };
+        return action;
+      };
+      out.push(
+        make(`Add index ${label} to the database`, COMMANDS.addIndexToDatabase, true),
+        make(`Add index ${label} to the schema file`, COMMANDS.addIndexToSchemaFile),
+        make(`Copy DDL of ${s.name}`, COMMANDS.copyIndexDdl),
+      );
+    }
+    return out;
+  }
+}
+
+async function resolve(index: SiteIndex, manager: ConnectionManager, ref: SiteRef, logger: Logger): Promise<{ a: SiteAnalysis; uri: vscode.Uri; suggestions: IndexSuggestion[] } | undefined> {
+  const found = siteOf(index, ref);
+  if (!found) { void vscode.window.showWarningMessage('Query Insight: the statement moved or changed; hover it again.'); return undefined; }
+  const a = await analyzeSite(manager, found.site);
+  if (!a) { logger.showError('Query Insight: no database connection'); return undefined; }
+  const suggestions = chosen(a, ref);
+  if (!suggestions.length) { void vscode.window.showInformationMessage('Query Insight: no index to suggest for this statement.'); return undefined; }
+  return { a, uri: found.uri, suggestions };
+}
+
+export function copyDdlCommand(index: SiteIndex, manager: ConnectionManager, logger: Logger): (ref: SiteRef) => Promise<string | undefined> {
+  return async (ref) => {
+    const r = await resolve(index, manager, ref, logger);
+    if (!r) return undefined;
+    const ddl = r.suggestions.map((s) => `${s.ddl.replace(/;?\s*$/, '')};`).join('\n');
+    await vscode.env.clipboard.writeText(ddl);
+    void vscode.window.showInformationMessage(`Query Insight: copied ${r.suggestions.map((s) => s.name).join(', ')} DDL to the clipboard.`);
+    return ddl;
+  };
+}
+
+export function addIndexToDatabaseCommand(index: SiteIndex, manager: ConnectionManager, logger: Logger): (ref: SiteRef) => Promise<void> {
+  return async (ref) => {
+    const r = await resolve(index, manager, ref, logger);
+    if (!r) return;
+    const { a, suggestions } = r;
+    const sql = a.result.explainedSql ?? a.result.filledSql;
+    if (!sql) { void vscode.window.showWarningMessage(`Query Insight: this statement has no plan to compare (${a.result.skipped ?? a.result.error?.message ?? 'not explainable'}).`); return; }
+    const names = suggestions.map((s) => s.name).join(', ');
+    const db = a.session.settings.database;
+    const detail = `${suggestions.map((s) => s.ddl).join(';\n')};\n\n${suggestions.flatMap((s) => s.warnings ?? []).join('\n')}`.trim();
+    const ok = await vscode.window.showWarningMessage(`Add index ${names} to table ${suggestions[0].table} in database ${db}?`, { modal: true, detail }, 'Add index');
+    if (ok !== 'Add index') return;
+    const before = a.result.plan ? summarizePlan(a.result.plan) : undefined;
+    try {
+      const verified = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Query Insight: adding ${names}`, cancellable: true }, async (progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        try {
+          return await verifyIndex(a.session.service.db, suggestions, sql, {
+            confirmed: true, keep: true, signal: abort.signal, onProgress: (step) => { logger.info(`add index: ${step}`); progress.report({ message: step }); },
+          });
+        } finally { sub.dispose(); }
+      });
+      logger.info(`sent: ${verified.ddl.join('; ')}`);
+      await manager.refreshSchema();
+      const again = await analyzeSite(manager, a.site);
+      const after = again?.result.plan ? summarizePlan(again.result.plan) : verified.after;
+      const rowsBefore = (before ?? verified.before).rowsExamined;
+      const msg = `Query Insight: added ${names}. Rows examined ${formatCount(rowsBefore)} → ${formatCount(after.rowsExamined)}`
+        + ` (${after.access.join(', ')})${verified.filesortRemoved ? '; filesort gone' : ''}${verified.temporaryRemoved ? '; temporary table gone' : ''}.`;
+      logger.info(msg);
+      void vscode.window.showInformationMessage(msg, 'Add to schema file too').then((c) => {
+        if (c) void vscode.commands.executeCommand(COMMANDS.addIndexToSchemaFile, ref);
+      });
+    } catch (err) {
+      if (err instanceof VerifyCancelled) { void vscode.window.showInformationMessage('Query Insight: cancelled; nothing was kept.'); return; }
+      logger.showError(`Query Insight: adding ${names} failed`, err);
+    }
+  };
+}
+
+async function workspaceSqlFiles(): Promise<(WorkspaceSqlFile & { uri: vscode.Uri })[]> {
+  const uris = await vscode.workspace.findFiles('**/*.sql', '**/{node_modules,vendor,.git}/**', 500);
+  const out: (WorkspaceSqlFile & { uri: vscode.Uri })[] = [];
+  for (const uri of uris) {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) { out.push({ uri, path: relativePath(uri), text: open.getText() }); continue; }
+    const stat = await vscode.workspace.fs.stat(uri);
+    // why: multi-megabyte dumps of data are never the schema file and would cost a read each.
+    if (stat.size > 2 * 1024 * 1024) continue;
+    out.push({ uri, path: relativePath(uri), text: Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8') });
+  }
+  return out;
+}
+
+export function addIndexToSchemaFileCommand(index: SiteIndex, manager: ConnectionManager, logger: Logger): (ref: SiteRef) => Promise<vscode.Uri | undefined> {
+  return async (ref) => {
+    const r = await resolve(index, manager, ref, logger);
+    if (!r) return undefined;
+    const files = await workspaceSqlFiles();
+    let changed: vscode.Uri | undefined;
+    for (const s of r.suggestions) {
+      const file = findSchemaFile(files, s.table) as (typeof files)[number] | undefined;
+      if (!file) { void vscode.window.showWarningMessage(`Query Insight: no .sql file in the workspace has a CREATE TABLE for ${s.table}.`); continue; }
+      const edit = addIndexToSchemaText(file.text, s.table, { name: s.name, columns: s.columns, ...(s.replaces ? { replaces: s.replaces } : {}) });
+      if (!edit.ok) { logger.showError(`Query Insight: cannot add ${s.name} to ${file.path}`, new Error(edit.error)); continue; }
+      if ('already' in edit) { void vscode.window.showInformationMessage(`Query Insight: ${file.path} already has an index on those columns (${edit.existing}).`); continue; }
+      const we = new vscode.WorkspaceEdit();
+      we.replace(file.uri, toVsRange(edit.edit.range), edit.edit.newText);
+      if (!await vscode.workspace.applyEdit(we)) { logger.showError(`Query Insight: editing ${file.path} failed`); continue; }
+      const doc = await vscode.workspace.openTextDocument(file.uri);
+      await doc.save();
+      file.text = doc.getText();
+      changed = file.uri;
+      logger.info(`added ${s.name} to ${file.path} (${edit.style})`);
+      void vscode.window.showInformationMessage(`Query Insight: added ${s.name} to ${file.path}.`, 'Open').then((c) => {
+        if (c) void vscode.window.showTextDocument(file.uri, { selection: toVsRange(edit.edit.range) });
+      });
+    }
+    return changed;
+  };
+}
