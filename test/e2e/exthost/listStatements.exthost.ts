@@ -62,15 +62,23 @@ suite('Query Insight in the extension host', () => {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, MAIN_GO));
     await vscode.window.showTextDocument(doc);
     const sql = 'UPDATE users SET del_flg = 1 WHERE id = ?';
-    const edit = new vscode.WorkspaceEdit();
-    edit.insert(doc.uri, new vscode.Position(doc.lineCount, 0), `\nfunc banUser(id int) {\n\tdb.Exec("${sql}", id)\n}\n`);
-    assert.ok(await vscode.workspace.applyEdit(edit));
+    const end = new vscode.Position(doc.lineCount, 0);
+    const added = `\nfunc banUser(id int) {\n\tdb.Exec("${sql}", id)\n}\n`;
+    const insert = new vscode.WorkspaceEdit();
+    insert.insert(doc.uri, end, added);
+    assert.ok(await vscode.workspace.applyEdit(insert));
     const line = doc.lineCount - 2; // 1-based line of the db.Exec call
+    const before = (await listSites()).filter((x) => x.sql !== sql).length;
     const rows = await poll(listSites, (r) => r.some((x) => x.sql === sql), 'the new statement');
     assert.deepEqual(pick(rows.find((x) => x.sql === sql)), { file: MAIN_GO, line, function: 'banUser', loopDepth: 0, sql });
+    // taking the lines out again (an edit, not a focus-dependent revert command) drops the statement
+    const remove = new vscode.WorkspaceEdit();
+    remove.delete(doc.uri, new vscode.Range(end, doc.positionAt(doc.getText().length)));
+    assert.ok(await vscode.workspace.applyEdit(remove));
+    const after = await poll(listSites, (r) => !r.some((x) => x.sql === sql), 'the removed statement to go');
+    assert.equal(after.length, before);
+    await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.files.revert');
-    await poll(listSites, (r) => !r.some((x) => x.sql === sql), 'the reverted statement to go');
-    assert.equal(doc.isDirty, false);
   });
 });
 
