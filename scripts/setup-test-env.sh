@@ -7,7 +7,7 @@
 #           SKIP_APT=1              leave apt alone (you installed the packages yourself)
 #
 # Idempotent: a second run only checks and prints. The last stdout line is the code-server binary;
-# progress goes to stderr, so   CS=$(bash scripts/setup-test-env.sh)   works. scripts/test.mjs finds
+# progress goes to stderr, so   CS=$(bash scripts/setup-test-env.sh)   works. The e2e tests find
 # code-server at the same default prefix without being told (or through QI_CODE_SERVER).
 #
 # What the suites use:
@@ -125,5 +125,5 @@ else
   code_server_ok || { tail -40 "$PREFIX/install.log" >&2; die "code-server installed but does not run"; }
   log "installed code-server $VERSION"
 fi
-log "code-server: $BIN (scripts/test.mjs looks here; or set QI_CODE_SERVER)"
+log "code-server: $BIN (the e2e tests look here; or set QI_CODE_SERVER)"
 echo "$BIN"
