@@ -37,6 +37,11 @@ function walk(dir, accept, acc = []) {
   return acc;
 }
 
+// why: ssh2 loads its native parts (cpu-features, the sshcrypto.node binding) inside try/catch and
+// falls back to pure JavaScript; esbuild cannot bundle .node files, so they stay run-time requires
+// that fail quietly where node_modules is absent (the .vsix) and are used where it is present.
+const optionalNative = ['cpu-features', '*.node'];
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -57,8 +62,8 @@ async function main() {
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   copyGrammars();
   const builds = [
-    esbuild.build({ ...common, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(root, 'dist/extension.js'), external: ['vscode'] }),
-    esbuild.build({ ...common, entryPoints: [join(root, 'src/cli/cli.ts')], outfile: join(root, 'dist/cli.js') }),
+    esbuild.build({ ...common, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(root, 'dist/extension.js'), external: ['vscode', ...optionalNative] }),
+    esbuild.build({ ...common, entryPoints: [join(root, 'src/cli/cli.ts')], outfile: join(root, 'dist/cli.js'), external: optionalNative }),
   ];
   const webviewEntry = join(root, 'src/webview/main.ts');
   if (existsSync(webviewEntry)) {

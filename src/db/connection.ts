@@ -7,6 +7,7 @@
 import * as mysql from 'mysql2/promise';
 import type { Flavor } from '../core/model';
 import { guardStatement, GuardError, type Purpose } from './guard';
+import { SshTunnel, SshTunnelError, describeTarget, type SshErrorKind, type SshOptions } from './sshTunnel';
 
 export interface ConnectionOptions {
   host?: string;
@@ -21,6 +22,11 @@ export interface ConnectionOptions {
   connectTimeoutMs?: number;
   /** Client-side limit per statement; also sent as the server's statement time limit. Default 5000 ms. */
   queryTimeoutMs?: number;
+  /**
+   * Reach the server through an SSH tunnel to this box. host/port (or socket) then name the
+   * database as seen from the box: typically 127.0.0.1:3306 or /var/run/mysqld/mysqld.sock.
+   */
+  ssh?: SshOptions;
 }
 
 export type DbErrorKind = 'unreachable' | 'auth' | 'unknown-database' | 'unknown-table' | 'unknown-column' | 'syntax'
@@ -46,12 +52,18 @@ export function parseServerVersion(v: string): ServerInfo {
   return { flavor, version: v, major: m ? Number(m[1]) : 0, minor: m ? Number(m[2]) : 0 };
 }
 
+/** How tunnel failures read to front ends (DbError.code is `SSH_<KIND>` to tell them apart). */
+const SSH_KINDS: Record<SshErrorKind, DbErrorKind> = {
+  auth: 'auth', key: 'auth', 'host-key': 'auth', unreachable: 'unreachable', timeout: 'unreachable', forward: 'unreachable', lost: 'connection-lost',
+};
+
 type Sql = { code?: string; errno?: number; sqlMessage?: string; message?: string; fatal?: boolean };
 
 /** Turns a driver error into a DbError with a clear message. */
 export function classifyError(err: unknown, opts: Pick<ConnectionOptions, 'host' | 'port' | 'socket' | 'user' | 'database'>): DbError {
   if (err instanceof DbError) return err;
   if (err instanceof GuardError) return new DbError('refused', err.message);
+  if (err instanceof SshTunnelError) return new DbError(SSH_KINDS[err.kind], err.message, `SSH_${err.kind.toUpperCase().replace('-', '_')}`);
   const e = (err ?? {}) as Sql;
   const code = e.code ?? '';
   const where = opts.socket ? `socket ${opts.socket}` : `${opts.host ?? 'localhost'}:${opts.port ?? 3306}`;
@@ -86,6 +98,7 @@ export class DbConnection {
   private conn: mysql.Connection | undefined;
   private opening: Promise<mysql.Connection> | undefined;
   private info: ServerInfo | undefined;
+  private sshTunnel: SshTunnel | undefined;
   /** Counts reconnects, for status displays and tests. */
   connects = 0;
 
@@ -93,14 +106,27 @@ export class DbConnection {
 
   get server(): ServerInfo | undefined { return this.info; }
 
+  /** The SSH tunnel when `options.ssh` is set (its host key, local port, session count), once used. */
+  get tunnel(): SshTunnel | undefined { return this.sshTunnel; }
+
   private get queryTimeout(): number { return this.options.queryTimeoutMs ?? 5000; }
 
   private async open(): Promise<mysql.Connection> {
     const o = this.options;
+    let where: { socketPath: string } | { host: string; port: number } = o.socket ? { socketPath: o.socket } : { host: o.host ?? '127.0.0.1', port: o.port ?? 3306 };
+    if (o.ssh) {
+      this.sshTunnel ??= new SshTunnel({ ...o.ssh, target: 'socketPath' in where ? { socketPath: where.socketPath } : where });
+      this.sshTunnel.takeError();
+      try {
+        where = await this.sshTunnel.open();
+      } catch (err) {
+        throw classifyError(err, o);
+      }
+    }
     let c: mysql.Connection;
     try {
       c = await mysql.createConnection({
-        ...(o.socket ? { socketPath: o.socket } : { host: o.host ?? '127.0.0.1', port: o.port ?? 3306 }),
+        ...where,
         user: o.user, password: o.password ?? '', database: o.database,
         connectTimeout: o.connectTimeoutMs ?? 5000,
         multipleStatements: false,
@@ -108,7 +134,7 @@ export class DbConnection {
         dateStrings: true, supportBigNumbers: true, bigNumberStrings: true,
       });
     } catch (err) {
-      throw classifyError(err, o);
+      throw this.classify(err);
     }
     c.on('error', () => { if (this.conn === c) this.conn = undefined; });
     this.conn = c;
@@ -128,9 +154,21 @@ export class DbConnection {
       await this.raw(c, 'set', `SET SESSION lock_wait_timeout = ${secs}`);
     } catch (err) {
       this.drop(c);
-      throw classifyError(err, o);
+      throw this.classify(err);
     }
     return c;
+  }
+
+  /** A driver error, or the tunnel's reason when the tunnel is why the connection failed. */
+  private classify(err: unknown): DbError {
+    const e = classifyError(err, this.options);
+    if (!this.sshTunnel || (e.kind !== 'connection-lost' && e.kind !== 'unreachable' && e.kind !== 'timeout')) return e;
+    const t = this.sshTunnel.takeError();
+    if (t) return classifyError(t, this.options);
+    if (e.kind === 'connection-lost' || e.kind === 'unreachable') {
+      return new DbError(e.kind, `${e.message} (through the SSH tunnel ${this.sshTunnel.endpoint} to ${describeTarget(this.sshTunnel.options.target)})`, e.code);
+    }
+    return e;
   }
 
   private drop(c: mysql.Connection): void {
@@ -170,7 +208,7 @@ export class DbConnection {
       const [rows] = await this.raw(c, purpose, sql, opts.confirmed);
       return rows as T[];
     } catch (err) {
-      const e = classifyError(err, this.options);
+      const e = this.classify(err);
       if (e.kind === 'timeout' || e.kind === 'connection-lost' || (err as Sql).fatal) this.drop(c);
       throw e;
     }
@@ -183,5 +221,8 @@ export class DbConnection {
     const c = this.conn;
     this.conn = undefined;
     if (c) await c.end().catch(() => c.destroy());
+    const t = this.sshTunnel;
+    this.sshTunnel = undefined;
+    if (t) await t.close();
   }
 }

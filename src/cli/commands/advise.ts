@@ -17,6 +17,7 @@ import { redundantIndexes, type RedundantIndex } from '../../core/analysis/redun
 import { ParserSet } from '../../core/source/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { DbConnection } from '../../db/connection';
+import { SSH_ARG_OPTIONS, sshFromArgs } from '../sshArgs';
 import { readSchema } from '../../db/schemaReader';
 import { fsGrammarSource } from '../../node/grammars';
 import { scanProject, SKIPPED_DIRS } from '../../node/scanDir';
@@ -32,6 +33,8 @@ given, else from schema files: --schema FILE.sql, or every .sql file under DIR t
 options:
   --host H / --port P / --socket S     the database server, as in \`explain\` (read-only session)
   --user U / --database D              required with a connection
+  --ssh USER@HOST[:PORT] / --ssh-key FILE / --ssh-host-key SHA256:…
+                                       through an SSH tunnel to the box, as in \`explain\`
   --password-env NAME                  read the password from NAME (default MYSQL_PWD); never a flag
   --timeout MS                         per-statement time limit (default 5000)
   --schema FILE.sql                    schema file(s) to read instead of a database (repeatable)
@@ -108,7 +111,7 @@ export const adviseCommand: Command = {
       options: {
         format: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' },
         user: { type: 'string' }, database: { type: 'string' }, schema: { type: 'string', multiple: true },
-        'password-env': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' },
+        'password-env': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS,
       },
     });
     if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
@@ -119,6 +122,8 @@ export const adviseCommand: Command = {
     const connect = values.host !== undefined || values.port !== undefined || values.socket !== undefined || values.database !== undefined || values.user !== undefined;
     if (connect && values.schema) throw new UsageError('give either connection options or --schema, not both');
     if (connect && (!values.database || !values.user)) throw new UsageError('--user and --database are required with a connection');
+    if (values.ssh !== undefined && !connect) throw new UsageError('--ssh needs the connection options (--user, --database …)');
+    const ssh = sshFromArgs(values, io);
     const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
     if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
     const port = values.port === undefined ? undefined : Number(values.port);
@@ -129,7 +134,7 @@ export const adviseCommand: Command = {
     if (connect) {
       const db = new DbConnection({
         host: values.host, port, socket: values.socket, user: values.user!, password: io.env[values['password-env'] ?? 'MYSQL_PWD'],
-        database: values.database!, queryTimeoutMs: timeout,
+        database: values.database!, queryTimeoutMs: timeout, ssh,
       });
       try {
         schema = await readSchema(db, 1);

@@ -13,8 +13,9 @@ import { scanProject } from '../../node/scanDir';
 import { DbConnection } from '../../db/connection';
 import { ExplainService } from '../../db/explainService';
 import { scanRow } from './scan';
+import { SSH_ARG_OPTIONS, SSH_HELP, sshFromArgs } from '../sshArgs';
 
-const HELP = `usage: query-insight explain [DIR] --user U --database D [--host H --port P | --socket S] [options]
+const HELP = `usage: query-insight explain [DIR] --user U --database D [--host H --port P | --socket S] [--ssh USER@HOST] [options]
 
 Finds the SQL statements under DIR (as \`scan\` does), fills their placeholders with values
 sampled from the database, runs EXPLAIN (never the statement itself) and prints the plan findings:
@@ -32,6 +33,7 @@ options:
   --socket S               unix socket path (instead of host/port)
   --user U                 user (required)
   --database D             database (required)
+${SSH_HELP}
   --password-env NAME      read the password from environment variable NAME (default MYSQL_PWD)
   --timeout MS             per-statement time limit (default 5000)
   --format table|json|md   output (default table); json = JSON Lines, one object per finding:
@@ -90,7 +92,7 @@ export const explainCommand: Command = {
       args, allowPositionals: true, options: {
         host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' }, user: { type: 'string' },
         database: { type: 'string' }, 'password-env': { type: 'string' }, format: { type: 'string' },
-        'fail-on': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' },
+        'fail-on': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS,
       },
     });
     if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
@@ -103,6 +105,7 @@ export const explainCommand: Command = {
     if (port !== undefined && (!Number.isInteger(port) || port <= 0 || port > 65535)) throw new UsageError(`--port must be a port number (got "${values.port}")`);
     const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
     if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
+    const ssh = sshFromArgs(values, io);
     if (positionals.length > 1) throw new UsageError(`one directory, please (got ${positionals.length})`);
     const root = resolve(io.cwd, positionals[0] ?? '.');
     const st = await stat(root).catch(() => undefined);
@@ -115,7 +118,7 @@ export const explainCommand: Command = {
     const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource())));
     const sites: SqlSite[] = scan.facts.flatMap((f) => f.sites);
     const svc = new ExplainService(new DbConnection({
-      host: values.host, port, socket: values.socket, user: values.user, password, database: values.database, queryTimeoutMs: timeout,
+      host: values.host, port, socket: values.socket, user: values.user, password, database: values.database, queryTimeoutMs: timeout, ssh,
     }));
     const started = Date.now();
     const rows: ExplainRow[] = [];
