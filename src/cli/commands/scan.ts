@@ -82,6 +82,7 @@ export const scanCommand: Command = {
     const started = Date.now();
     const cache = new FactsCache(new ParserSet(fsGrammarSource()));
     const scan = await scanProject(root, cache);
+    const ms = Date.now() - started;
     const rows = scan.facts.flatMap((f) => f.sites).map(scanRow);
     if (format === 'json') io.stdout.write(renderJsonLines(rows));
     else {
@@ -98,7 +99,6 @@ export const scanCommand: Command = {
 
     const errors = scan.facts.flatMap((f) => f.errors);
     const skipped = [...scan.skipped].map(([why, n]) => `${n} ${why}`).join(', ');
-    const ms = Date.now() - started;
     io.stderr.write(`scanned ${scan.files} files (${(scan.bytes / 1048576).toFixed(1)} MiB) in ${ms} ms: ${rows.length} statements`
       + `${skipped ? `; skipped ${skipped}` : ''}${errors.length ? `; ${errors.length} parse errors` : ''}\n`);
     for (const e of errors) io.stderr.write(`  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);

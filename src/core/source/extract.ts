@@ -39,7 +39,8 @@ function tablesFor(parser: Parser, spec: LangSpec): { roles: Uint8Array; query: 
                   : spec.detachers.has(name) ? R_DETACH
                     : name === spec.heredocBegin ? R_HEREDOC_BEGIN
                       : name === spec.heredocBody ? R_HEREDOC_BODY : 0;
-    if (roles[id] && /^[a-z_]+$/.test(name)) names.add(name);
+    // Concatenations are reached from their strings (see R_STRING), so they need no capture.
+    if (roles[id] && roles[id] !== R_BINARY && roles[id] !== R_IMPLICIT && /^[a-z_]+$/.test(name)) names.add(name);
   }
   // why: letting tree-sitter's query engine (inside wasm) find the few nodes with a role is several
   // times faster than stepping a TreeCursor over every node from JavaScript.
@@ -166,15 +167,19 @@ class Walker {
   private enter(role: number, node: Node, popAt: number): void {
     const spec = this.spec;
     switch (role) {
-      case R_STRING:
-        if (!this.consumed.has(node.startIndex) && QUICK.test(this.text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 400)))) this.candidate(node);
-        return;
-      case R_BINARY:
-      case R_IMPLICIT: {
-        if (this.consumed.has(node.startIndex)) return;
-        if (role === R_BINARY && !spec.concatOps.has(node.childForFieldName('operator')?.type ?? '')) return;
-        const leaf = leftmost(node, spec);
-        if (leaf && spec.strings.has(leaf.type) && QUICK.test(this.text.slice(leaf.startIndex, Math.min(leaf.endIndex, leaf.startIndex + 400)))) this.candidate(node);
+      case R_STRING: {
+        if (this.consumed.has(node.startIndex) || !QUICK.test(this.text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 400)))) return;
+        // A statement built by concatenation is read whole, from its outermost concatenation, when it
+        // starts with a literal; a literal later in the chain is read on its own.
+        let top: Node = node;
+        for (let p = node.parent; p; p = p.parent) {
+          if ((spec.binary.has(p.type) && spec.concatOps.has(p.childForFieldName('operator')?.type ?? '')) || spec.implicitConcat.has(p.type)
+            || (spec.transparent.has(p.type) && p.namedChildCount === 1 && top !== node)) top = p;
+          else break;
+        }
+        while (top !== node && spec.transparent.has(top.type)) top = top.firstNamedChild!;
+        const leaf = top === node ? node : leftmost(top, spec);
+        this.candidate(leaf && leaf.startIndex === node.startIndex ? top : node);
         return;
       }
       case R_CALL: {
