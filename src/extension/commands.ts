@@ -10,6 +10,18 @@ export const COMMANDS = {
   rescanWorkspace: 'queryInsight.rescanWorkspace',
   /** Shows the Query Insight log channel (offered by every error message). */
   showLog: 'queryInsight.showLog',
+  /** Opens the report panel (charts of a run, comparison of two runs, a plan, the findings summary). */
+  showReport: 'queryInsight.showReport',
+  /** Shows one run in the report (a Runs view item's click, or a quick pick). */
+  showRun: 'queryInsight.showRun',
+  /** Picks two runs (before, after) and shows their comparison. */
+  compareRuns: 'queryInsight.compareRuns',
+  /** Records a run from an access log, a slow log or a saved run file. */
+  addRun: 'queryInsight.addRun',
+  /** Renames a run. */
+  renameRun: 'queryInsight.renameRun',
+  /** Deletes a run (with its file in workspace storage). */
+  deleteRun: 'queryInsight.deleteRun',
   /** Offers the connection values found in the workspace (env.sh, .env, docker-compose.yml), reconnects. */
   connectDatabase: 'queryInsight.connectDatabase',
   /** Stores the database password in SecretStorage. */
@@ -31,6 +43,12 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.listSqlStatements]: 'List SQL statements',
   [COMMANDS.rescanWorkspace]: 'Rescan workspace',
   [COMMANDS.showLog]: 'Show log',
+  [COMMANDS.showReport]: 'Show report',
+  [COMMANDS.showRun]: 'Show run in report',
+  [COMMANDS.compareRuns]: 'Compare two runs',
+  [COMMANDS.addRun]: 'Add a run from a log file',
+  [COMMANDS.renameRun]: 'Rename run',
+  [COMMANDS.deleteRun]: 'Delete run',
   [COMMANDS.connectDatabase]: 'Connect to database',
   [COMMANDS.setDatabasePassword]: 'Set database password',
   [COMMANDS.explainStatement]: 'Explain statement under cursor',

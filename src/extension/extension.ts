@@ -18,6 +18,7 @@ import type { ConnectionManager } from './connection/connectionManager';
 import { registerConnection } from './connection/registerConnection';
 import { registerExplain, SOURCE_SELECTOR } from './explain/registerExplain';
 import { registerNPlusOne } from './nplus1/nPlusOneFeature';
+import { registerReport, type ReportServices } from './report/registerReport';
 
 /** What features get handed: the log, the index of the workspace's source facts. */
 export interface Services {
@@ -25,6 +26,8 @@ export interface Services {
   index: SiteIndex;
   /** The database connection, opened lazily on first need. */
   connection: ConnectionManager;
+  /** Runs and the report panel: import features call `report.recordRun(...)` after each log import. */
+  report: ReportServices;
 }
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -37,7 +40,8 @@ export function activate(context: vscode.ExtensionContext): void {
     (folder) => readConfig(logger, folder.uri).scan);
   context.subscriptions.push(index);
   const connection = registerConnection(context, logger);
-  const services: Services = { logger, index, connection };
+  const report = registerReport(context, logger);
+  const services: Services = { logger, index, connection, report };
   registerExplain(context, index, connection, logger);
   context.subscriptions.push(registerNPlusOne(index, connection, logger, SOURCE_SELECTOR));
 

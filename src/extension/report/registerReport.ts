@@ -1,0 +1,162 @@
+/**
+ * Runs and the report panel in the extension: the run store, the Runs view, the report commands,
+ * and `recordRun`, which the access-log and slow-log import features call after each import.
+ *
+ * Usage from another feature (services.report is built in extension.ts):
+ *   await services.report.recordRun({ kind: 'access', report, source: 'logs/access.log' });
+ *   await services.report.recordRun({ kind: 'slow', stats, lines: summary.lines, malformed: summary.malformed, source });
+ *   services.report.showPlan(plan, 'GET /items/:id query', sql);
+ */
+import * as vscode from 'vscode';
+import type { AccessReport } from '../../core/logs/accessAnalysis';
+import type { QueryStats } from '../../core/logs/slowStats';
+import type { Severity } from '../../core/model';
+import type { Plan } from '../../core/plan/planModel';
+import { formatSeconds } from '../../core/report/compare';
+import { summarizeFindings, type FindingsSummary } from '../../core/report/findingsSummary';
+import type { Comparison } from '../../core/report/compare';
+import { runFromAccessReport, runFromSlowStats, type Run, type RunInfo } from '../../core/report/runs';
+import { bufferDecoder } from '../../node/accessLogFile';
+import { loadRunFromFile } from '../../node/runFile';
+import { COMMANDS } from '../commands';
+import { DIAGNOSTIC_SOURCE } from '../convert';
+import type { Logger } from '../logger';
+import { ReportPanel } from './reportPanel';
+import { RUNS_VIEW, RunsTree, type RunNode } from './runsView';
+import { newRunId, RunStore } from './runStore';
+
+/** What an import hands to `recordRun`. `source` is the log file as the user knows it (workspace-relative when inside). */
+export type RunInput =
+  | { kind: 'access'; report: AccessReport; source: string; label?: string }
+  | { kind: 'slow'; stats: readonly QueryStats[]; lines: number; malformed: number; source: string; label?: string };
+
+export interface ReportServices {
+  store: RunStore;
+  panel: ReportPanel;
+  /** Keeps an import as a run (bounded summaries, in workspace storage); returns what the Runs view shows. */
+  recordRun(input: RunInput): Promise<RunInfo>;
+  /** Draws a plan as a tree in the report panel. */
+  showPlan(plan: Plan, title: string, sql?: string): void;
+}
+
+const SEVERITY: Record<vscode.DiagnosticSeverity, Severity> = {
+  [vscode.DiagnosticSeverity.Error]: 'error', [vscode.DiagnosticSeverity.Warning]: 'warning',
+  [vscode.DiagnosticSeverity.Information]: 'info', [vscode.DiagnosticSeverity.Hint]: 'hint',
+};
+
+/** The findings currently shown as Query Insight diagnostics, summarised by code. */
+export function currentFindings(): FindingsSummary {
+  const items: { code: string; severity: Severity; file: string }[] = [];
+  for (const [uri, diags] of vscode.languages.getDiagnostics()) {
+    for (const d of diags) {
+      if (d.source !== DIAGNOSTIC_SOURCE) continue;
+      const code = typeof d.code === 'object' ? String(d.code.value) : d.code === undefined ? 'other' : String(d.code);
+      items.push({ code, severity: SEVERITY[d.severity], file: uri.toString() });
+    }
+  }
+  return summarizeFindings(items);
+}
+
+function runItem(r: RunInfo): vscode.QuickPickItem & { run: RunInfo } {
+  const what = r.kind === 'access' ? 'requests' : 'statements';
+  return {
+    label: r.label, run: r,
+    description: `${r.kind === 'access' ? 'access log' : 'slow log'} · ${r.summary.count} ${what} · ${formatSeconds(r.summary.totalTime)}`,
+    detail: `${r.source} · ${new Date(r.createdAt).toLocaleString()}`,
+  };
+}
+
+async function pickRun(store: RunStore, title: string, filter: (r: RunInfo) => boolean = () => true): Promise<RunInfo | undefined> {
+  const runs = store.list().filter(filter);
+  if (!runs.length) {
+    void vscode.window.showInformationMessage('No runs to choose from: import an access log or a slow log first (each import is kept as a run).');
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(runs.map(runItem), { title, matchOnDescription: true, matchOnDetail: true }))?.run;
+}
+
+/** A run id from a command argument: an id string, a Runs view node, or nothing. */
+function idOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object' && 'run' in arg) return (arg as RunNode).run.id;
+  return undefined;
+}
+
+export function registerReport(context: vscode.ExtensionContext, logger: Logger): ReportServices {
+  const dir = context.storageUri ?? context.globalStorageUri;
+  const store = new RunStore(dir, context.workspaceState, logger);
+  const panel = new ReportPanel(context.extensionUri, store, logger, currentFindings);
+  const tree = new RunsTree(store, COMMANDS.showRun);
+  context.subscriptions.push(store, panel, tree, vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: tree }));
+
+  const recordRun = async (input: RunInput): Promise<RunInfo> => {
+    const meta = { id: newRunId(), source: input.source, label: input.label };
+    const run: Run = input.kind === 'access' ? runFromAccessReport(input.report, meta) : runFromSlowStats(input, meta);
+    return store.add(run);
+  };
+
+  const guarded = <A extends unknown[], R>(what: string, fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R | undefined> => {
+    try { return await fn(...args); } catch (err) { logger.showError(what, err); return undefined; }
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(COMMANDS.showReport, () => panel.show()),
+    vscode.commands.registerCommand(COMMANDS.showRun, guarded('Could not show the run', async (arg?: unknown) => {
+      const id = idOf(arg) ?? (await pickRun(store, 'Show which run?'))?.id;
+      if (id) await panel.showRun(id);
+    })),
+    vscode.commands.registerCommand(COMMANDS.compareRuns, guarded('Could not compare the runs', async (beforeArg?: unknown, afterArg?: unknown): Promise<Comparison | undefined> => {
+      let beforeId = idOf(beforeArg);
+      let afterId = typeof afterArg === 'string' ? afterArg : undefined;
+      if (!beforeId) beforeId = (await pickRun(store, 'Compare: the run before the change'))?.id;
+      if (!beforeId) return undefined;
+      const before = store.info(beforeId);
+      if (!afterId) afterId = (await pickRun(store, 'Compare: the run after the change', (r) => r.id !== beforeId && r.kind === before?.kind))?.id;
+      if (!afterId) return undefined;
+      return (await panel.compare(beforeId, afterId)).comparison;
+    })),
+    vscode.commands.registerCommand(COMMANDS.addRun, guarded('Could not add the run', async (arg?: unknown, label?: unknown): Promise<RunInfo | undefined> => {
+      let uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' ? vscode.Uri.file(arg) : undefined;
+      if (!uri) {
+        const picked = await vscode.window.showOpenDialog({ title: 'Add a run from an access log, a slow log or a saved run', canSelectMany: false, openLabel: 'Add run' });
+        uri = picked?.[0];
+      }
+      if (!uri) return undefined;
+      const source = vscode.workspace.asRelativePath(uri);
+      const file = uri.fsPath;
+      const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Reading ${source}`, cancellable: true }, (_p, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort(new Error('cancelled')));
+        return loadRunFromFile(file, { meta: { id: newRunId(), source, ...(typeof label === 'string' ? { label } : {}) }, access: { decode: bufferDecoder }, signal: abort.signal });
+      });
+      const info = await store.add(run.id && store.info(run.id) ? { ...run, id: newRunId() } : run);
+      void vscode.window.showInformationMessage(`Run "${info.label}" recorded (${info.summary.count} ${info.kind === 'access' ? 'requests' : 'statements'}).`, 'Show', 'Compare').then((choice) => {
+        if (choice === 'Show') void vscode.commands.executeCommand(COMMANDS.showRun, info.id);
+        if (choice === 'Compare') void vscode.commands.executeCommand(COMMANDS.compareRuns);
+      });
+      return info;
+    })),
+    vscode.commands.registerCommand(COMMANDS.renameRun, guarded('Could not rename the run', async (arg?: unknown, newLabel?: unknown) => {
+      const id = idOf(arg) ?? (await pickRun(store, 'Rename which run?'))?.id;
+      const info = id ? store.info(id) : undefined;
+      if (!info) return;
+      const label = typeof newLabel === 'string' ? newLabel : await vscode.window.showInputBox({
+        title: 'Rename run', value: info.label, validateInput: (v) => (v.trim() ? undefined : 'A run needs a name'),
+      });
+      if (label?.trim()) await store.rename(info.id, label.trim());
+    })),
+    vscode.commands.registerCommand(COMMANDS.deleteRun, guarded('Could not delete the run', async (arg?: unknown) => {
+      const id = idOf(arg) ?? (await pickRun(store, 'Delete which run?'))?.id;
+      const info = id ? store.info(id) : undefined;
+      if (!info) return;
+      // why: an id string passed by a caller (another command, a test) is an explicit choice; the view and the palette confirm.
+      if (typeof arg !== 'string') {
+        const ok = await vscode.window.showWarningMessage(`Delete the run "${info.label}"?`, { modal: true }, 'Delete');
+        if (ok !== 'Delete') return;
+      }
+      await store.delete(info.id);
+    })),
+  );
+
+  return { store, panel, recordRun, showPlan: (plan, title, sql) => panel.showPlan(plan, title, sql) };
+}

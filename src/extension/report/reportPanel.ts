@@ -1,0 +1,142 @@
+/**
+ * The report panel (one webview panel, revealed if open): it sends the page the list of runs, the
+ * shown run, the findings summary, a comparison or a plan, and acts on the page's validated
+ * messages. The host never runs anything the page names: it looks runs up by id in the store and
+ * does one of four fixed things.
+ */
+import * as vscode from 'vscode';
+import type { Plan } from '../../core/plan/planModel';
+import type { Comparison } from '../../core/report/compare';
+import type { FindingsSummary } from '../../core/report/findingsSummary';
+import { comparisonMarkdown } from '../../core/report/markdown';
+import { comparisonMessage, validatePageMessage, type ExportTarget, type HostMessage, type PageMessage } from '../../core/report/protocol';
+import type { Logger } from '../logger';
+import { makeNonce, reportHtml } from './reportHtml';
+import type { RunStore } from './runStore';
+
+export const REPORT_VIEW_TYPE = 'queryInsight.report';
+
+export class ReportPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private ready = false;
+  private queue: HostMessage[] = [];
+  private comparison: Comparison | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+  /** The last message of each type posted to the page (what the page was given; read by tests). */
+  readonly posted = new Map<HostMessage['type'], HostMessage>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly store: RunStore,
+    private readonly logger: Logger,
+    private readonly findings: () => FindingsSummary,
+  ) {
+    this.subs.push(store.onDidChange(() => { if (this.panel) this.post({ type: 'runs', runs: store.list() }); }));
+  }
+
+  /** Opens the panel (or reveals it) with the runs and the findings summary. */
+  show(): void {
+    if (this.panel) {
+      this.panel.reveal(undefined, true);
+    } else {
+      const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')];
+      const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, 'Query Insight Report', vscode.ViewColumn.Active, {
+        enableScripts: true, localResourceRoots: roots, retainContextWhenHidden: true,
+      });
+      panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
+      const w = panel.webview;
+      w.html = reportHtml({
+        cspSource: w.cspSource, nonce: makeNonce(),
+        scriptUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js')).toString(),
+        styleUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'report.css')).toString(),
+      });
+      this.ready = false;
+      this.panel = panel;
+      panel.onDidDispose(() => { this.panel = undefined; this.ready = false; this.queue = []; }, undefined, this.subs);
+      w.onDidReceiveMessage((m: unknown) => this.onMessage(m), undefined, this.subs);
+    }
+    this.post({ type: 'runs', runs: this.store.list() });
+    this.post({ type: 'findings', summary: this.findings() });
+  }
+
+  private post(m: HostMessage): void {
+    this.posted.set(m.type, m);
+    if (!this.panel) return;
+    if (!this.ready) { this.queue = [...this.queue.filter((q) => q.type !== m.type || m.type === 'notice'), m]; return; }
+    void this.panel.webview.postMessage(m);
+  }
+
+  private onMessage(raw: unknown): void {
+    const v = validatePageMessage(raw);
+    if (!v.ok) { this.logger.warn(`report page: message rejected: ${v.error}`); return; }
+    this.handle(v.message).catch((err) => {
+      this.logger.error('report page', err);
+      this.post({ type: 'notice', level: 'error', message: (err as Error).message ?? String(err) });
+    });
+  }
+
+  private async handle(m: PageMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready': {
+        this.ready = true;
+        const q = this.queue;
+        this.queue = [];
+        for (const x of q) void this.panel?.webview.postMessage(x);
+        return;
+      }
+      case 'showRun': await this.showRun(m.runId); return;
+      case 'compare': await this.compare(m.beforeId, m.afterId); return;
+      case 'exportComparison': await this.exportComparison(m.target); return;
+    }
+  }
+
+  /** Shows one run's charts. */
+  async showRun(id: string): Promise<void> {
+    const run = await this.store.get(id);
+    this.show();
+    this.post({ type: 'run', run });
+  }
+
+  /** Compares two stored runs and shows the comparison; returns the message the page was given. */
+  async compare(beforeId: string, afterId: string): Promise<Extract<HostMessage, { type: 'comparison' }>> {
+    const [before, after] = await Promise.all([this.store.get(beforeId), this.store.get(afterId)]);
+    const m = comparisonMessage(before, after);
+    this.comparison = m.comparison;
+    this.show();
+    this.post(m);
+    return m;
+  }
+
+  /** Draws a plan as a tree (for the EXPLAIN feature: "show plan in report"). */
+  showPlan(plan: Plan, title: string, sql?: string): void {
+    this.show();
+    this.post({ type: 'plan', title, plan, ...(sql ? { sql } : {}) });
+  }
+
+  /** The last comparison as Markdown into a file (save dialog) or the clipboard; returns the text. */
+  async exportComparison(target: ExportTarget): Promise<string | undefined> {
+    const c = this.comparison;
+    if (!c) { void vscode.window.showInformationMessage('Compare two runs first.'); return undefined; }
+    const md = comparisonMarkdown(c, { limit: 0 });
+    if (target === 'clipboard') {
+      await vscode.env.clipboard.writeText(md);
+      this.post({ type: 'notice', level: 'info', message: 'Comparison copied as Markdown.' });
+      return md;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `comparison-${c.before.label}-vs-${c.after.label}.md`.replace(/[^\w.-]+/g, '_');
+    const uri = await vscode.window.showSaveDialog({
+      title: 'Save the comparison as Markdown', filters: { Markdown: ['md'] },
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+    });
+    if (!uri) return undefined;
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(md, 'utf8'));
+    this.post({ type: 'notice', level: 'info', message: `Comparison saved to ${vscode.workspace.asRelativePath(uri)}.` });
+    return md;
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const s of this.subs) s.dispose();
+  }
+}

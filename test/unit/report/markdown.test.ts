@@ -1,0 +1,44 @@
+/** The Markdown export: heading, totals, one row per change, escaping, the row limit. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { FIXTURES } from '../../support/paths';
+import { compareRuns } from '../../../src/core/report/compare';
+import { comparisonMarkdown, mdCell } from '../../../src/core/report/markdown';
+import { loadRunFromFile } from '../../../src/node/runFile';
+
+const dir = join(FIXTURES, 'report');
+const when = new Date(Date.UTC(2024, 4, 1, 3, 0, 0));
+const load = (f: string, label: string) => loadRunFromFile(join(dir, f), { meta: { id: label, source: `logs/${f}`, label, createdAt: when } });
+
+void test('access comparison as Markdown', async () => {
+  const c = compareRuns(await load('before.ltsv', 'round 1'), await load('after.ltsv', 'round 2 | index'));
+  const md = comparisonMarkdown(c);
+  const lines = md.split('\n');
+  assert.equal(lines[0], '### round 1 → round 2 \\| index: endpoints (access log)');
+  assert.ok(md.includes('- before: round 1 — `logs/before.ltsv`, 2024-05-01T03:00:00.000Z'));
+  assert.ok(md.includes('- requests: 7 → 9 (+2, ×1.29)'));
+  assert.ok(md.includes('- total time: 2.050 s → 2.020 s (−30.0 ms, ×0.99)'));
+  const header = lines.findIndex((l) => l.startsWith('| endpoint |'));
+  assert.equal(lines[header], '| endpoint | count | total | Δ total | ratio | mean | p99 |');
+  assert.equal(lines[header + 1], '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  assert.deepEqual(lines.slice(header + 2, header + 6), [
+    '| `GET /items/:id` | 4 → 4 | 1.000 s → 200 ms | −800 ms | ×0.20 | 250 ms → 50.0 ms | 400 ms → 50.0 ms |',
+    '| `POST /login` | 2 → 3 | 1.000 s → 1.800 s | +800 ms | ×1.80 | 500 ms → 600 ms | 500 ms → 600 ms |',
+    '| `GET /old` (gone) | 1 → – | 50.0 ms → – | −50.0 ms | gone | 50.0 ms → – | 50.0 ms → – |',
+    '| `GET /new` (new) | – → 2 | – → 20.0 ms | +20.0 ms | new | – → 10.0 ms | – → 10.0 ms |',
+  ]);
+});
+
+void test('slow comparison uses p95; the limit counts the rows left out', async () => {
+  const c = compareRuns(await load('before.slow.log', 'a'), await load('after.slow.log', 'b'));
+  const md = comparisonMarkdown(c, { limit: 2 });
+  assert.ok(md.includes('| query | count | total | Δ total | ratio | mean | p95 |'));
+  assert.equal(md.split('\n').filter((l) => l.startsWith('| `')).length, 2);
+  assert.ok(md.includes('…and 2 more rows with smaller changes.'));
+  assert.ok(!comparisonMarkdown(c, { limit: 0 }).includes('more rows'));
+});
+
+void test('cells escape pipes, backslashes, backticks and line breaks', () => {
+  assert.equal(mdCell('a|b\\c`d\ne'), 'a\\|b\\\\c\\`d e');
+});
