@@ -14,7 +14,7 @@ import { writeNPlusOne } from '../nPlusOneOutput';
 const HELP = `usage: query-insight scan [DIR] [options]
 
 Finds the SQL statements in the source files under DIR (default: the current directory):
-Go, Ruby, Python, PHP, JavaScript/TypeScript and Rust. Skips node_modules, vendor, .git, build
+Go, Ruby, Python, PHP, JavaScript/TypeScript, Perl and Rust. Skips node_modules, vendor, .git, build
 outputs, files ignored by .gitignore, and binary, unreadable or huge (> 1 MiB) files; the skips
 and any parse errors are summarised on stderr.
 

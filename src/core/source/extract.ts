@@ -12,6 +12,8 @@ import type { LangSpec, FormatStyle, CallShape } from './langSpec';
 import { SPECS } from './languageSpecs';
 import { compileQuery, grammarFor, type GrammarName, type ParserSet } from './treeSitter';
 import { readLiteral, applyFormat, type Literal } from './literal';
+import { extractPerl } from './perl/extractPerl';
+import { discoverRoutes } from './routes/discoverRoutes';
 
 export { languageForPath } from './languageOf';
 
@@ -83,12 +85,22 @@ const QUICK = /select|insert|update|delete|replace|with/i;
 const NOT_A_DB_CALL = /^(?:print|println|printf|puts|p|pp|log|logf|debug|debugf|info|infof|warn|warnf|warning|error|errorf|fatal|fatalf|panic|panicf|sprintf|format|errors|new|append|len|String|Errorf|Sprintf|Println|Printf|Print|Fatal|Fatalf|Panic|Panicf|echo|var_dump|error_log|json_encode|dd|dump|assert|raise|str|repr)$/;
 
 /**
- * Extracts the SQL sites, functions and calls of one file. `parsers` must already hold the
+ * Extracts the SQL sites, functions and calls of one file (Perl through perl/extractPerl.ts,
+ * every other language through tree-sitter). `parsers` must already hold the
  * grammar (ParserSet.load / loadFor); otherwise, as when the file cannot be parsed, the facts
- * carry a FileError instead of throwing. Routes are left empty (another extractor fills them).
+ * carry a FileError instead of throwing. Routes come from routes/discoverRoutes.ts.
  */
 export function extractFacts(file: string, text: string, language: Language, parsers: ParserSet): FileFacts {
   const facts: FileFacts = { file, language, sites: [], functions: [], calls: [], routes: [], errors: [] };
+  if (language === 'perl') {
+    // Perl has no tree-sitter grammar here: its own lexer-based extractor reads it.
+    try {
+      return extractPerl(file, text);
+    } catch (err) {
+      facts.errors.push({ file, message: `extraction failed: ${(err as Error).message ?? String(err)}` });
+      return facts;
+    }
+  }
   const grammar = grammarFor(language, file);
   const parser = grammar ? parsers.get(grammar) : undefined;
   if (!grammar || !parser) {
@@ -101,6 +113,7 @@ export function extractFacts(file: string, text: string, language: Language, par
     facts.sites = []; facts.functions = []; facts.calls = [];
     facts.errors.push({ file, message: `extraction failed: ${(err as Error).message ?? String(err)}` });
   }
+  facts.routes = discoverRoutes(file, text, language, parsers, facts.errors);
   return facts;
 }
 
