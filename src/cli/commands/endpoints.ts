@@ -9,6 +9,7 @@ import { splitMatchingGroups } from '../../core/logs/grouping';
 import type { Route } from '../../core/model';
 import { bufferDecoder } from '../../node/accessLogFile';
 import { readLines } from '../../node/lineReader';
+import { discoverRoutesInDir } from '../../node/routesDir';
 import { gunzipSync } from 'node:zlib';
 
 const SORTS = ['sum', 'count', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'stddev', 'errors', 'bytes', 'uri'] as const;
@@ -128,7 +129,9 @@ async function loadRoutes(path: string): Promise<Route[]> {
     const items = (t.startsWith('[') ? JSON.parse(t) : t.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))) as Route[];
     return items.filter((r) => r && typeof r.pattern === 'string' && typeof r.method === 'string');
   }
-  throw new Error('route discovery in source directories is not available in this build yet; pass a JSON file of routes');
+  const found = await discoverRoutesInDir(path);
+  if (!found.routes.length) throw new UsageError(`--routes: no route definitions found in ${found.files} source files under ${path}`);
+  return found.routes;
 }
 
 async function run(args: string[], io: CommandIo): Promise<number> {

@@ -8,6 +8,7 @@
 import type { CallSite, FileError, FileFacts, FunctionDef, LoopInfo, Position, Range, SqlSite } from '../../model';
 import { joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from '../sqlText';
 import { lexPerl, type Token } from './perlLexer';
+import { discoverPerlRoutes } from '../routes/perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 
 /** Words that look like calls before `(` but are syntax or builtins, not code worth following. */
@@ -79,6 +80,7 @@ export function extractPerl(file: string, text: string): FileFacts {
   const facts: FileFacts = { file, language: 'perl', sites: [], functions: [], calls: [], routes: [], errors: [] };
   try {
     scan(file, text, facts);
+    facts.routes = discoverPerlRoutes(file, text);
   } catch (err) {
     facts.errors.push({ file, message: `perl scan failed: ${err instanceof Error ? err.message : String(err)}` });
   }

@@ -1,0 +1,36 @@
+/**
+ * Route discovery over a project directory (the CLI's `endpoints --routes DIR`): every source file's
+ * routes, with handlers named in one file and defined in another resolved across the project.
+ */
+import type { FileError, FileFacts, Route } from '../core/model';
+import { extractPerl } from '../core/source/perl/extractPerl';
+import { resolveHandlers } from '../core/source/routes/resolveHandlers';
+import { ParserSet } from '../core/source/treeSitter';
+import { FactsCache } from '../core/workspace';
+import { fsGrammarSource } from './grammars';
+import { listSourceFiles, readSourceFile } from './scanDir';
+
+export interface DirRoutes {
+  /** Paths relative to the directory, `/`-separated. */
+  routes: Route[];
+  files: number;
+  errors: FileError[];
+}
+
+/** Finds the routes of every source file under `root` (skipping vendored, ignored and huge files). */
+export async function discoverRoutesInDir(root: string, parsers: ParserSet = new ParserSet(fsGrammarSource())): Promise<DirRoutes> {
+  const listing = await listSourceFiles(root);
+  const cache = new FactsCache(parsers);
+  const facts: FileFacts[] = [];
+  const errors: FileError[] = [];
+  for (const f of listing.files) {
+    const text = await readSourceFile(f, listing.skipped);
+    if (text === undefined) continue;
+    // why: the workspace cache has no Perl grammar; the Perl extractor reads its files by its lexer.
+    const ff = f.language === 'perl' ? extractPerl(f.rel, text) : await cache.update(f.rel, text, f.language);
+    if (!ff) continue;
+    facts.push(ff);
+    for (const e of ff.errors) if (/route/.test(e.message)) errors.push(e);
+  }
+  return { routes: resolveHandlers(facts), files: facts.length, errors };
+}
