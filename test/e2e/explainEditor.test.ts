@@ -1,0 +1,145 @@
+/**
+ * What a user sees with a database: the packaged extension in code-server on the sample app, pointed
+ * (by user settings) at a private MariaDB holding the app's schema and 300k generated rows.
+ * (c) the status bar shows MariaDB and its version; (a) hovering the statement that filters posts by
+ * an unindexed column shows the plan table and the findings; (b) the Problems panel lists the full
+ * scan; (d) the light bulb offers the index fixes: the schema-file fix edits schema.sql on disk, the
+ * database fix (confirmed in the modal) adds the index and the finding goes away; (e) the N+1
+ * diagnostic shows with its loop as related information.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import type { MariaDbServer } from '../support/mariadb';
+import { packageVsix } from '../support/vsix';
+import { startCodeServer, type CodeServer } from './support/codeServer';
+import { applyQuickFix, hoverOver, launchBrowser, openProblems, openWorkbench, quickOpen, RESULTS_DIR, screenshot, type Browser } from './support/workbench';
+import { waitUntil } from './support/wait';
+import { copySampleApp } from './sampleApp';
+import { connectionSettings, SAMPLE_DB, startSampleDb } from './sampleDb';
+
+let db: MariaDbServer | undefined;
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let ws: ReturnType<typeof copySampleApp> | undefined;
+let vsix: string | undefined;
+
+before(async () => {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  db = await startSampleDb();
+  ws = copySampleApp();
+  vsix = packageVsix();
+  server = await startCodeServer({
+    workspace: ws.dir, vsix, settings: connectionSettings(db),
+    logFile: join(RESULTS_DIR, 'explain.code-server.log'), logsTo: join(RESULTS_DIR, 'explain.logs'),
+  });
+  browser = await launchBrowser();
+}, { timeout: 240_000 } as never);
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await db?.stop();
+  ws?.remove();
+  if (vsix) rmSync(dirname(vsix), { recursive: true, force: true });
+});
+
+/**
+ * A rendered piece of the SQL string on the editor line whose text matches `line`. Monaco draws
+ * spaces as U+00A0 and splits long tokens into several spans, so the line is matched as a whole
+ * and the span by the string's opening.
+ */
+function sqlOnLine(page: Page, line: RegExp): Locator {
+  return page.locator('.editor-instance .monaco-editor .view-lines .view-line', { hasText: line })
+    .locator('span span', { hasText: /"SELECT/ }).first();
+}
+
+async function goToLine(page: Page, line: number): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget .quick-input-box input').fill(`:${line}`);
+  await page.keyboard.press('Enter');
+}
+
+/** Line 155: posts filtered by user_id and sorted by created_at, neither indexed. */
+const BAD = /db\.Select\(&results,.*`user_id`/;
+const FULL_SCAN = /full table scan of posts: reads ~[\d,]+ rows; no index on posts\(user_id\)/;
+
+void test('EXPLAIN in the editor: status bar, hover, Problems, index quick fixes, N+1', { timeout: 300_000 }, async () => {
+  const page = browser!.page;
+  try {
+    await steps(page);
+  } catch (err) {
+    await screenshot(page, 'explain-failure').catch(() => undefined);
+    throw err;
+  }
+});
+
+async function steps(page: Page): Promise<void> {
+  await openWorkbench(page, server!.url());
+  await quickOpen(page, 'main.go');
+
+  // (c) opening a Go file with SQL connects lazily; the status bar names the server
+  const status = page.locator('.statusbar-item', { hasText: /MariaDB 10\.\d+/ }).first();
+  await status.waitFor({ timeout: 60_000 });
+  assert.match(await status.innerText(), /MariaDB 10\.\d+\.\d+/);
+  await screenshot(page, 'explain-status-bar');
+
+  // (a) hover: plan table, findings, substitutions, suggested index with its command links
+  await goToLine(page, 155);
+  const bad = sqlOnLine(page, BAD);
+  await bad.waitFor();
+  const hover = await hoverOver(page, bad);
+  await hover.locator('table').first().waitFor({ timeout: 30_000 });
+  const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
+  for (const col of ['select_type', 'possible_keys', 'key_len', 'filtered', 'Extra']) assert.ok(text.includes(col), `hover has column ${col}:\n${text}`);
+  assert.match(text, /full-table-scan/);
+  assert.match(text, /filesort/);
+  assert.match(text, /ALL/);
+  assert.match(text, /Substituted for placeholders/);
+  assert.match(text, /Add index to the database/);
+  assert.match(text, /ALTER TABLE `posts` ADD INDEX/);
+  await screenshot(page, 'explain-hover');
+  await page.keyboard.press('Escape');
+  await page.mouse.move(5, 5);
+
+  // (b) the Problems panel lists the full scan with its code
+  const problems = await openProblems(page);
+  const scanRow = problems.locator('.monaco-list-row', { hasText: FULL_SCAN }).first();
+  await scanRow.waitFor({ timeout: 60_000 });
+  await screenshot(page, 'explain-problems');
+
+  // (e) the N+1 diagnostic, with its loop as related information
+  const nPlusOne = problems.locator('.monaco-list-row', { hasText: /N\+1: "SELECT \* FROM `users` WHERE `id` = \?" runs once per iteration of the for loop/ }).first();
+  await nPlusOne.waitFor({ timeout: 30_000 });
+  await problems.locator('.monaco-list-row', { hasText: /for loop.*: the statement runs once per iteration/ }).first().waitFor({ timeout: 30_000 });
+  await screenshot(page, 'n-plus-one-problems');
+
+  // (d) the light bulb on the full-scan finding: schema-file fix, then database fix
+  const schemaPath = join(ws!.dir, 'webapp', 'sql', 'schema.sql');
+  const schemaBefore = readFileSync(schemaPath, 'utf8');
+  await goToLine(page, 155);
+  await applyQuickFix(page, sqlOnLine(page, BAD), 'to the schema file');
+  await waitUntil(() => readFileSync(schemaPath, 'utf8') !== schemaBefore, 'schema.sql to change on disk', 30_000);
+  const schemaAfter = readFileSync(schemaPath, 'utf8');
+  const added = /INDEX (\w+) \(user_id, created_at\)/.exec(schemaAfter);
+  assert.ok(added, `schema.sql gains the index inside CREATE TABLE posts:\n${schemaAfter}`);
+  assert.ok(schemaAfter.indexOf(added[0]) > schemaAfter.indexOf('CREATE TABLE posts') && schemaAfter.indexOf(added[0]) < schemaAfter.indexOf('CREATE TABLE comments'));
+  await screenshot(page, 'fix-schema-file');
+
+  await page.keyboard.press('Control+1');
+  await goToLine(page, 155);
+  await applyQuickFix(page, sqlOnLine(page, BAD), 'to the database');
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 15_000 });
+  assert.match(await dialog.innerText(), /ALTER TABLE `posts` ADD INDEX/);
+  await screenshot(page, 'fix-database-confirm');
+  await dialog.locator('.monaco-button', { hasText: 'Add index' }).first().click();
+  await page.locator('.notifications-toasts', { hasText: /Rows examined \S+ → \S+/ }).first().waitFor({ timeout: 60_000 });
+  await screenshot(page, 'fix-database-done');
+  await waitUntil(async () => await problems.locator('.monaco-list-row', { hasText: FULL_SCAN }).count() === 0, 'the full-scan finding to go', 60_000);
+  await screenshot(page, 'fix-database-finding-gone');
+  const indexes = db!.sql('SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_NAME = \'posts\'', SAMPLE_DB);
+  assert.match(indexes, new RegExp(added[1]), 'the database has the index the schema file got');
+}

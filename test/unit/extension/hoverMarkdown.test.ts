@@ -1,0 +1,80 @@
+/**
+ * The EXPLAIN hover's Markdown: the plan table with the tabular EXPLAIN columns, findings,
+ * substitutions, suggested index with exactly our command links, and escaping of everything quoted
+ * (a statement or a server message cannot add links, HTML or table cells).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { codeBlock, escapeMarkdown, explainHoverMarkdown, inlineCode, planTable, type HoverCommands } from '../../../src/extension/explain/hoverMarkdown';
+import type { Plan, PlanRow } from '../../../src/core/plan/planModel';
+import type { IndexSuggestion } from '../../../src/core/model';
+
+const row = (o: Partial<PlanRow>): PlanRow => ({
+  id: 1, selectType: 'SIMPLE', table: 'posts', partitions: null, type: 'ALL', possibleKeys: [], key: null, keyLen: null,
+  ref: null, rows: 99974, filtered: 100, extra: ['Using where', 'Using filesort'], ...o,
+});
+const plan: Plan = { flavor: 'mariadb', source: 'tabular+json', rows: [row({})] };
+const suggestion: IndexSuggestion = {
+  table: 'posts', columns: ['user_id', 'created_at'], name: 'idx_posts_user_id_created_at',
+  ddl: 'ALTER TABLE `posts` ADD INDEX `idx_posts_user_id_created_at` (`user_id`, `created_at`)',
+  reason: 'equality on user_id, then the ORDER BY column', servesOrderBy: true, covering: false,
+};
+const commands: HoverCommands = {
+  addToDatabase: 'queryInsight.addIndexToDatabase', addToSchemaFile: 'queryInsight.addIndexToSchemaFile',
+  copyDdl: 'queryInsight.copyIndexDdl', showLog: 'queryInsight.showLog',
+  args: (s) => ({ uri: 'file:///w/main.go', line: 154, character: 30, index: s.name }),
+};
+
+void test('plan table: header of tabular EXPLAIN, one row per plan row, numbers formatted, empty cells as a dash', () => {
+  const t = planTable({ ...plan, rows: [row({}), row({ id: 1, table: 'u', type: 'eq_ref', possibleKeys: ['PRIMARY'], key: 'PRIMARY', keyLen: '4', ref: 'isupic.p.user_id', rows: 1, filtered: 33.333333, extra: [] })] }).split('\n');
+  assert.equal(t[0], '| id | select_type | table | type | possible_keys | key | key_len | ref | rows | filtered | Extra |');
+  assert.equal(t.length, 4);
+  assert.equal(t[2], '| 1 | SIMPLE | posts | ALL | — | — | — | — | 99,974 | 100% | Using where; Using filesort |');
+  assert.equal(t[3], '| 1 | SIMPLE | u | eq\\_ref | PRIMARY | PRIMARY | 4 | isupic\\.p\\.user\\_id | 1 | 33\\.33% | — |');
+});
+
+void test('the hover: plan, findings, substitutions, suggestion with the three command links, trusted ids', () => {
+  const { markdown, enabledCommands } = explainHoverMarkdown({
+    sql: 'SELECT * FROM posts WHERE user_id = ? ORDER BY created_at DESC', plan,
+    findings: [{ code: 'full-table-scan', severity: 'error', message: 'full table scan of posts', table: 'posts', planRows: [0] }],
+    substitutions: [{ placeholder: '?', index: 0, value: '42', column: 'posts.user_id', source: 'sample' }],
+    filledSql: 'SELECT * FROM posts WHERE user_id = 42 ORDER BY created_at DESC', suggestions: [suggestion], server: 'MariaDB 10.11.6',
+  }, commands);
+  assert.match(markdown, /EXPLAIN on MariaDB 10\\\.11\\\.6/);
+  assert.match(markdown, /\| select_type \|/);
+  assert.match(markdown, /`full-table-scan` full table scan of posts/);
+  assert.match(markdown, /`\?` #1 → `42` \(posts\\\.user\\_id, sample\)/);
+  assert.match(markdown, /```sql\nALTER TABLE `posts` ADD INDEX/);
+  const links = [...markdown.matchAll(/\]\(command:([\w.]+)\?([^)]*)\)/g)];
+  assert.deepEqual(links.map((l) => l[1]), ['queryInsight.addIndexToDatabase', 'queryInsight.addIndexToSchemaFile', 'queryInsight.copyIndexDdl']);
+  assert.deepEqual(JSON.parse(decodeURIComponent(links[0][2])), [{ uri: 'file:///w/main.go', line: 154, character: 30, index: 'idx_posts_user_id_created_at' }]);
+  assert.deepEqual(enabledCommands.sort(), ['queryInsight.addIndexToDatabase', 'queryInsight.addIndexToSchemaFile', 'queryInsight.copyIndexDdl']);
+});
+
+void test('no links and no trusted commands without a suggestion; errors offer only Show Log', () => {
+  const none = explainHoverMarkdown({ sql: 'SELECT 1', plan, findings: [], substitutions: [], suggestions: [] }, commands);
+  assert.deepEqual(none.enabledCommands, []);
+  assert.doesNotMatch(none.markdown, /command:/);
+  assert.match(none.markdown, /No plan findings/);
+  const err = explainHoverMarkdown({ sql: 'SELECT * FROM nope', findings: [], substitutions: [], suggestions: [], error: { kind: 'unknown-table', message: "Table 'isupic.nope' doesn't exist" } }, commands);
+  assert.deepEqual(err.enabledCommands, ['queryInsight.showLog']);
+  assert.match(err.markdown, /EXPLAIN failed \(unknown\\-table\): Table 'isupic\\\.nope' doesn't exist/);
+});
+
+void test('quoted text is escaped: no link, HTML, emphasis or table cell can come from a statement or a message', () => {
+  const evil = '[run](command:queryInsight.addIndexToDatabase?%5B%5D) <img src=x> | *x* `y`';
+  const e = escapeMarkdown(evil);
+  assert.doesNotMatch(e, /(?<!\\)[[\]()<>|*`]/);
+  const { markdown } = explainHoverMarkdown({
+    sql: evil, findings: [{ code: 'filesort', severity: 'warning', message: evil, planRows: [] }],
+    substitutions: [{ placeholder: '?', index: 0, value: "'a`b``c'", source: 'typed' }], skipped: evil, suggestions: [],
+    plan: { ...plan, rows: [row({ table: evil, extra: [evil] })] },
+  }, commands);
+  assert.doesNotMatch(markdown, /(?<!\\)\]\(command:/, 'no live command link');
+  assert.doesNotMatch(markdown, /(?<!\\)<img/);
+  for (const line of markdown.split('\n').filter((l) => l.startsWith('| 1 '))) {
+    assert.equal(line.split(/(?<!\\)\|/).length - 2, 11, 'a table row keeps its 11 cells');
+  }
+  assert.equal(inlineCode("'a`b``c'"), "```'a`b``c'```");
+  assert.equal(codeBlock('x ```` y').split('\n')[0], '`````sql');
+});
