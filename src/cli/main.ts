@@ -5,9 +5,12 @@
 import { UsageError } from './output';
 import { COMMANDS } from './commands';
 
-function usage(): string {
+async function usage(): Promise<string> {
   const lines = ['usage: query-insight <command> [options]', '', 'commands:'];
-  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
+  for (const load of Object.values(COMMANDS)) {
+    const c = await load();
+    lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
+  }
   lines.push('', 'Run `query-insight <command> --help` for a command\'s options.');
   return lines.join('\n');
 }
@@ -15,18 +18,19 @@ function usage(): string {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage() + '\n');
+    process.stdout.write((await usage()) + '\n');
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const cmd = COMMANDS.find((c) => c.name === name);
-  if (!cmd) {
-    process.stderr.write(`query-insight: unknown command "${name}"\n\n${usage()}\n`);
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
+    process.stderr.write(`query-insight: unknown command "${name}"\n\n${await usage()}\n`);
     return 2;
   }
+  const cmd = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(cmd.help + '\n');
     return 0;

@@ -1,17 +1,14 @@
-/** The table of CLI commands; each command adds its one line here. */
+/**
+ * The table of CLI commands; each command adds its one line here. Commands load on first use
+ * so that a run pays only for its own dependencies (node-sql-parser, mysql2, tree-sitter …).
+ */
 import type { Command } from '../command';
-import { adviseCommand } from './advise';
-import { diffCommand } from './diff';
-import { endpointsCommand } from './endpoints';
-import { explainCommand } from './explain';
-import { scanCommand } from './scan';
-import { slowCommand } from './slow';
 
-export const COMMANDS: Command[] = [
-  adviseCommand,
-  diffCommand,
-  endpointsCommand,
-  explainCommand,
-  scanCommand,
-  slowCommand,
-];
+export const COMMANDS: Record<string, () => Promise<Command>> = {
+  advise: async () => (await import('./advise')).adviseCommand,
+  diff: async () => (await import('./diff')).diffCommand,
+  endpoints: async () => (await import('./endpoints')).endpointsCommand,
+  explain: async () => (await import('./explain')).explainCommand,
+  scan: async () => (await import('./scan')).scanCommand,
+  slow: async () => (await import('./slow')).slowCommand,
+};
