@@ -406,7 +406,8 @@ export class SlowLogParser {
     let same = prev.length === end - s;
     for (let i = 0; same && i < prev.length; i++) if (prev[i] !== b[s + i]) same = false;
     if (!same) {
-      this.lastUserHost = Uint8Array.prototype.slice.call(b, s, end); // a copy: the line buffer is reused
+      this.lastUserHost = new Uint8Array(end - s); // a copy: the line buffer is reused
+      this.lastUserHost.set(b.subarray(s, end));
       this.userHostDirty = true;
     }
   }

@@ -28,6 +28,8 @@ void test('plain and gzip files give the same statistics; malformed entries are 
     assert.equal(plain.stats.find((s) => s.fingerprint === 'administrator command: quit')?.admin, true);
     assert.deepEqual(plain.summary.problems.map((p) => p.line), [1, 8, 11, 16, 25]);
     assert.equal(plain.summary.banners, 4);
+    assert.match(plain.summary.problems[0].text, /^ {2}WHERE id = 5/);
+    assert.equal(plain.summary.problems[4].text, 'SELECT * FROM users WHERE');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
