@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { homedir, userInfo } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { Client, utils as sshUtils, type ClientChannel, type ConnectConfig } from 'ssh2';
 
@@ -90,6 +91,34 @@ export function parseSshDestination(text: string): { username: string; host: str
   const port = m[4] === undefined ? undefined : Number(m[4]);
   if (port !== undefined && (port < 1 || port > 65535)) return undefined;
   return { username: m[1], host: m[2] ?? m[3], ...(port !== undefined ? { port } : {}) };
+}
+
+/** The editor's `queryInsight.connection.ssh.*` settings. */
+export interface SshSettings {
+  host: string;
+  port: number;
+  user: string;
+  privateKeyPath: string;
+  useAgent: boolean;
+}
+
+/**
+ * The tunnel options the settings describe, or undefined when no SSH host is set. `~/` in the key
+ * path is the home directory; an empty user is the local user name (as `ssh` does); the agent is
+ * SSH_AUTH_SOCK when `useAgent` is on and the variable is set. The key passphrase comes from the
+ * caller (SecretStorage), never from settings.
+ */
+export function sshOptionsFromSettings(s: SshSettings, env: NodeJS.ProcessEnv, passphrase?: string): SshOptions | undefined {
+  const host = s.host.trim();
+  if (!host) return undefined;
+  const keyPath = s.privateKeyPath.trim();
+  const home = env.HOME || homedir();
+  const privateKeyPath = keyPath === '' ? undefined : keyPath === '~' || keyPath.startsWith('~/') ? home + keyPath.slice(1) : keyPath;
+  const agent = s.useAgent && env.SSH_AUTH_SOCK ? env.SSH_AUTH_SOCK : undefined;
+  return {
+    host, port: s.port, username: s.user.trim() || env.USER || userInfo().username,
+    ...(privateKeyPath ? { privateKeyPath } : {}), ...(agent ? { agent } : {}), ...(passphrase ? { passphrase } : {}),
+  };
 }
 
 /** `host:port` or `unix:/path` of a target, for messages. */

@@ -34,6 +34,11 @@ export const SETTINGS = {
   'connection.socket': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.user': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.database': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
+  'connection.ssh.host': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
+  'connection.ssh.port': { type: 'integer', default: 22, scope: 'window', restricted: true, minimum: 1, maximum: 65535 } as Spec<number>,
+  'connection.ssh.user': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
+  'connection.ssh.privateKeyPath': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
+  'connection.ssh.useAgent': { type: 'boolean', default: true, scope: 'window', restricted: true } as Spec<boolean>,
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -43,6 +48,8 @@ type ValueOf<K extends SettingKey> = (typeof SETTINGS)[K] extends Spec<infer T> 
 export interface QueryInsightConfig {
   scan: { exclude: string[]; maxFileSizeKb: number; debounceMs: number };
   connection: { host: string; port: number; socket: string; user: string; database: string };
+  /** The `connection.ssh.*` settings: a tunnel to the box when `host` is set (see src/db/sshTunnel.ts). */
+  ssh: { host: string; port: number; user: string; privateKeyPath: string; useAgent: boolean };
 }
 
 /** A value that did not fit its setting's type; the default was used instead. */
@@ -80,6 +87,10 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Query
     connection: {
       host: v('connection.host'), port: v('connection.port'), socket: v('connection.socket'),
       user: v('connection.user'), database: v('connection.database'),
+    },
+    ssh: {
+      host: v('connection.ssh.host'), port: v('connection.ssh.port'), user: v('connection.ssh.user'),
+      privateKeyPath: v('connection.ssh.privateKeyPath'), useAgent: v('connection.ssh.useAgent'),
     },
   };
   return { config, problems };

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { describeTarget, hostKeyInfo, parseSshDestination } from '../../../src/db/sshTunnel';
+import { describeTarget, hostKeyInfo, parseSshDestination, sshOptionsFromSettings } from '../../../src/db/sshTunnel';
 import { sshFromArgs } from '../../../src/cli/sshArgs';
 import { UsageError } from '../../../src/cli/output';
 
@@ -87,4 +87,16 @@ void test('sshFromArgs: a pinned host key accepts only that fingerprint; without
   const open = sshFromArgs({ ssh: 'isucon@isu1', 'ssh-key': '/k' }, t.io)!;
   assert.equal(await open.verifyHostKey!(key), true);
   assert.match(t.err(), new RegExp(`isu1:22 has host key ssh-ed25519 ${KEYS[0][2]} \\(not checked`));
+});
+
+void test('sshOptionsFromSettings: no host, no tunnel; ~ expands; the agent only when asked for and running', () => {
+  const base = { host: '', port: 22, user: 'isucon', privateKeyPath: '', useAgent: true };
+  assert.equal(sshOptionsFromSettings(base, { SSH_AUTH_SOCK: '/a' }), undefined);
+  assert.equal(sshOptionsFromSettings({ ...base, host: '  ' }, {}), undefined);
+  assert.deepEqual(sshOptionsFromSettings({ ...base, host: 'isu1', privateKeyPath: '~/.ssh/id_ed25519' }, { HOME: '/home/me', SSH_AUTH_SOCK: '/a' }, 'pw'),
+    { host: 'isu1', port: 22, username: 'isucon', privateKeyPath: '/home/me/.ssh/id_ed25519', agent: '/a', passphrase: 'pw' });
+  assert.deepEqual(sshOptionsFromSettings({ ...base, host: 'isu1', port: 2222, useAgent: false, privateKeyPath: '/k' }, { SSH_AUTH_SOCK: '/a' }),
+    { host: 'isu1', port: 2222, username: 'isucon', privateKeyPath: '/k' });
+  assert.equal(sshOptionsFromSettings({ ...base, host: 'isu1', user: '' }, { USER: 'me' })!.username, 'me');
+  assert.equal(sshOptionsFromSettings({ ...base, host: 'isu1' }, {})!.agent, undefined);
 });

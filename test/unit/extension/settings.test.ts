@@ -8,6 +8,7 @@ void test('no values: every default', () => {
   assert.deepEqual(problems, []);
   assert.deepEqual(config.scan, { exclude: SETTINGS['scan.exclude'].default, maxFileSizeKb: 1024, debounceMs: 300 });
   assert.deepEqual(config.connection, { host: '127.0.0.1', port: 3306, socket: '', user: '', database: '' });
+  assert.deepEqual(config.ssh, { host: '', port: 22, user: '', privateKeyPath: '', useAgent: true });
 });
 
 void test('values of the right type are taken as they are', () => {
@@ -30,4 +31,14 @@ void test('ill-typed or out-of-range values fall back to the default and are rep
   assert.deepEqual(problems.map((p) => p.key).sort(),
     ['queryInsight.connection.port', 'queryInsight.scan.debounceMs', 'queryInsight.scan.exclude', 'queryInsight.scan.maxFileSizeKb']);
   assert.match(problems.find((p) => p.key.endsWith('port'))!.message, /an integer in \[1, 65535\], got 70000; using 3306/);
+});
+
+void test('SSH tunnel settings: typed values taken, ill-typed ones reported', () => {
+  const raw: Record<string, unknown> = { 'connection.ssh.host': 'isu1', 'connection.ssh.port': 2222, 'connection.ssh.user': 'isucon', 'connection.ssh.privateKeyPath': '~/.ssh/id_ed25519', 'connection.ssh.useAgent': false };
+  assert.deepEqual(readSettings((k) => raw[k]).problems, []);
+  assert.deepEqual(readSettings((k) => raw[k]).config.ssh, { host: 'isu1', port: 2222, user: 'isucon', privateKeyPath: '~/.ssh/id_ed25519', useAgent: false });
+  const bad = readSettings((k) => ({ 'connection.ssh.useAgent': 'yes', 'connection.ssh.port': 0 } as Record<string, unknown>)[k]);
+  assert.deepEqual(bad.config.ssh, { host: '', port: 22, user: '', privateKeyPath: '', useAgent: true });
+  assert.deepEqual(bad.problems.map((p) => p.key).sort(), ['queryInsight.connection.ssh.port', 'queryInsight.connection.ssh.useAgent']);
+  assert.match(bad.problems.find((p) => p.key.endsWith('useAgent'))!.message, /expected a boolean, got "yes"; using true/);
 });
