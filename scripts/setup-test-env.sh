@@ -11,7 +11,8 @@
 # code-server at the same default prefix without being told (or through QI_CODE_SERVER).
 #
 # What the suites use:
-#   integration  mariadbd + mariadb client (mariadb-server), nginx, pt-query-digest (percona-toolkit)
+#   integration  mariadbd + mariadb client (mariadb-server), nginx, pt-query-digest (percona-toolkit),
+#                a private sshd on a loopback port for the SSH tunnel (openssh-server)
 #   e2e          code-server from npm (native modules built with build-essential, python3, libkrb5-dev),
 #                Debian's chromium driven by playwright-core, ripgrep (see the workaround below)
 set -euo pipefail
@@ -23,7 +24,7 @@ die() { log "ERROR: $*"; exit 1; }
 
 # ---- 1. Debian packages ------------------------------------------------------------------------
 APT_PKGS=(ca-certificates git build-essential python3 libkrb5-dev ripgrep chromium
-          mariadb-server mariadb-client nginx percona-toolkit)
+          mariadb-server mariadb-client nginx percona-toolkit openssh-server)
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 if [ "${SKIP_APT:-0}" != 1 ]; then
@@ -52,7 +53,8 @@ if [ "${SKIP_APT:-0}" != 1 ]; then
     log "Debian packages present: ${APT_PKGS[*]}"
   fi
   # why: on a machine with systemd the services may already run (installed earlier, or started by
-  # a preset); stop and disable them so they hold no ports, memory or the default socket.
+  # a preset); stop and disable them so they hold no ports, memory or the default socket. The
+  # system's ssh service is left alone (it may be how this machine is reached); the tests use their own sshd.
   for svc in mariadb nginx; do
     if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
       if systemctl is-active --quiet "$svc" 2>/dev/null || systemctl is-enabled --quiet "$svc" 2>/dev/null; then
@@ -62,7 +64,7 @@ if [ "${SKIP_APT:-0}" != 1 ]; then
     fi
   done
 fi
-for tool in rg mariadb-install-db mariadb nginx /usr/bin/chromium node npm; do
+for tool in rg mariadb-install-db mariadb nginx sshd ssh-keygen ssh-agent /usr/bin/chromium node npm; do
   command -v "$tool" >/dev/null || [ -x "$tool" ] || [ -x "/usr/sbin/$tool" ] || die "$tool not found after installing packages"
 done
 NODE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
