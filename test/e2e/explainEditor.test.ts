@@ -15,7 +15,9 @@ import type { Locator, Page } from 'playwright-core';
 import type { MariaDbServer } from '../support/mariadb';
 import { packageVsix } from '../support/vsix';
 import { startCodeServer, type CodeServer } from './support/codeServer';
-import { applyQuickFix, hoverOver, launchBrowser, openProblems, openWorkbench, quickOpen, RESULTS_DIR, screenshot, type Browser } from './support/workbench';
+import {
+  applyQuickFix, hoverOver, launchBrowser, openProblems, openWorkbench, quickOpen, RESULTS_DIR, runCommand, screenshot, type Browser,
+} from './support/workbench';
 import { waitUntil } from './support/wait';
 import { copySampleApp } from './sampleApp';
 import { connectionSettings, SAMPLE_DB, startSampleDb } from './sampleDb';
@@ -104,6 +106,18 @@ async function steps(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
   await page.mouse.move(5, 5);
 
+  // the JSON plan of the statement under the cursor, in a read-only document beside the editor
+  await bad.click();
+  await runCommand(page, 'Query Insight: Explain statement under cursor');
+  const planTab = page.locator('.tabs-container .tab[data-resource-name$=".plan.json"]').first();
+  await planTab.waitFor({ timeout: 30_000 });
+  await page.locator('.editor-group-container', { has: planTab }).locator('.view-lines', { hasText: /"filledSql"/ }).first().waitFor({ timeout: 15_000 });
+  await screenshot(page, 'explain-json-plan');
+  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+W');
+  await planTab.waitFor({ state: 'detached' });
+  await page.keyboard.press('Control+1');
+
   // (b) the Problems panel lists the full scan with its code
   const problems = await openProblems(page);
   const scanRow = problems.locator('.monaco-list-row', { hasText: FULL_SCAN }).first();
@@ -142,4 +156,12 @@ async function steps(page: Page): Promise<void> {
   await screenshot(page, 'fix-database-finding-gone');
   const indexes = db!.sql('SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_NAME = \'posts\'', SAMPLE_DB);
   assert.match(indexes, new RegExp(added[1]), 'the database has the index the schema file got');
+
+  // the N+1 quick fix writes the batched statement as a comment above the loop (last: it shifts lines)
+  await goToLine(page, 89);
+  const inner = page.locator('.editor-instance .monaco-editor .view-lines .view-line', { hasText: /db\.Get\(&comments\[i\]\.User/ })
+    .locator('span span', { hasText: /"SELECT/ }).first();
+  await applyQuickFix(page, inner, 'Insert batched query as a comment');
+  await page.locator('.editor-instance .monaco-editor .view-lines .view-line', { hasText: /\/\/[ \u00a0]N\+1[ \u00a0]\(n-plus-one\)/ }).first().waitFor({ timeout: 15_000 });
+  await screenshot(page, 'n-plus-one-quick-fix');
 }
