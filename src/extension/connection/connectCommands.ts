@@ -120,7 +120,7 @@ async function askSettings(current: ConnectionSettings): Promise<ConnectionSetti
   const w = where.trim();
   if (w.startsWith('/')) return { ...current, socket: w, user, database };
   const m = /^(.*?)(?::(\d+))?$/.exec(w)!;
-  return { host: m[1] || '127.0.0.1', port: m[2] ? Number(m[2]) : 3306, socket: '', user, database };
+  return { ...current, host: m[1] || '127.0.0.1', port: m[2] ? Number(m[2]) : 3306, socket: '', user, database };
 }
 
 /** The handler of "Set database password": stores it for the configured user and server. */

@@ -66,6 +66,8 @@ export function candidatesFromHints(hints: readonly ConnectionHint[]): Connectio
 /** The settings a candidate leads to: its values over the current ones (a socket clears nothing). */
 export function applyCandidate(current: ConnectionSettings, c: ConnectionCandidate): ConnectionSettings {
   return {
+    // why: settings other than these five (added later, e.g. a tunnel) keep their current values.
+    ...current,
     host: c.host ?? current.host,
     port: c.port ?? (c.host !== undefined ? 3306 : current.port),
     socket: c.socket ?? (c.host !== undefined ? '' : current.socket),
