@@ -34,6 +34,14 @@ export const COMMANDS = {
   addIndexToSchemaFile: 'queryInsight.addIndexToSchemaFile',
   /** Quick fix / hover link: copies the suggested index's DDL (hidden from the palette). */
   copyIndexDdl: 'queryInsight.copyIndexDdl',
+  /** Reads an nginx access log (picker with recent logs, or a path argument) into the Endpoints view and CodeLenses. */
+  importAccessLog: 'queryInsight.importAccessLog',
+  /** Turns reloading the imported access log on changes (after each benchmark) on or off. */
+  toggleAccessLogWatch: 'queryInsight.toggleAccessLogWatch',
+  /** Quick pick of the Endpoints view's order: total, count, mean, p99, max, errors. */
+  sortEndpoints: 'queryInsight.sortEndpoints',
+  /** Endpoints view item / CodeLens: opens the endpoint's handler (hidden from the palette). */
+  openEndpointHandler: 'queryInsight.openEndpointHandler',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -55,6 +63,10 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.addIndexToDatabase]: 'Add suggested index to the database',
   [COMMANDS.addIndexToSchemaFile]: 'Add suggested index to the schema file',
   [COMMANDS.copyIndexDdl]: 'Copy DDL of the suggested index',
+  [COMMANDS.importAccessLog]: 'Import access log',
+  [COMMANDS.toggleAccessLogWatch]: 'Watch the access log (toggle)',
+  [COMMANDS.sortEndpoints]: 'Sort endpoints by…',
+  [COMMANDS.openEndpointHandler]: 'Open the endpoint\'s handler',
 };
 
 /** The command category every public command carries. */

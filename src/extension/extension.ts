@@ -19,6 +19,7 @@ import { registerConnection } from './connection/registerConnection';
 import { registerExplain, SOURCE_SELECTOR } from './explain/registerExplain';
 import { registerNPlusOne } from './nplus1/nPlusOneFeature';
 import { registerReport, type ReportServices } from './report/registerReport';
+import { registerEndpoints } from './endpoints/registerEndpoints';
 
 /** What features get handed: the log, the index of the workspace's source facts. */
 export interface Services {
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const services: Services = { logger, index, connection, report };
   registerExplain(context, index, connection, logger);
   context.subscriptions.push(registerNPlusOne(index, connection, logger, SOURCE_SELECTOR));
+  registerEndpoints(context, services);
 
   context.subscriptions.push(
     watchConfig(logger, (config, affects) => { if (affects('scan')) services.index.updateSettings(config.scan); }),

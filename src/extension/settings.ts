@@ -39,6 +39,10 @@ export const SETTINGS = {
   'connection.ssh.user': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.ssh.privateKeyPath': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.ssh.useAgent': { type: 'boolean', default: true, scope: 'window', restricted: true } as Spec<boolean>,
+  'endpoints.logFormat': { type: 'string', default: 'auto', scope: 'window' } as Spec<string>,
+  'endpoints.matchingGroups': { type: 'array', default: [], scope: 'resource' } as Spec<string[]>,
+  'endpoints.fieldMapping': { type: 'array', default: [], scope: 'window' } as Spec<string[]>,
+  'endpoints.watchDebounceMs': { type: 'integer', default: 1000, scope: 'window', minimum: 0, maximum: 60_000 } as Spec<number>,
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -50,6 +54,7 @@ export interface QueryInsightConfig {
   connection: { host: string; port: number; socket: string; user: string; database: string };
   /** The `connection.ssh.*` settings: a tunnel to the box when `host` is set (see src/db/sshTunnel.ts). */
   ssh: { host: string; port: number; user: string; privateKeyPath: string; useAgent: boolean };
+  endpoints: { logFormat: string; matchingGroups: string[]; fieldMapping: string[]; watchDebounceMs: number };
 }
 
 /** A value that did not fit its setting's type; the default was used instead. */
@@ -91,6 +96,10 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Query
     ssh: {
       host: v('connection.ssh.host'), port: v('connection.ssh.port'), user: v('connection.ssh.user'),
       privateKeyPath: v('connection.ssh.privateKeyPath'), useAgent: v('connection.ssh.useAgent'),
+    },
+    endpoints: {
+      logFormat: v('endpoints.logFormat'), matchingGroups: v('endpoints.matchingGroups'),
+      fieldMapping: v('endpoints.fieldMapping'), watchDebounceMs: v('endpoints.watchDebounceMs'),
     },
   };
   return { config, problems };

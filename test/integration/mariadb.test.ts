@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMariaDb } from '../support/mariadb';
 
-test('the private MariaDB starts, answers and stops', async () => {
+void test('the private MariaDB starts, answers and stops', async () => {
   const db = await startMariaDb();
   try {
     assert.match(db.sql('SELECT VERSION()'), /MariaDB/);

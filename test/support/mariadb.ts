@@ -4,7 +4,7 @@
  * Networking is on loopback only, on a free port, so both socket and TCP connections can be tested.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +55,7 @@ async function waitFor(check: () => boolean, ms: number, what: string, proc: Chi
     await new Promise((r) => setTimeout(r, 100));
   }
   let tail = '';
-  try { tail = require('node:fs').readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n'); } catch { /* no log */ }
+  try { tail = readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n'); } catch { /* no log */ }
   throw new Error(`MariaDB did not become ${what} within ${ms} ms\n${tail}`);
 }
 

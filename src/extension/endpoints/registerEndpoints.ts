@@ -1,0 +1,216 @@
+/**
+ * The access-log feature in the editor: the Import access log command (a picker of recent logs, logs
+ * in the workspace and nginx's default, or a file dialog; a path argument for scripts and tests),
+ * progress with cancel, watch mode, the Endpoints view with its sort command, the CodeLenses over
+ * handlers, and a run recorded in the report panel after each import.
+ *
+ * The log is read with node's fs in the extension host, which runs where the workspace is
+ * (extensionKind workspace), so over Remote-SSH the box's own log file is read in place.
+ */
+import * as vscode from 'vscode';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import type { AccessAnalysisOptions } from '../../core/logs/accessAnalysis';
+import { ACCESS_LOG_FORMATS, type AccessLogFormat, type FieldMapping } from '../../core/logs/accessParsers';
+import { COMMANDS } from '../commands';
+import { readConfig } from '../config';
+import type { Logger } from '../logger';
+import type { ReportServices } from '../report/registerReport';
+import type { SiteIndex } from '../siteIndex';
+import { AccessLogSession, guessAccessLogFormat } from './accessLogSession';
+import { ENDPOINT_SORTS, formatCount, SORT_LABELS, type EndpointSort } from './endpointRows';
+import { EndpointsCodeLens } from './endpointsLens';
+import { EndpointsModel } from './endpointsModel';
+import { ENDPOINTS_VIEW, EndpointsTree } from './endpointsView';
+import { LogWatcher } from './logWatcher';
+
+const RECENT_KEY = 'queryInsight.endpoints.recentLogs';
+const RECENT_MAX = 8;
+const NGINX_DEFAULT = '/var/log/nginx/access.log';
+const FIELD_NAMES = ['method', 'uri', 'status', 'size', 'reqtime', 'apptime', 'request', 'reqsize'];
+
+export interface EndpointsDeps {
+  logger: Logger;
+  index: SiteIndex;
+  /** The report panel's services, when that feature is present. */
+  report?: ReportServices;
+}
+
+/** Parses `NAME=LABEL` entries of queryInsight.endpoints.fieldMapping; throws on a bad entry. */
+export function parseFieldMapping(entries: readonly string[]): Partial<FieldMapping> {
+  const out: Record<string, string> = {};
+  for (const e of entries) {
+    const [k, v] = e.split('=').map((s) => s.trim());
+    if (!FIELD_NAMES.includes(k) || !v) throw new Error(`queryInsight.endpoints.fieldMapping: "${e}" is not NAME=LABEL with NAME one of ${FIELD_NAMES.join(', ')}`);
+    out[k] = v;
+  }
+  return out;
+}
+
+export function registerEndpoints(context: vscode.ExtensionContext, deps: EndpointsDeps): void {
+  const { logger, index } = deps;
+  const model = new EndpointsModel(context.workspaceState, index);
+  const tree = new EndpointsTree(model);
+  const view = vscode.window.createTreeView(ENDPOINTS_VIEW, { treeDataProvider: tree });
+  const lens = new EndpointsCodeLens(model);
+  let watcher: LogWatcher | undefined;
+  let loading: vscode.CancellationTokenSource | undefined;
+  context.subscriptions.push(model, tree, view, lens, { dispose: () => { watcher?.dispose(); loading?.cancel(); } },
+    vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: 'vscode-remote' }], lens),
+    model.onDidChange(() => { view.description = tree.describe(); }));
+
+  const sourceName = (path: string): string => {
+    const rel = vscode.workspace.asRelativePath(vscode.Uri.file(path), false);
+    return isAbsolute(rel) ? path : rel;
+  };
+
+  const analysisOptions = (path: string): AccessAnalysisOptions => {
+    const cfg = readConfig(logger).endpoints;
+    const format: AccessLogFormat = (ACCESS_LOG_FORMATS as readonly string[]).includes(cfg.logFormat) ? cfg.logFormat as AccessLogFormat : guessAccessLogFormat(path);
+    return { format, fields: parseFieldMapping(cfg.fieldMapping), matchingGroups: cfg.matchingGroups, routes: model.routes() };
+  };
+
+  /** Reads the log with progress (cancellable); records a run; returns false when cancelled. */
+  const load = async (session: AccessLogSession, mode: 'full' | 'refresh'): Promise<boolean> => {
+    loading?.cancel();
+    const cts = new vscode.CancellationTokenSource();
+    loading = cts;
+    const ac = new AbortController();
+    const name = sourceName(session.path);
+    try {
+      const result = await vscode.window.withProgress({
+        location: mode === 'full' ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window,
+        title: `Query Insight: reading ${name}`, cancellable: true,
+      }, async (progress, token) => {
+        const subs = [token.onCancellationRequested(() => ac.abort()), cts.token.onCancellationRequested(() => ac.abort())];
+        let last = 0;
+        const onProgress = (done: number, total: number) => {
+          const pct = total ? (done / total) * 100 : 0;
+          progress.report({ increment: pct - last, message: `${(done / 1048576).toFixed(0)} / ${(total / 1048576).toFixed(0)} MB` });
+          last = pct;
+        };
+        try {
+          if (mode === 'full') return { mode: 'full' as const, report: await session.load({ signal: ac.signal, onProgress }) };
+          return await session.refresh({ signal: ac.signal, onProgress });
+        } finally {
+          for (const s of subs) s.dispose();
+        }
+      });
+      if (result.mode === 'unchanged') return true;
+      const r = result.report;
+      model.setReport(session, name, r);
+      logger.info(`access log ${name} (${result.mode}): ${formatCount(r.lines)} lines, ${formatCount(r.requests)} requests, ${r.endpoints.length} endpoints, ${r.malformed} malformed`);
+      for (const m of r.malformedExamples) logger.warn(`${name}:${m.line}: ${m.reason}${m.text ? `: ${m.text}` : ''}`);
+      if (r.malformed && mode === 'full') {
+        void vscode.window.showWarningMessage(`${name}: ${formatCount(r.malformed)} of ${formatCount(r.lines)} lines could not be read (first at line ${r.malformedExamples[0]?.line ?? '?'}). Is the log format setting right?`, 'Show Log')
+          .then((c) => { if (c) logger.show(); });
+      }
+      if (deps.report) await deps.report.recordRun({ kind: 'access', report: r, source: name }).catch((err) => logger.error('recording the run failed', err));
+      return true;
+    } catch (err) {
+      if (ac.signal.aborted) { logger.info(`reading ${name} cancelled`); return false; }
+      logger.showError(`Query Insight: reading ${name} failed`, err);
+      return false;
+    } finally {
+      if (loading === cts) loading = undefined;
+      cts.dispose();
+    }
+  };
+
+  const pickLog = async (): Promise<string | undefined> => {
+    const recent = context.workspaceState.get<string[]>(RECENT_KEY, []).filter((p) => existsSync(p));
+    const found = await vscode.workspace.findFiles('**/{*access*.log,*access*.log.gz,*.ltsv,logs/*.log}', '**/node_modules/**', 20);
+    type Item = vscode.QuickPickItem & { path?: string; browse?: boolean };
+    const items: Item[] = [];
+    const seen = new Set<string>();
+    const add = (path: string, description: string) => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      let size = '';
+      try { size = `${(statSync(path).size / 1048576).toFixed(1)} MB`; } catch { /* listed anyway: the read reports the error */ }
+      items.push({ label: sourceName(path), description: [description, size].filter(Boolean).join(' · '), path });
+    };
+    for (const p of recent) add(p, 'recent');
+    if (existsSync(NGINX_DEFAULT)) add(NGINX_DEFAULT, 'nginx default');
+    for (const u of found) if (u.scheme === 'file' || u.scheme === 'vscode-remote') add(u.fsPath, 'in the workspace');
+    items.push({ label: '$(folder-opened) Browse…', browse: true, alwaysShow: true });
+    const pick = await vscode.window.showQuickPick(items, { title: 'Import access log', placeHolder: 'nginx access log (LTSV, JSON or combined; .gz too)', matchOnDescription: true });
+    if (!pick) return undefined;
+    if (!pick.browse) return pick.path;
+    const uris = await vscode.window.showOpenDialog({
+      title: 'Import access log', canSelectMany: false, openLabel: 'Import',
+      defaultUri: existsSync('/var/log/nginx') ? vscode.Uri.file('/var/log/nginx') : vscode.workspace.workspaceFolders?.[0]?.uri,
+      filters: { 'Access logs': ['log', 'ltsv', 'json', 'jsonl', 'gz', 'txt', '1'], 'All files': ['*'] },
+    });
+    return uris?.[0]?.fsPath;
+  };
+
+  const importLog = async (arg?: string | vscode.Uri): Promise<number | undefined> => {
+    const path = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? arg.fsPath : await pickLog();
+    if (!path) return undefined;
+    if (!existsSync(path) || !statSync(path).isFile()) {
+      logger.showError(`Query Insight: ${path} is not a readable file`);
+      return undefined;
+    }
+    let options: AccessAnalysisOptions;
+    try {
+      await index.ready();
+      options = analysisOptions(path);
+    } catch (err) {
+      logger.showError('Query Insight: the access-log settings are not usable', err);
+      return undefined;
+    }
+    const session = new AccessLogSession(path, options);
+    if (!await load(session, 'full')) return undefined;
+    const recent = [path, ...context.workspaceState.get<string[]>(RECENT_KEY, []).filter((p) => p !== path)].slice(0, RECENT_MAX);
+    await context.workspaceState.update(RECENT_KEY, recent);
+    if (model.watching) startWatch();
+    return model.report?.endpoints.length;
+  };
+
+  const startWatch = () => {
+    watcher?.dispose();
+    const session = model.session;
+    if (!session) return;
+    const debounce = readConfig(logger).endpoints.watchDebounceMs;
+    watcher = new LogWatcher(session.path, debounce, () => {
+      if (!existsSync(session.path)) return; // rotated away; the new file's creation fires again
+      void load(session, 'refresh');
+    }, (err) => logger.error(`watching ${session.path} failed`, err));
+    try { watcher.start(); } catch (err) { logger.showError(`Query Insight: cannot watch ${session.path}`, err); watcher = undefined; model.setWatching(false); return; }
+    model.setWatching(true);
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(COMMANDS.importAccessLog, importLog),
+    vscode.commands.registerCommand(COMMANDS.toggleAccessLogWatch, async (on?: boolean) => {
+      if (!model.session) { void vscode.window.showInformationMessage('Query Insight: import an access log first; then it can be watched.'); return false; }
+      const want = typeof on === 'boolean' ? on : !model.watching;
+      if (want) startWatch(); else { watcher?.dispose(); watcher = undefined; model.setWatching(false); }
+      if (want) void vscode.window.showInformationMessage(`Query Insight: watching ${model.source}; the figures reload when it changes.`);
+      return model.watching;
+    }),
+    vscode.commands.registerCommand(COMMANDS.sortEndpoints, async (arg?: EndpointSort) => {
+      let sort = arg && (ENDPOINT_SORTS as readonly string[]).includes(arg) ? arg : undefined;
+      if (!sort) {
+        const pick = await vscode.window.showQuickPick(ENDPOINT_SORTS.map((s) => ({ label: SORT_LABELS[s], description: s === model.sort ? 'current' : '', sort: s })), { title: 'Sort endpoints by' });
+        sort = pick?.sort;
+      }
+      if (sort) await model.setSort(sort);
+      return model.sort;
+    }),
+    vscode.commands.registerCommand(COMMANDS.openEndpointHandler, async (e?: { method: string; uri: string }) => {
+      if (!e) return false;
+      const route = model.routeOf({ method: e.method, uri: e.uri, route: model.report?.endpoints.find((x) => x.method === e.method && x.uri === e.uri)?.route });
+      const h = route?.handler;
+      const uri = h?.file ? model.uriOf(h.file) : undefined;
+      if (!h?.range || !uri) { void vscode.window.showInformationMessage(`Query Insight: no handler known for ${e.method} ${e.uri}.`); return false; }
+      const at = new vscode.Position(h.range.start.line, h.range.start.character);
+      await vscode.window.showTextDocument(uri, { selection: new vscode.Range(at, at), preview: true });
+      return true;
+    }),
+    vscode.workspace.onDidChangeConfiguration((ev) => {
+      if (ev.affectsConfiguration('queryInsight.endpoints.watchDebounceMs') && model.watching) startWatch();
+    }),
+  );
+}
