@@ -42,6 +42,16 @@ export const COMMANDS = {
   sortEndpoints: 'queryInsight.sortEndpoints',
   /** Endpoints view item / CodeLens: opens the endpoint's handler (hidden from the palette). */
   openEndpointHandler: 'queryInsight.openEndpointHandler',
+  /** Reads a MySQL / MariaDB slow query log (picker with recent logs, or a path argument) into the Queries view, CodeLenses and hovers. */
+  importSlowLog: 'queryInsight.importSlowLog',
+  /** Turns reloading the imported slow log on changes on or off. */
+  watchSlowLog: 'queryInsight.watchSlowLog',
+  /** Quick pick of the Queries view's order: total, count, mean, p95, max. */
+  sortQueries: 'queryInsight.sortQueries',
+  /** Queries view item: opens a statement that sends the query (hidden from the palette). */
+  openQuerySite: 'queryInsight.openQuerySite',
+  /** Slow-log CodeLens: shows its query in the Queries view (hidden from the palette). */
+  revealQuery: 'queryInsight.revealQuery',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -67,6 +77,11 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.toggleAccessLogWatch]: 'Watch the access log (toggle)',
   [COMMANDS.sortEndpoints]: 'Sort endpoints by…',
   [COMMANDS.openEndpointHandler]: 'Open the endpoint\'s handler',
+  [COMMANDS.importSlowLog]: 'Import slow query log',
+  [COMMANDS.watchSlowLog]: 'Watch the slow query log (toggle)',
+  [COMMANDS.sortQueries]: 'Sort queries by…',
+  [COMMANDS.openQuerySite]: 'Open the query\'s statement',
+  [COMMANDS.revealQuery]: 'Show the query in the Queries view',
 };
 
 /** The command category every public command carries. */

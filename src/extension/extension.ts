@@ -19,6 +19,7 @@ import { registerConnection } from './connection/registerConnection';
 import { registerExplain, SOURCE_SELECTOR } from './explain/registerExplain';
 import { registerNPlusOne } from './nplus1/nPlusOneFeature';
 import { registerReport, type ReportServices } from './report/registerReport';
+import { registerQueries } from './queries/queriesFeature';
 import { registerEndpoints } from './endpoints/registerEndpoints';
 
 /** What features get handed: the log, the index of the workspace's source facts. */
@@ -43,8 +44,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const connection = registerConnection(context, logger);
   const report = registerReport(context, logger);
   const services: Services = { logger, index, connection, report };
-  registerExplain(context, index, connection, logger);
-  context.subscriptions.push(registerNPlusOne(index, connection, logger, SOURCE_SELECTOR));
+  const nPlusOne = registerNPlusOne(index, connection, logger, SOURCE_SELECTOR);
+  context.subscriptions.push(nPlusOne);
+  const queries = registerQueries(context, services, nPlusOne.feature);
+  registerExplain(context, index, connection, logger, [queries.hoverSection]);
   registerEndpoints(context, services);
 
   context.subscriptions.push(

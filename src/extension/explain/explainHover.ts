@@ -4,6 +4,7 @@
  * from hoverMarkdown.ts. Trusts only the command ids its own links use.
  */
 import * as vscode from 'vscode';
+import type { SqlSite } from '../../core/model';
 import { COMMANDS } from '../commands';
 import type { ConnectionManager } from '../connection/connectionManager';
 import { toVsRange } from '../convert';
@@ -12,8 +13,25 @@ import type { SiteIndex } from '../siteIndex';
 import { escapeMarkdown, explainHoverMarkdown } from './hoverMarkdown';
 import { analyzeSite, refOf, siteAt } from './siteAnalysis';
 
+/**
+ * Hook for other features: Markdown appended to the hover of a site, below a rule (the slow-log
+ * figures, src/extension/queries/). Undefined adds nothing. It must escape what it quotes and carry
+ * no links (the hover trusts only its own commands).
+ */
+export type SiteHoverSection = (site: SqlSite, uri: vscode.Uri) => string | undefined;
+
 export class ExplainHoverProvider implements vscode.HoverProvider {
-  constructor(private readonly index: SiteIndex, private readonly manager: ConnectionManager, private readonly logger: Logger) {}
+  constructor(private readonly index: SiteIndex, private readonly manager: ConnectionManager, private readonly logger: Logger,
+    private readonly sections: readonly SiteHoverSection[] = []) {}
+
+  /** The hover with the other features' sections appended. */
+  private hover(md: vscode.MarkdownString, range: vscode.Range, site: SqlSite, uri: vscode.Uri): vscode.Hover {
+    for (const section of this.sections) {
+      const text = section(site, uri);
+      if (text) md.appendMarkdown(`\n\n---\n\n${text}`);
+    }
+    return new vscode.Hover(md, range);
+  }
 
   async provideHover(doc: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
     const site = siteAt(this.index, doc.uri, position);
@@ -23,7 +41,7 @@ export class ExplainHoverProvider implements vscode.HoverProvider {
     if (state.kind === 'unconfigured' || state.kind === 'untrusted') {
       const md = new vscode.MarkdownString(`**Query Insight** · no database connection: [Connect to database](command:${COMMANDS.connectDatabase}) to see this statement's plan.`);
       md.isTrusted = { enabledCommands: [COMMANDS.connectDatabase] };
-      return new vscode.Hover(md, range);
+      return this.hover(md, range, site, doc.uri);
     }
     try {
       const a = await analyzeSite(this.manager, site);
@@ -32,7 +50,7 @@ export class ExplainHoverProvider implements vscode.HoverProvider {
         const why = now.kind === 'failing' ? now.reason : 'not connected';
         const md = new vscode.MarkdownString(`**Query Insight** · no plan: ${escapeMarkdown(why)}\n\n[Reconnect](command:${COMMANDS.connectDatabase}) · [Show Log](command:${COMMANDS.showLog})`);
         md.isTrusted = { enabledCommands: [COMMANDS.connectDatabase, COMMANDS.showLog] };
-        return new vscode.Hover(md, range);
+        return this.hover(md, range, site, doc.uri);
       }
       const server = a.session.service.db.server;
       const built = explainHoverMarkdown({
@@ -48,7 +66,7 @@ export class ExplainHoverProvider implements vscode.HoverProvider {
       const md = new vscode.MarkdownString(built.markdown, true);
       // why: never `true` — the hover quotes source text and server messages; only our own links may run.
       md.isTrusted = { enabledCommands: built.enabledCommands };
-      return new vscode.Hover(md, range);
+      return this.hover(md, range, site, doc.uri);
     } catch (err) {
       this.logger.error('hover failed', err);
       return undefined;

@@ -11,19 +11,21 @@ import {
   addIndexToDatabaseCommand, addIndexToSchemaFileCommand, copyDdlCommand, IndexFixProvider,
 } from '../fixes/indexFixes';
 import { ExplainDiagnostics } from './explainDiagnostics';
-import { ExplainHoverProvider } from './explainHover';
+import { ExplainHoverProvider, type SiteHoverSection } from './explainHover';
 import { explainStatementCommand, PLAN_SCHEME, PlanDocuments } from './explainPanel';
 
 /** Source files of every language the extension reads, on disk or over Remote-SSH. */
 export const SOURCE_SELECTOR: vscode.DocumentSelector = ['go', 'ruby', 'python', 'php', 'javascript', 'javascriptreact',
   'typescript', 'typescriptreact', 'perl', 'rust'].flatMap((language) => [{ language, scheme: 'file' }, { language, scheme: 'vscode-remote' }]);
 
-export function registerExplain(context: vscode.ExtensionContext, index: SiteIndex, manager: ConnectionManager, logger: Logger): ExplainDiagnostics {
+/** `hoverSections`: other features' Markdown appended to the hover (the slow-log figures). */
+export function registerExplain(context: vscode.ExtensionContext, index: SiteIndex, manager: ConnectionManager, logger: Logger,
+  hoverSections: readonly SiteHoverSection[] = []): ExplainDiagnostics {
   const diagnostics = new ExplainDiagnostics(index, manager, logger);
   const docs = new PlanDocuments();
   context.subscriptions.push(
     diagnostics, docs,
-    vscode.languages.registerHoverProvider(SOURCE_SELECTOR, new ExplainHoverProvider(index, manager, logger)),
+    vscode.languages.registerHoverProvider(SOURCE_SELECTOR, new ExplainHoverProvider(index, manager, logger, hoverSections)),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, docs),
     vscode.commands.registerCommand(COMMANDS.explainStatement, explainStatementCommand(index, manager, docs, logger)),
     vscode.languages.registerCodeActionsProvider(SOURCE_SELECTOR, new IndexFixProvider(index, manager), { providedCodeActionKinds: IndexFixProvider.kinds }),

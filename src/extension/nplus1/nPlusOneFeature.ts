@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { detectNPlusOne, N_PLUS_ONE, type NPlusOneFinding } from '../../core/analysis/nPlusOne';
 import { adviseNPlusOne } from '../../core/analysis/nPlusOneAdvice';
+import type { Finding } from '../../core/model';
 import type { ConnectionManager } from '../connection/connectionManager';
 import { DIAGNOSTIC_SOURCE, fromVsPosition, toDiagnostic, toVsPosition, toVsRange } from '../convert';
 import type { Logger } from '../logger';
@@ -21,6 +22,10 @@ export class NPlusOneFeature implements vscode.Disposable, vscode.HoverProvider,
   private readonly subscriptions: vscode.Disposable[] = [this.collection];
   private findings: NPlusOneFinding[] = [];
   private byFile = new Map<string, NPlusOneFinding[]>();
+  // --- runtime evidence hook (the slow log, src/extension/queries/) ---
+  /** Turns the static findings into the ones shown (raised, annotated, added); none = the static ones. */
+  private overlay: ((statics: readonly NPlusOneFinding[]) => Finding[]) | undefined;
+  private shownByFile: Map<string, Finding[]> | undefined;
   /** Estimated result rows of outer statements, by SQL, for the current connection and schema. */
   private estimates = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -48,6 +53,7 @@ export class NPlusOneFeature implements vscode.Disposable, vscode.HoverProvider,
     const facts = this.index.all().map((f) => f.facts);
     this.findings = detectNPlusOne(facts, { estimatedRows: (site) => this.estimates.get(site.sql) });
     this.byFile = findingsByFile(this.findings);
+    this.applyOverlay();
     this.logger.debug(`N+1: ${this.findings.length} findings over ${facts.length} files in ${(performance.now() - t0).toFixed(0)} ms`);
     this.collection.clear();
     for (const d of vscode.workspace.textDocuments) this.show(d.uri);
@@ -78,7 +84,7 @@ export class NPlusOneFeature implements vscode.Disposable, vscode.HoverProvider,
   private show(uri: vscode.Uri): void {
     const file = this.index.get(uri);
     if (!file) return;
-    const list = this.byFile.get(file.facts.file) ?? [];
+    const list = (this.shownByFile ?? this.byFile).get(file.facts.file) ?? [];
     this.collection.set(uri, list.map((f) => toDiagnostic(f, (p) => this.uriOf(p, uri))));
   }
 
@@ -104,7 +110,7 @@ export class NPlusOneFeature implements vscode.Disposable, vscode.HoverProvider,
     const out: vscode.CodeAction[] = [];
     for (const d of context.diagnostics) {
       if (d.source !== DIAGNOSTIC_SOURCE || d.code !== N_PLUS_ONE) continue;
-      const f = this.findings.find((x) => x.file === file.facts.file && x.message === d.message);
+      const f = this.findings.find((x) => x.file === file.facts.file && (x.message === d.message || d.message.startsWith(`${x.message} — `)));
       if (!f) continue;
       const loopUri = this.uriOf(f.data.loopFile, doc.uri);
       const loopDoc = await vscode.workspace.openTextDocument(loopUri);
@@ -119,6 +125,27 @@ export class NPlusOneFeature implements vscode.Disposable, vscode.HoverProvider,
     return out;
   }
 
+  /**
+   * Runtime evidence hook: `overlay` maps the static findings to the findings to show (the slow-log
+   * import raises confirmed N+1s and adds suspected ones); undefined shows the static ones again.
+   */
+  setRuntimeOverlay(overlay: ((statics: readonly NPlusOneFinding[]) => Finding[]) | undefined): void {
+    this.overlay = overlay;
+    this.applyOverlay();
+    this.collection.clear();
+    for (const d of vscode.workspace.textDocuments) this.show(d.uri);
+  }
+
+  private applyOverlay(): void {
+    if (!this.overlay) { this.shownByFile = undefined; return; }
+    const byFile = new Map<string, Finding[]>();
+    for (const f of this.overlay(this.findings)) {
+      const list = byFile.get(f.file);
+      if (list) list.push(f); else byFile.set(f.file, [f]);
+    }
+    this.shownByFile = byFile;
+  }
+
   /** The current findings (for tests and other views). */
   all(): readonly NPlusOneFinding[] { return this.findings; }
 
@@ -129,12 +156,14 @@ export class NPlusOneFeature implements vscode.Disposable, vscode.HoverProvider,
 }
 
 /** Registers the feature's diagnostics, hover and quick fix. */
-export function registerNPlusOne(index: SiteIndex, manager: ConnectionManager, logger: Logger, selector: vscode.DocumentSelector): vscode.Disposable {
+export function registerNPlusOne(index: SiteIndex, manager: ConnectionManager, logger: Logger, selector: vscode.DocumentSelector): vscode.Disposable & { feature: NPlusOneFeature } {
   const feature = new NPlusOneFeature(index, manager, logger);
   feature.schedule();
-  return vscode.Disposable.from(
+  const registrations = vscode.Disposable.from(
     feature,
     vscode.languages.registerHoverProvider(selector, feature),
     vscode.languages.registerCodeActionsProvider(selector, feature, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
   );
+  // the feature itself goes along for the runtime evidence hook (setRuntimeOverlay)
+  return Object.assign(registrations, { feature });
 }

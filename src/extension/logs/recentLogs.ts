@@ -1,0 +1,81 @@
+/**
+ * Choosing a log file to import: the recently imported logs of this workspace (kept in
+ * workspaceState, most recent first, only those still on disk offered) and "Browse…" for the file
+ * dialog. Meant for both log imports (each under its own key); the slow-log import uses it.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import * as vscode from 'vscode';
+
+const MAX_RECENT = 8;
+
+export class RecentLogs {
+  constructor(private readonly state: vscode.Memento, private readonly key: string) {}
+
+  /** Recent paths, most recent first. */
+  list(): string[] {
+    const v = this.state.get<unknown>(this.key);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  }
+
+  /** Puts a path first. */
+  async remember(path: string): Promise<void> {
+    await this.state.update(this.key, [path, ...this.list().filter((p) => p !== path)].slice(0, MAX_RECENT));
+  }
+}
+
+type Item = vscode.QuickPickItem & { path?: string; browse?: boolean };
+
+export interface PickLogOptions {
+  title: string;
+  openLabel: string;
+  placeHolder?: string;
+  /** Well-known places offered when they exist (`/var/log/mysql/mysql-slow.log`). */
+  defaults?: readonly string[];
+  /** Log files in the workspace offered too (a glob such as `logs/*slow*.log`). */
+  workspaceGlob?: string;
+  filters?: Record<string, string[]>;
+}
+
+/** `logs/slow.log` for a file inside the workspace, the absolute path otherwise. */
+export function logSourceName(path: string): string {
+  const rel = vscode.workspace.asRelativePath(vscode.Uri.file(path), false);
+  return isAbsolute(rel) ? path : rel;
+}
+
+/**
+ * Asks for a log file: a quick pick of the recent ones, the well-known places and the workspace's
+ * matching files (each with its size), plus "Browse…" for the file dialog. Returns the file's path,
+ * or undefined when the user backs out.
+ */
+export async function pickLogFile(recent: RecentLogs, opts: PickLogOptions): Promise<string | undefined> {
+  const items: Item[] = [];
+  const seen = new Set<string>();
+  const add = (path: string, description: string): void => {
+    if (seen.has(path) || !existsSync(path)) return;
+    seen.add(path);
+    let size = '';
+    try { size = `${(statSync(path).size / 1048576).toFixed(1)} MB`; } catch { /* listed anyway: the import reports the error */ }
+    items.push({ label: logSourceName(path), description: [description, size].filter(Boolean).join(' · '), path });
+  };
+  for (const p of recent.list()) add(p, 'recent');
+  for (const p of opts.defaults ?? []) add(p, 'default location');
+  if (opts.workspaceGlob) {
+    const found = await vscode.workspace.findFiles(opts.workspaceGlob, '**/node_modules/**', 20);
+    for (const u of found) if (u.scheme === 'file' || u.scheme === 'vscode-remote') add(u.fsPath, 'in the workspace');
+  }
+  let browse = items.length === 0;
+  if (!browse) {
+    items.push({ label: '$(folder-opened) Browse…', browse: true, alwaysShow: true });
+    const picked = await vscode.window.showQuickPick(items, { title: opts.title, placeHolder: opts.placeHolder, matchOnDescription: true });
+    if (!picked) return undefined;
+    if (picked.path) return picked.path;
+    browse = true;
+  }
+  const uris = await vscode.window.showOpenDialog({
+    title: opts.title, openLabel: opts.openLabel, canSelectMany: false, canSelectFiles: true, canSelectFolders: false,
+    defaultUri: items[0]?.path ? vscode.Uri.file(items[0].path) : vscode.workspace.workspaceFolders?.[0]?.uri,
+    filters: opts.filters,
+  });
+  return uris?.[0]?.fsPath;
+}
