@@ -1,0 +1,97 @@
+/**
+ * What a user sees after a benchmark: the packaged extension in code-server on the sample app with
+ * its access log; "Query Insight: Import access log" offers the workspace's log, the Endpoints view
+ * ranks the endpoints by total time, the handler in main.go shows its CodeLens, and clicking an
+ * endpoint opens its handler at its line.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { packageVsix } from '../support/vsix';
+import { startCodeServer, type CodeServer } from './support/codeServer';
+import {
+  cursorPosition, filterQuickPick, launchBrowser, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
+  RESULTS_DIR, runCommand, screenshot, type Browser,
+} from './support/workbench';
+import { waitUntil } from './support/wait';
+import { copySampleApp } from './sampleApp';
+import { SAMPLE_ENDPOINTS, totalSeconds, writeSampleAccessLog } from './endpointsLog';
+
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let ws: ReturnType<typeof copySampleApp> | undefined;
+let vsix: string | undefined;
+
+before(async () => {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  ws = copySampleApp();
+  writeSampleAccessLog(ws.dir);
+  vsix = packageVsix();
+  server = await startCodeServer({ workspace: ws.dir, vsix, logFile: join(RESULTS_DIR, 'endpoints.code-server.log'), logsTo: join(RESULTS_DIR, 'endpoints.logs') });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  ws?.remove();
+  if (vsix) rmSync(dirname(vsix), { recursive: true, force: true });
+});
+
+void test('Import access log: Endpoints view ranked by total time, CodeLens over the handler, a row opens the handler', { timeout: 240_000 }, async () => {
+  const page = browser!.page;
+  try {
+    await steps(page);
+  } catch (err) {
+    await screenshot(page, 'endpoints-failure').catch(() => undefined);
+    throw err;
+  }
+});
+
+/** Labels of the Endpoints view's rows, top to bottom. */
+async function endpointRows(page: Page): Promise<string[]> {
+  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: /^Endpoints/ }) });
+  return pane.locator('.monaco-list-row .label-name').evaluateAll((els) => els.map((e) => (e.textContent ?? '').replace(/\u00a0/g, ' ')));
+}
+
+async function steps(page: Page): Promise<void> {
+  await openWorkbench(page, server!.url());
+  await runCommand(page, 'Query Insight: Import access log');
+  await quickPickRows(page).filter({ hasText: 'access.log' }).first().waitFor({ timeout: 30_000 });
+  const offered = await quickPickItems(page);
+  assert.ok(offered.some((i) => i.label === 'logs/access.log' && /in the workspace/.test(i.description)), JSON.stringify(offered));
+  assert.ok(offered.some((i) => /Browse/.test(i.label)));
+  await filterQuickPick(page, 'logs/access.log');
+  await waitUntil(async () => (await quickPickItems(page)).filter((i) => i.label === 'logs/access.log').length === 1, 'the log in the picker');
+  await page.keyboard.press('Enter');
+
+  // ranked by total time, largest first
+  await openViewContainer(page, 'Query Insight');
+  const expected = [...SAMPLE_ENDPOINTS].sort((a, b) => totalSeconds(b) - totalSeconds(a)).map((e) => `${e.method} ${e.pattern}`);
+  assert.deepEqual(expected, ['GET /posts/{id}', 'GET /', 'GET /@{accountName}', 'POST /initialize', 'POST /comment', 'GET /css/*.css']);
+  await waitUntil(async () => JSON.stringify(await endpointRows(page)) === JSON.stringify(expected), `Endpoints rows ${JSON.stringify(expected)}`, 60_000)
+    .catch(async (err) => { throw new Error(`${(err as Error).message}; shown: ${JSON.stringify(await endpointRows(page))}`); });
+  await screenshot(page, 'endpoints-view');
+
+  // the CodeLens above getPost
+  await quickOpen(page, 'main.go');
+  // getPost is below the first screen: go to its line (Ctrl+G) so the lens above it is drawn
+  await page.keyboard.press('Control+G');
+  await page.keyboard.type('122');
+  await page.keyboard.press('Enter');
+  const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: 'GET /posts/{id}' }).first();
+  await lens.waitFor({ timeout: 30_000 });
+  assert.equal((await lens.innerText()).replace(/\u00a0/g, ' ').trim(), 'GET /posts/{id} · 300 req · 15.0 s total · p99 70.0 ms');
+  await screenshot(page, 'endpoints-codelens');
+
+  // clicking an endpoint opens its handler: close the editor first, then click GET /@{accountName}
+  await runCommand(page, 'View: Close All Editors');
+  await page.locator('.tabs-container .tab').first().waitFor({ state: 'detached' });
+  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: /^Endpoints/ }) });
+  await pane.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^GET \/@\{accountName\}$/ }) }).click();
+  await page.locator('.tabs-container .tab.active[data-resource-name="main.go"]').waitFor({ timeout: 20_000 });
+  await waitUntil(async () => (await cursorPosition(page))?.line === 148, 'the cursor on getAccountName (line 148)');
+  await screenshot(page, 'endpoints-opened-handler');
+}
