@@ -33,6 +33,8 @@ export class SlowLogSession {
   private gzip = false;
   private longLines = 0;
   private snapshot: SlowLogSnapshot | undefined;
+  /** Whether the last line fed could end an entry (a statement's closing `;`, or a blank line). */
+  private lastEndsEntry = true;
 
   constructor(readonly path: string, private readonly options: SlowStatsOptions = {}) {
     this.tail = new LogTail(path);
@@ -48,7 +50,8 @@ export class SlowLogSession {
     const tail = new LogTail(this.path);
     const before = tail.beginFull();
     let longLines = 0;
-    const read = await readLines(this.path, (b, s, e, n) => parser.line(b, s, e, n), {
+    this.lastEndsEntry = true;
+    const read = await readLines(this.path, (b, s, e, n) => this.feed(parser, b, s, e, n), {
       maxLineBytes: 16 << 20, signal: opts.signal, onProgress: opts.onProgress,
       onLongLine: (line, length) => {
         longLines++;
@@ -70,17 +73,32 @@ export class SlowLogSession {
     if (mode === 'full') return { mode, snapshot: await this.load(opts) };
     if (mode === 'unchanged') return { mode, snapshot: this.snapshot! };
     const parser = this.parser!;
-    this.tail.readAppended((b, s, e, n) => parser.line(b, s, e, n));
+    this.tail.readAppended((b, s, e, n) => this.feed(parser, b, s, e, n));
     return { mode, snapshot: this.finish(this.tail.lines) };
   }
 
+  private feed(parser: SlowLogParser, b: Uint8Array, s: number, e: number, n: number): void {
+    parser.line(b, s, e, n);
+    let k = e - 1;
+    while (k >= s && (b[k] === 32 || b[k] === 9)) k--;
+    // `SET timestamp=…;` and `use db;` end with `;` too but come before the statement
+    this.lastEndsEntry = k < s || (b[k] === 59 /* ; */ && !startsWithAscii(b, s, e, 'SET timestamp=') && !startsWithAscii(b, s, e, 'use '));
+  }
+
   private finish(lines: number): SlowLogSnapshot {
-    // why: end() completes the entry read last; the server writes an entry at once, so the next
-    // appended line starts a new entry and the parser may go on after end().
-    const summary = { ...this.parser!.end() };
+    // why: end() completes the entry read last and the parser may go on after it, since the next
+    // entry starts with its own header. But a log still being written can stop in the middle of an
+    // entry (header written, statement not yet): then the entry stays open until its rest arrives.
+    const summary = { ...(this.lastEndsEntry ? this.parser!.end() : this.parser!.summary) };
     summary.lines = lines;
     summary.malformed += this.longLines;
     this.snapshot = { stats: this.collector!.result(), summary, overflowEntries: this.collector!.overflowEntries, gzip: this.gzip };
     return this.snapshot;
   }
+}
+
+function startsWithAscii(b: Uint8Array, s: number, e: number, prefix: string): boolean {
+  if (e - s < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (b[s + i] !== prefix.charCodeAt(i)) return false;
+  return true;
 }
