@@ -3,7 +3,6 @@
  * routes, with handlers named in one file and defined in another resolved across the project.
  */
 import type { FileError, FileFacts, Route } from '../core/model';
-import { extractPerl } from '../core/source/perl/extractPerl';
 import { resolveHandlers } from '../core/source/routes/resolveHandlers';
 import { ParserSet } from '../core/source/treeSitter';
 import { FactsCache } from '../core/workspace';
@@ -26,8 +25,7 @@ export async function discoverRoutesInDir(root: string, parsers: ParserSet = new
   for (const f of listing.files) {
     const text = await readSourceFile(f, listing.skipped);
     if (text === undefined) continue;
-    // why: the workspace cache has no Perl grammar; the Perl extractor reads its files by its lexer.
-    const ff = f.language === 'perl' ? extractPerl(f.rel, text) : await cache.update(f.rel, text, f.language);
+    const ff = await cache.update(f.rel, text, f.language);
     if (!ff) continue;
     facts.push(ff);
     for (const e of ff.errors) if (/route/.test(e.message)) errors.push(e);
