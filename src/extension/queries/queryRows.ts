@@ -66,6 +66,11 @@ export function queryLabel(s: QueryStats, max = 90): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
+/** "1 call", "1,234 calls". */
+export function callsText(n: number): string {
+  return `${formatCount(n)} ${n === 1 ? 'call' : 'calls'}`;
+}
+
 /** Rows examined per row sent: "4,000", "2.5"; undefined when nothing was sent. */
 export function examinedPerSentText(s: QueryStats): string | undefined {
   const r = s.examinedPerSent;
@@ -78,7 +83,7 @@ export function examinedPerSentText(s: QueryStats): string | undefined {
  * Statements that send no rows (writes) show the rows they examine per call instead of the ratio.
  */
 export function figuresText(s: QueryStats): string {
-  const parts = [`${formatCount(s.count)} ${s.count === 1 ? 'call' : 'calls'}`, formatDuration(s.queryTime.total), `p95 ${formatDuration(s.queryTime.p95)}`];
+  const parts = [callsText(s.count), formatDuration(s.queryTime.total), `p95 ${formatDuration(s.queryTime.p95)}`];
   const ratio = examinedPerSentText(s);
   if (ratio !== undefined) parts.push(`examined/sent ${ratio}`);
   else if (s.rowsExamined.total > 0) parts.push(`examined ${formatCount(Math.round(s.rowsExamined.mean))}/call`);
@@ -95,14 +100,14 @@ export function queryDescription(r: QueryRow, sort: SortKey = 'sum'): string {
   const s = r.stats;
   const head: Record<SortKey, string> = {
     sum: `${formatDuration(s.queryTime.total)} (${(r.share * 100).toFixed(1)}%)`,
-    count: `${formatCount(s.count)} calls`,
+    count: callsText(s.count),
     avg: `mean ${formatDuration(s.queryTime.mean)}`,
     p95: `p95 ${formatDuration(s.queryTime.p95)}`,
     max: `max ${formatDuration(s.queryTime.max)}`,
   };
   const rest = [
     sort !== 'sum' ? formatDuration(s.queryTime.total) : undefined,
-    sort !== 'count' ? `${formatCount(s.count)} calls` : undefined,
+    sort !== 'count' ? callsText(s.count) : undefined,
     sort !== 'p95' ? `p95 ${formatDuration(s.queryTime.p95)}` : undefined,
   ].filter((x): x is string => x !== undefined);
   const where = r.how === 'none' ? ['unmapped'] : [];

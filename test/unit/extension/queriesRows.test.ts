@@ -75,6 +75,7 @@ void test('row texts: label, description led by the sort figure, unmapped marker
   assert.match(queryDescription(scan), /^2\.70 s \(\d+\.\d%\) · 3 calls · p95 900 ms$/);
   assert.equal(queryDescription(lookup, 'count'), '200 calls · 80.0 ms · p95 0.40 ms');
   assert.match(queryDescription(unmapped), / · unmapped$/);
+  assert.match(queryDescription({ ...unmapped, stats: { ...unmapped.stats, count: 1 } }), / · 1 call · /);
   assert.doesNotMatch(queryDescription(scan), /unmapped/);
   assert.match(codeLensTitle(lookup), /^#3 · 200 calls · 80\.0 ms · p95 0\.40 ms · examined\/sent 1 · \d+\.\d% of query time$/);
 });

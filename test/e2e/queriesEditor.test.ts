@@ -1,0 +1,135 @@
+/**
+ * What a user sees after a benchmark with the slow log on: the packaged extension in code-server on
+ * the sample app, whose slow log was just written by a private MariaDB (long_query_time = 0) running
+ * the app's index-page statements. "Query Insight: Import slow query log" offers the workspace's
+ * log; the Queries view ranks the fingerprints by total time in the order the engine (the CLI's)
+ * computes, unmapped ones marked; the statement's line in main.go shows its figures as a CodeLens;
+ * the hover on the statement carries the same figures; the N+1 in makePosts is confirmed by the log.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { sortStats, type QueryStats } from '../../src/core/logs/slowStats';
+import { analyzeSlowLogFile } from '../../src/node/slowLogFile';
+import { figuresText, queryLabel } from '../../src/extension/queries/queryRows';
+import { packageVsix } from '../support/vsix';
+import { startCodeServer, type CodeServer } from './support/codeServer';
+import {
+  filterQuickPick, hoverOver, launchBrowser, openProblems, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
+  RESULTS_DIR, runCommand, screenshot, type Browser,
+} from './support/workbench';
+import { waitUntil } from './support/wait';
+import { copySampleApp } from './sampleApp';
+import { writeSampleSlowLog } from './queriesSlowLog';
+
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let ws: ReturnType<typeof copySampleApp> | undefined;
+let vsix: string | undefined;
+let ranked: QueryStats[] = [];
+
+before(async () => {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  ws = copySampleApp();
+  const log = await writeSampleSlowLog(ws.dir);
+  ranked = sortStats((await analyzeSlowLogFile(log)).stats, 'sum');
+  vsix = packageVsix();
+  server = await startCodeServer({ workspace: ws.dir, vsix, logFile: join(RESULTS_DIR, 'queries.code-server.log'), logsTo: join(RESULTS_DIR, 'queries.logs') });
+  browser = await launchBrowser();
+}, { timeout: 180_000 } as never);
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  ws?.remove();
+  if (vsix) rmSync(dirname(vsix), { recursive: true, force: true });
+});
+
+void test('Import slow query log: Queries view ranked by total time, figures CodeLens on the statement, hover, N+1 confirmed', { timeout: 300_000 }, async () => {
+  const page = browser!.page;
+  try {
+    await steps(page);
+  } catch (err) {
+    await screenshot(page, 'queries-failure').catch(() => undefined);
+    throw err;
+  }
+});
+
+const text = (s: string): string => s.replace(/\u00a0/g, ' ').trim();
+
+/** The Queries view's rows, top to bottom: label and description. */
+async function queryRows(page: Page): Promise<{ label: string; description: string }[]> {
+  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: /^Queries/ }) });
+  return pane.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => ({
+    label: (r.querySelector('.label-name')?.textContent ?? '').replace(/\u00a0/g, ' '),
+    description: (r.querySelector('.label-description')?.textContent ?? '').replace(/\u00a0/g, ' '),
+  })));
+}
+
+async function goToLine(page: Page, line: number): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget .quick-input-box input').fill(`:${line}`);
+  await page.keyboard.press('Enter');
+}
+
+async function steps(page: Page): Promise<void> {
+  const lookup = ranked.find((s) => s.fingerprint === 'select * from users where id = ?');
+  assert.ok(lookup && lookup.count === 240, `the workload's user lookups are in the log: ${JSON.stringify(ranked.map((s) => [s.fingerprint, s.count]))}`);
+
+  await openWorkbench(page, server!.url());
+  await runCommand(page, 'Query Insight: Import slow query log');
+  await quickPickRows(page).filter({ hasText: 'slow.log' }).first().waitFor({ timeout: 30_000 });
+  const offered = await quickPickItems(page);
+  assert.ok(offered.some((i) => i.label === 'logs/slow.log' && /in the workspace/.test(i.description)), JSON.stringify(offered));
+  await filterQuickPick(page, 'logs/slow.log');
+  await waitUntil(async () => (await quickPickItems(page)).filter((i) => i.label === 'logs/slow.log').length === 1, 'the log in the picker');
+  await page.keyboard.press('Enter');
+  await page.locator('.notifications-toasts', { hasText: /Slow log: [\d,]+ statements/ }).first().waitFor({ timeout: 60_000 });
+
+  // (1) ranked by total time, in the engine's order; the rows the view draws are a prefix of it
+  await openViewContainer(page, 'Query Insight');
+  const expected = ranked.map((s, i) => `${i + 1}. ${queryLabel(s)}`);
+  let shown: { label: string; description: string }[] = [];
+  await waitUntil(async () => {
+    shown = await queryRows(page);
+    return shown.length >= Math.min(4, expected.length) && shown.every((r, i) => r.label === expected[i]);
+  }, 'the Queries rows in the order of total time', 60_000).catch((err: Error) => {
+    throw new Error(`${err.message}; shown: ${JSON.stringify(shown)}; expected: ${JSON.stringify(expected)}`);
+  });
+  const unmappedRank = ranked.findIndex((s) => s.fingerprint.startsWith('select * from comments'));
+  if (unmappedRank >= 0 && unmappedRank < shown.length) assert.match(shown[unmappedRank].description, /unmapped/);
+  assert.doesNotMatch(shown[ranked.indexOf(lookup)]?.description ?? '', /unmapped/);
+  await screenshot(page, 'queries-view');
+
+  // (2) the figures on the statement's line: a CodeLens right above line 89 of main.go
+  await quickOpen(page, 'main.go');
+  await goToLine(page, 89);
+  const figures = figuresText(lookup);
+  assert.match(figures, /^240 calls · /);
+  const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: figures }).first();
+  await lens.waitFor({ timeout: 30_000 });
+  assert.match(text(await lens.innerText()), new RegExp(`^#${ranked.indexOf(lookup) + 1} · ${figures.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\d+\\.\\d% of query time$`));
+  const line89 = page.locator('.editor-instance .monaco-editor .view-lines .view-line', { hasText: /db\.Get\(&comments\[i\]\.User/ }).first();
+  const [lensBox, lineBox] = [await lens.boundingBox(), await line89.boundingBox()];
+  assert.ok(lensBox && lineBox && lineBox.y - (lensBox.y + lensBox.height) >= -2 && lineBox.y - (lensBox.y + lensBox.height) < 30,
+    `the lens sits right above the statement (lens ${JSON.stringify(lensBox)}, line ${JSON.stringify(lineBox)})`);
+  await screenshot(page, 'queries-codelens');
+
+  // (3) the hover on the statement carries the same figures (no database here: the plan part says so)
+  const sql = line89.locator('span span', { hasText: /"SELECT/ }).first();
+  const hover = await hoverOver(page, sql);
+  await hover.locator('text=Slow log').first().waitFor({ timeout: 15_000 });
+  const hoverText = text(await hover.innerText());
+  assert.ok(hoverText.includes(figures), hoverText);
+  assert.match(hoverText, /logs\/slow\.log/);
+  await screenshot(page, 'queries-hover');
+  await page.keyboard.press('Escape');
+  await page.mouse.move(5, 5);
+
+  // (4) the N+1 of makePosts, confirmed by the log's bursts of the same lookup
+  const problems = await openProblems(page);
+  await problems.locator('.monaco-list-row', { hasText: /confirmed by the slow log: 240 calls/ }).first().waitFor({ timeout: 30_000 });
+  await screenshot(page, 'queries-n-plus-one-confirmed');
+}
