@@ -63,6 +63,8 @@ export interface StartOptions {
   logsTo?: string;
   /** Directory for user-data, extensions and config (kept on stop); default a temp dir, removed on stop. */
   root?: string;
+  /** Loopback port to listen on (default: a free one). */
+  port?: number;
 }
 
 export function freePort(): Promise<number> {
@@ -91,7 +93,7 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2));
   const common = ['--config', config, '--user-data-dir', userData, '--extensions-dir', extensions];
   if (opts.vsix) execFileSync(bin, [...common, '--install-extension', opts.vsix], { stdio: 'pipe' });
-  const port = await freePort();
+  const port = opts.port ?? await freePort();
   const log = opts.logFile ? openSync(opts.logFile, 'w') : 'ignore';
   const proc = spawn(bin, [...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', opts.workspace],

@@ -1,0 +1,117 @@
+// The demo's preparation, shared by its two modes: prerequisites, the build, the kit (the TypeScript
+// helpers in src/node that the tests use too, bundled for this script), the private MariaDB with the
+// sample app's data, and the two benchmark rounds (before / after the advised indexes).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join, relative } from 'node:path';
+
+export const say = (s = '') => process.stdout.write(`${s}\n`);
+export const step = (s) => process.stdout.write(`\x1b[1m==> ${s}\x1b[0m\n`);
+
+/** Paths relative to the current directory where that is shorter, for printing. */
+export const rel = (p) => { const r = relative(process.cwd(), p); return r && !r.startsWith('..') ? r : p; };
+
+const CODE_SERVER_VERSION = '4.100.3';
+
+/** What the demo needs that is missing, each with the command that installs it. */
+export function missingPrerequisites({ editor }) {
+  const missing = [];
+  const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 20) missing.push(`Node 20 or later (found ${process.version})`);
+  if (!['/usr/sbin/mariadbd', '/usr/bin/mariadbd', '/usr/sbin/mysqld'].some((p) => existsSync(p)) || !has('mariadb') || !has('mariadb-install-db')) {
+    missing.push('MariaDB server and client: sudo apt-get install -y mariadb-server mariadb-client   (or: bash scripts/setup-test-env.sh)');
+  }
+  if (editor) {
+    const cs = codeServerPath();
+    if (!existsSync(cs)) missing.push(`code-server ${CODE_SERVER_VERSION} (looked at ${cs}): bash scripts/setup-test-env.sh   (or set QI_CODE_SERVER to the binary)`);
+  }
+  return missing;
+}
+
+/** Where scripts/setup-test-env.sh puts code-server (the same rule as src/node/codeServer.ts). */
+export function codeServerPath() {
+  if (process.env.QI_CODE_SERVER) return process.env.QI_CODE_SERVER;
+  const prefix = process.env.QI_CODE_SERVER_PREFIX ?? join(homedir(), '.cache', 'query-insight', `code-server-${CODE_SERVER_VERSION}`);
+  return join(prefix, 'node_modules', '.bin', 'code-server');
+}
+
+export function nginxPath() {
+  return ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+}
+
+/** Runs a command quietly; on failure prints its output and throws. */
+export function run(root, cmd, args, what) {
+  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) {
+    process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+    throw new Error(`${what} failed (${cmd} ${args.join(' ')}: exit ${r.status ?? r.signal})`);
+  }
+  return r.stdout;
+}
+
+/**
+ * Bundles the demo kit — src/node/demo/* and the launchers the e2e tests use — into one CommonJS
+ * file under the demo directory, and loads it. Packages stay external (resolved from node_modules).
+ */
+export async function loadKit(root, demoDir) {
+  const esbuild = await import('esbuild');
+  const outfile = join(demoDir, 'build', 'kit.cjs');
+  await esbuild.build({
+    stdin: {
+      contents: [
+        "export { runBenchmark } from './src/node/demo/benchmark';",
+        "export { startSampleDatabase, sampleConnectionSettings, SAMPLE_DB, SAMPLE_USERS, SAMPLE_POSTS, SAMPLE_COMMENTS } from './src/node/demo/sampleDatabase';",
+        "export { startCodeServer, QUIET_SETTINGS, killGroup } from './src/node/codeServer';",
+      ].join('\n'),
+      resolveDir: root, loader: 'ts', sourcefile: 'demo-kit.ts',
+    },
+    bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', outfile, logLevel: 'warning',
+  });
+  return createRequire(join(root, 'package.json'))(outfile);
+}
+
+/** Removes what an earlier demo left in the demo directory (its MariaDB dirs, logs, code-server state). */
+export function cleanDemoDir(demoDir, keep = ['build']) {
+  mkdirSync(demoDir, { recursive: true });
+  for (const name of readdirSync(demoDir)) if (!keep.includes(name)) rmSync(join(demoDir, name), { recursive: true, force: true });
+}
+
+/** Index suggestions of `query-insight advise` against the database (JSON Lines → objects). */
+export function adviseIndexes(root, appDir, db, database) {
+  const out = run(root, process.execPath, [join(root, 'bin', 'query-insight.js'), 'advise', appDir, '--socket', db.socket, '--user', db.user, '--database', database, '--format', 'json'], 'query-insight advise');
+  return out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((s) => s.kind === 'index');
+}
+
+/** The load of one benchmark round, from the command line or defaults. */
+export function loadSummary(r) {
+  const statuses = Object.entries(r.load.byStatus).map(([s, n]) => `${n}×${s}`).join(' ');
+  return `${r.load.sent} requests in ${r.load.seconds.toFixed(1)} s (${statuses}${r.load.failed ? `, ${r.load.failed} without answer` : ''}; `
+    + `stopped by the ${r.load.stoppedBy === 'time' ? 'time limit' : 'request count'}; access log by ${r.accessLogBy})`;
+}
+
+/** Both rounds: before, the advised indexes added, after; then (editor mode) the indexes dropped again. */
+export async function twoRounds({ kit, root, db, appDir, logsDir, opts, track, onAdvice }) {
+  const bench = (label) => kit.runBenchmark({
+    db, appDir, docsFile: join(root, 'docs', 'nginx-log-formats.md'), outDir: logsDir, label,
+    requests: opts.requests, seconds: opts.seconds, concurrency: opts.concurrency, nginx: opts.nginx,
+    onNginx: (n) => track('nginx', n ? () => { try { process.kill(n.pid, 'SIGKILL'); } catch { /* gone */ } } : undefined),
+  });
+  step(`benchmark round "before": up to ${opts.requests} requests or ${opts.seconds} s`);
+  const before = await bench('before');
+  say(`    ${loadSummary(before)}`);
+  const advice = adviseIndexes(root, appDir, db, kit.SAMPLE_DB);
+  onAdvice?.(advice);
+  step(`adding the ${advice.length} indexes \`query-insight advise\` suggests`);
+  for (const a of advice) { say(`    ${a.ddl};`); db.sql(`${a.ddl};`, kit.SAMPLE_DB); }
+  step('benchmark round "after"');
+  const after = await bench('after');
+  say(`    ${loadSummary(after)}`);
+  return { before, after, advice };
+}
+
+export function dropIndexes(db, database, advice) {
+  for (const a of advice) db.sql(`ALTER TABLE \`${a.table}\` DROP INDEX \`${a.name}\`;`, database);
+}
