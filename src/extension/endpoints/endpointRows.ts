@@ -4,6 +4,7 @@
  * to which route definition.
  */
 import type { EndpointStats } from '../../core/logs/accessAnalysis';
+import type { FieldMapping } from '../../core/logs/accessParsers';
 import type { Route } from '../../core/model';
 
 export const ENDPOINT_SORTS = ['total', 'count', 'mean', 'p99', 'max', 'errors'] as const;
@@ -133,4 +134,17 @@ export function lensesForFile(file: string, routes: readonly Route[], endpoints:
     }
   }
   return out.sort((a, b) => a.line - b.line || b.endpoint.sum - a.endpoint.sum);
+}
+
+const FIELD_NAMES = ['method', 'uri', 'status', 'size', 'reqtime', 'apptime', 'request', 'reqsize'];
+
+/** Parses `NAME=LABEL` entries of queryInsight.endpoints.fieldMapping; throws on a bad entry. */
+export function parseFieldMapping(entries: readonly string[]): Partial<FieldMapping> {
+  const out: Record<string, string> = {};
+  for (const e of entries) {
+    const [k, v] = e.split('=').map((s) => s.trim());
+    if (!FIELD_NAMES.includes(k) || !v) throw new Error(`queryInsight.endpoints.fieldMapping: "${e}" is not NAME=LABEL with NAME one of ${FIELD_NAMES.join(', ')}`);
+    out[k] = v;
+  }
+  return out;
 }

@@ -11,14 +11,14 @@ import * as vscode from 'vscode';
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { AccessAnalysisOptions } from '../../core/logs/accessAnalysis';
-import { ACCESS_LOG_FORMATS, type AccessLogFormat, type FieldMapping } from '../../core/logs/accessParsers';
+import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../../core/logs/accessParsers';
 import { COMMANDS } from '../commands';
 import { readConfig } from '../config';
 import type { Logger } from '../logger';
 import type { ReportServices } from '../report/registerReport';
 import type { SiteIndex } from '../siteIndex';
 import { AccessLogSession, guessAccessLogFormat } from './accessLogSession';
-import { ENDPOINT_SORTS, formatCount, SORT_LABELS, type EndpointSort } from './endpointRows';
+import { ENDPOINT_SORTS, formatCount, parseFieldMapping, SORT_LABELS, type EndpointSort } from './endpointRows';
 import { EndpointsCodeLens } from './endpointsLens';
 import { EndpointsModel } from './endpointsModel';
 import { ENDPOINTS_VIEW, EndpointsTree } from './endpointsView';
@@ -27,24 +27,12 @@ import { LogWatcher } from './logWatcher';
 const RECENT_KEY = 'queryInsight.endpoints.recentLogs';
 const RECENT_MAX = 8;
 const NGINX_DEFAULT = '/var/log/nginx/access.log';
-const FIELD_NAMES = ['method', 'uri', 'status', 'size', 'reqtime', 'apptime', 'request', 'reqsize'];
 
 export interface EndpointsDeps {
   logger: Logger;
   index: SiteIndex;
   /** The report panel's services, when that feature is present. */
   report?: ReportServices;
-}
-
-/** Parses `NAME=LABEL` entries of queryInsight.endpoints.fieldMapping; throws on a bad entry. */
-export function parseFieldMapping(entries: readonly string[]): Partial<FieldMapping> {
-  const out: Record<string, string> = {};
-  for (const e of entries) {
-    const [k, v] = e.split('=').map((s) => s.trim());
-    if (!FIELD_NAMES.includes(k) || !v) throw new Error(`queryInsight.endpoints.fieldMapping: "${e}" is not NAME=LABEL with NAME one of ${FIELD_NAMES.join(', ')}`);
-    out[k] = v;
-  }
-  return out;
 }
 
 export function registerEndpoints(context: vscode.ExtensionContext, deps: EndpointsDeps): void {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { analyzeAccessLog, type EndpointStats } from '../../../src/core/logs/accessAnalysis';
 import type { Route } from '../../../src/core/model';
 import {
-  codeLensTitle, endpointDescription, endpointTooltip, formatDuration, lensesForFile, sortEndpoints, ENDPOINT_SORTS,
+  codeLensTitle, endpointDescription, parseFieldMapping, endpointTooltip, formatDuration, lensesForFile, sortEndpoints, ENDPOINT_SORTS,
 } from '../../../src/extension/endpoints/endpointRows';
 
 const at = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 40 } });
@@ -73,4 +73,11 @@ void test('CodeLens placement: above the handler in its own file, above the rout
   const items = lensesForFile('items.go', ROUTES, es).map((l) => [l.line, l.endpoint.uri]);
   assert.deepEqual(items, [[5, '/items']]);
   assert.deepEqual(lensesForFile('other.go', ROUTES, es), []);
+});
+
+void test('field mapping setting: NAME=LABEL entries, a bad entry named in the error', () => {
+  assert.deepEqual(parseFieldMapping(['uri=request_uri', ' reqtime = rt ']), { uri: 'request_uri', reqtime: 'rt' });
+  assert.deepEqual(parseFieldMapping([]), {});
+  assert.throws(() => parseFieldMapping(['url=request_uri']), /"url=request_uri" is not NAME=LABEL/);
+  assert.throws(() => parseFieldMapping(['uri=']), /"uri="/);
 });
