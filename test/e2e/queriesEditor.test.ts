@@ -4,12 +4,13 @@
  * the app's index-page statements. "Query Insight: Import slow query log" offers the workspace's
  * log; the Queries view ranks the fingerprints by total time in the order the engine (the CLI's)
  * computes, unmapped ones marked; the statement's line in main.go shows its figures as a CodeLens;
- * the hover on the statement carries the same figures; the N+1 in makePosts is confirmed by the log.
+ * the hover on the statement carries the same figures; the N+1 in makePosts is confirmed by the log;
+ * in watch mode, a second benchmark appended to the log updates the figures.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
-import { mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { sortStats, type QueryStats } from '../../src/core/logs/slowStats';
 import { analyzeSlowLogFile } from '../../src/node/slowLogFile';
@@ -29,12 +30,13 @@ let browser: Browser | undefined;
 let ws: ReturnType<typeof copySampleApp> | undefined;
 let vsix: string | undefined;
 let ranked: QueryStats[] = [];
+let logPath = '';
 
 before(async () => {
   mkdirSync(RESULTS_DIR, { recursive: true });
   ws = copySampleApp();
-  const log = await writeSampleSlowLog(ws.dir);
-  ranked = sortStats((await analyzeSlowLogFile(log)).stats, 'sum');
+  logPath = await writeSampleSlowLog(ws.dir);
+  ranked = sortStats((await analyzeSlowLogFile(logPath)).stats, 'sum');
   vsix = packageVsix();
   server = await startCodeServer({ workspace: ws.dir, vsix, logFile: join(RESULTS_DIR, 'queries.code-server.log'), logsTo: join(RESULTS_DIR, 'queries.logs') });
   browser = await launchBrowser();
@@ -132,4 +134,11 @@ async function steps(page: Page): Promise<void> {
   const problems = await openProblems(page);
   await problems.locator('.monaco-list-row', { hasText: /confirmed by the slow log: 240 calls/ }).first().waitFor({ timeout: 30_000 });
   await screenshot(page, 'queries-n-plus-one-confirmed');
+
+  // (5) watch mode: the next benchmark's entries appended to the log show up in the figures
+  await runCommand(page, 'Query Insight: Watch the slow query log (toggle)');
+  await page.locator('.notifications-toasts', { hasText: /watching logs\/slow\.log/ }).first().waitFor({ timeout: 30_000 });
+  appendFileSync(logPath, readFileSync(logPath));
+  await page.locator('.monaco-editor .codelens-decoration', { hasText: /· 480 calls · / }).first().waitFor({ timeout: 30_000 });
+  await screenshot(page, 'queries-watch');
 }
