@@ -8,7 +8,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -202,8 +203,8 @@ void test('the SSH session drops: the next use logs in again and works', { skip 
 });
 
 /**
- * Copies the bundle (dist/cli.js and dist/grammars, which scripts/test.mjs builds) to a temp dir
- * without node_modules around it, as in the packaged extension: ssh2's optional native parts cannot
+ * Copies the bundles (dist/, which scripts/test.mjs builds: cli.js and what it loads, grammars) to a
+ * temp dir without node_modules around it, as in the packaged extension: ssh2's optional native parts cannot
  * load there, so the pure-JavaScript fallback has to work.
  */
 async function isolatedCli(): Promise<string> {
@@ -213,8 +214,8 @@ async function isolatedCli(): Promise<string> {
   // why: the checkout is shared; a concurrent `node scripts/build.mjs` empties dist/ for a moment.
   for (;;) {
     try {
-      cpSync(join(dist, 'cli.js'), join(dest, 'cli.js'));
-      cpSync(join(dist, 'grammars'), join(dest, 'grammars'), { recursive: true });
+      if (!existsSync(join(dist, 'cli.js')) || !existsSync(join(dist, 'grammars'))) throw new Error('dist/ is incomplete');
+      cpSync(dist, dest, { recursive: true });
       return join(dest, 'cli.js');
     } catch (err) {
       if (Date.now() > until) throw new Error(`dist/cli.js is not built (run node scripts/build.mjs): ${(err as Error).message}`);
@@ -239,7 +240,10 @@ void test('the bundled CLI (dist/cli.js): explain --ssh with a key, with the age
   const app = join(FIXTURES, 'explain', 'app');
   const base = ['explain', app, '--host', '127.0.0.1', '--port', String(db.port), '--user', 'qi', '--database', 'isu', '--format', 'json',
     '--ssh', `${sshd.user}@127.0.0.1:${sshd.port}`];
-  const env = { PATH: process.env.PATH, MYSQL_PWD: PASSWORD };
+  // why: a HOME of our own: its .ssh/known_hosts is what the CLI checks the host key against.
+  const home = join(scratch, 'home');
+  mkdirSync(join(home, '.ssh'), { recursive: true });
+  const env = { PATH: process.env.PATH, MYSQL_PWD: PASSWORD, HOME: home };
 
   const withKey = await runCli(cli, [...base, '--ssh-key', sshd.clientKey.path, '--ssh-host-key', sshd.hostKeyFingerprint], env);
   assert.equal(withKey.code, 0, withKey.stderr);
@@ -253,12 +257,27 @@ void test('the bundled CLI (dist/cli.js): explain --ssh with a key, with the age
     const viaAgent = await runCli(cli, base, { ...env, SSH_AUTH_SOCK: agent.socket });
     assert.equal(viaAgent.code, 0, viaAgent.stderr);
     assert.equal(viaAgent.stdout, withKey.stdout);
-    assert.ok(viaAgent.stderr.includes(`host key ssh-ed25519 ${sshd.hostKeyFingerprint} (not checked`), viaAgent.stderr);
+    assert.ok(viaAgent.stderr.includes(`ssh: [127.0.0.1]:${sshd.port} has host key ssh-ed25519 ${sshd.hostKeyFingerprint} (not in known_hosts`), viaAgent.stderr);
   } finally { await agent.stop(); }
 
   const pinned = await runCli(cli, [...base, '--ssh-key', sshd.clientKey.path, '--ssh-host-key', `SHA256:${'A'.repeat(43)}`], env);
   assert.equal(pinned.code, 1);
   assert.match(pinned.stderr, /host key of 127\.0\.0\.1:\d+ was not accepted/);
+
+  // known_hosts as ssh-keyscan writes it: the key is accepted without a word
+  const scan = spawnSync('ssh-keyscan', ['-p', String(sshd.port), '-t', 'ed25519', '-H', '127.0.0.1'], { encoding: 'utf8' });
+  assert.match(scan.stdout, /^\|1\|/m, scan.stderr);
+  writeFileSync(join(home, '.ssh', 'known_hosts'), scan.stdout);
+  const known = await runCli(cli, [...base, '--ssh-key', sshd.clientKey.path], env);
+  assert.equal(known.code, 0, known.stderr);
+  assert.doesNotMatch(known.stderr, /host key/);
+  // another ed25519 key listed for the same host: refused, naming the file and line
+  writeFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${sshd.port} ${sshd.clientKey.publicKey}\n`);
+  const changed = await runCli(cli, [...base, '--ssh-key', sshd.clientKey.path], env);
+  assert.equal(changed.code, 1);
+  assert.ok(changed.stderr.includes(`differs from the one in ${join(home, '.ssh', 'known_hosts')}:1`), changed.stderr);
+  assert.ok(changed.stderr.includes(`host key of 127.0.0.1:${sshd.port} was not accepted (ssh-ed25519 ${sshd.hostKeyFingerprint})`), changed.stderr);
+  rmSync(join(home, '.ssh', 'known_hosts'));
 
   const stranger = makeKey(scratch, 'cli_stranger_ed25519');
   const refused = await runCli(cli, [...base, '--ssh-key', stranger.path], env);
