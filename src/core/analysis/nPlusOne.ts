@@ -67,6 +67,8 @@ function isNamed(def: FunctionDef): boolean {
 class Workspace {
   readonly byName = new Map<string, Located<FunctionDef>[]>();
   private readonly callsByName = new Map<string, Located<CallSite>[]>();
+  private readonly callerMemo = new Map<FunctionDef, { file: FileFacts; calls: Located<CallSite>[] }>();
+  private readonly resolveMemo = new Map<CallSite, { file: FileFacts; defs: Located<FunctionDef>[] }>();
 
   constructor(readonly files: readonly FileFacts[]) {
     for (const f of files) {
@@ -90,7 +92,22 @@ class Workspace {
 
   /** Calls anywhere in the workspace that resolve to `def` (defined in `defFile`). */
   callersOf(defFile: FileFacts, def: FunctionDef): Located<CallSite>[] {
-    return (this.callsByName.get(def.name) ?? []).filter((c) => this.resolve(c.file, c.item).some((t) => t.item === def && t.file === defFile));
+    // why: every statement outside a loop asks for its function's callers; without the memos a common
+    // name (a helper defined in each of thousands of files) made this cubic in the workspace size.
+    const hit = this.callerMemo.get(def);
+    if (hit && hit.file === defFile) return hit.calls;
+    const calls = (this.callsByName.get(def.name) ?? []).filter((c) => this.resolveOnce(c.file, c.item).some((t) => t.item === def && t.file === defFile));
+    if (!hit) this.callerMemo.set(def, { file: defFile, calls });
+    return calls;
+  }
+
+  /** resolve(), remembered per call (the workspace does not change during one detection). */
+  private resolveOnce(file: FileFacts, call: CallSite): Located<FunctionDef>[] {
+    const hit = this.resolveMemo.get(call);
+    if (hit && hit.file === file) return hit.defs;
+    const defs = this.resolve(file, call);
+    if (!hit) this.resolveMemo.set(call, { file, defs });
+    return defs;
   }
 
   /**
