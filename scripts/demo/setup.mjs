@@ -88,7 +88,7 @@ export function adviseIndexes(root, appDir, db, database) {
 /** The load of one benchmark round, from the command line or defaults. */
 export function loadSummary(r) {
   const statuses = Object.entries(r.load.byStatus).map(([s, n]) => `${n}×${s}`).join(' ');
-  return `${r.load.sent} requests in ${r.load.seconds.toFixed(1)} s (${statuses}${r.load.failed ? `, ${r.load.failed} without answer` : ''}; `
+  return `${r.load.sent} requests in ${r.load.seconds.toFixed(1)} s (${statuses}${r.load.cut ? `, ${r.load.cut} cut at the time limit` : ''}${r.load.failed ? `, ${r.load.failed} without answer` : ''}; `
     + `stopped by the ${r.load.stoppedBy === 'time' ? 'time limit' : 'request count'}; access log by ${r.accessLogBy})`;
 }
 

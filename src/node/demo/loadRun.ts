@@ -1,9 +1,10 @@
 /**
  * A short, bounded load on loopback against the sample app (directly or through nginx): a fixed
  * mix of its pages, static files, comment posts and missing pages, drawn from a seeded generator so
- * two runs send the same sequence. Stops by itself after `requests` requests or `seconds` seconds.
+ * two runs send the same sequence. Stops by itself after `requests` requests or `seconds` seconds;
+ * at the time limit the requests still in flight are cut, as a benchmarker does (nginx logs 499).
  */
-import { Agent, request } from 'node:http';
+import { Agent, request, type ClientRequest } from 'node:http';
 
 export interface LoadOptions {
   /** Base URL, e.g. http://127.0.0.1:8080 */
@@ -24,6 +25,8 @@ export interface LoadResult {
   byStatus: Record<string, number>;
   /** Requests that got no response at all (connection errors). */
   failed: number;
+  /** Requests in flight at the time limit, cut off. */
+  cut: number;
   stoppedBy: 'requests' | 'time';
 }
 
@@ -60,7 +63,7 @@ export function nextRequest(rand: () => number, posts: number, users: number): R
   return { method: 'GET', path: '/' };
 }
 
-function send(agent: Agent, base: URL, req: Req): Promise<number> {
+function send(agent: Agent, base: URL, req: Req, inFlight: Set<ClientRequest>): Promise<number> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { 'user-agent': 'query-insight-demo' };
     if (req.body) { headers['content-type'] = 'application/x-www-form-urlencoded'; headers['content-length'] = Buffer.byteLength(req.body); }
@@ -71,6 +74,8 @@ function send(agent: Agent, base: URL, req: Req): Promise<number> {
     });
     r.setTimeout(60_000, () => r.destroy(new Error(`${req.method} ${req.path}: no answer within 60 s`)));
     r.on('error', reject);
+    r.on('close', () => inFlight.delete(r));
+    inFlight.add(r);
     r.end(req.body);
   });
 }
@@ -82,23 +87,32 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const rand = rng(opts.seed ?? 20240101);
   const started = Date.now();
   const deadline = started + opts.seconds * 1000;
-  const result: LoadResult = { sent: 0, seconds: 0, byStatus: {}, failed: 0, stoppedBy: 'requests' };
+  const result: LoadResult = { sent: 0, seconds: 0, byStatus: {}, failed: 0, cut: 0, stoppedBy: 'requests' };
+  const inFlight = new Set<ClientRequest>();
+  let timeUp = false;
+  const timer = setTimeout(() => {
+    timeUp = true;
+    result.stoppedBy = 'time';
+    for (const r of inFlight) r.destroy(new Error('time limit'));
+  }, opts.seconds * 1000);
   const worker = async (): Promise<void> => {
     while (result.sent < opts.requests) {
-      if (Date.now() >= deadline) { result.stoppedBy = 'time'; return; }
+      if (timeUp || Date.now() >= deadline) { result.stoppedBy = 'time'; return; }
       const req = nextRequest(rand, opts.posts, opts.users);
       result.sent++;
       try {
-        const status = await send(agent, base, req);
+        const status = await send(agent, base, req, inFlight);
         result.byStatus[status] = (result.byStatus[status] ?? 0) + 1;
       } catch {
-        result.failed++;
+        if (timeUp) result.cut++;
+        else result.failed++;
       }
     }
   };
   try {
     await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, worker));
   } finally {
+    clearTimeout(timer);
     agent.destroy();
   }
   result.seconds = (Date.now() - started) / 1000;

@@ -26,8 +26,6 @@ export interface SampleAppOptions {
   database: string;
   /** Without nginx in front, the server writes its own LTSV access log here (alp's labels). */
   accessLog?: string;
-  /** Every statement of the app's sessions goes to the slow log (SET SESSION long_query_time = 0). */
-  logAllQueries?: boolean;
   /** Files the app serves itself (path → content), as without nginx in front. */
   staticFiles?: Record<string, string>;
 }
@@ -155,11 +153,6 @@ function ltsvLine(req: IncomingMessage, res: ServerResponse, seconds: number, re
 export async function startSampleAppServer(opts: SampleAppOptions): Promise<SampleAppServer> {
   const statements = await sampleAppStatements(opts.appDir);
   const pool = createPool({ socketPath: opts.socket, user: opts.user, database: opts.database, connectionLimit: 4, dateStrings: true });
-  if (opts.logAllQueries) {
-    // why: a session setting, not the global one, so that only the app's statements are logged —
-    // not the demo's own administration (index changes, log switches).
-    pool.pool.on('connection', (conn) => { conn.query('SET SESSION long_query_time = 0'); });
-  }
   const app = new App(pool, statements, opts.staticFiles ?? {});
   const server: Server = createServer((req, res) => {
     const started = process.hrtime.bigint();
