@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { DbConnection, DbError, type DbErrorKind, type ServerInfo } from '../../db/connection';
 import { ExplainService, type ExplainResult } from '../../db/explainService';
+import { sshOptionsFromSettings, type HostKeyInfo, type SshSettings } from '../../db/sshTunnel';
 import type { Schema } from '../../core/model';
 import type { Logger } from '../logger';
 import { isConfigured, secretKey, targetLabel, type ConnectionSettings } from './connectionProfile';
@@ -47,6 +48,7 @@ export class ConnectionSession implements vscode.Disposable {
 
 export class ConnectionManager implements vscode.Disposable {
   private settings: ConnectionSettings | undefined;
+  private ssh: SshSettings | undefined;
   private session: ConnectionSession | undefined;
   private connecting: Promise<ConnectionSession | undefined> | undefined;
   private failedAt = 0;
@@ -60,7 +62,12 @@ export class ConnectionManager implements vscode.Disposable {
   /** Fires with the new schema generation after a connect or a schema refresh (cached plans are stale). */
   readonly onDidChangeSchema = this.schemaEmitter.event;
 
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly logger: Logger) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly logger: Logger,
+    /** Remembers the SSH host keys the user accepted (trust on first use), per `host:port`. */
+    private readonly hostKeys: vscode.Memento,
+  ) {
     this.subscriptions.push(
       secrets.onDidChange((e) => {
         if (this.settings && e.key === secretKey(this.settings)) { this.logger.info('database password changed'); this.reset(); }
@@ -80,6 +87,35 @@ export class ConnectionManager implements vscode.Disposable {
     this.settings = settings;
     if (same && !force) return;
     this.reset();
+  }
+
+  /** New SSH tunnel settings (`connection.ssh.*`); an empty host means a direct connection. */
+  configureSsh(ssh: SshSettings): void {
+    const same = JSON.stringify(ssh) === JSON.stringify(this.ssh);
+    this.ssh = ssh;
+    if (!same) this.reset();
+  }
+
+  /**
+   * Trust on first use, as ssh does with known_hosts: an unknown host key is shown to the user and
+   * remembered when accepted; a key that differs from the remembered one is refused.
+   */
+  private async verifyHostKey(key: HostKeyInfo): Promise<boolean> {
+    const memoKey = `queryInsight.sshHostKey:${key.endpoint}`;
+    const known = this.hostKeys.get<string>(memoKey);
+    if (known === key.fingerprint) return true;
+    if (known) {
+      this.logger.error(`SSH host key of ${key.endpoint} changed: remembered ${known}, offered ${key.fingerprint} (${key.type}); refusing`);
+      return false;
+    }
+    const trust = 'Trust and connect';
+    const answer = await vscode.window.showWarningMessage(
+      `Query Insight: first connection to the SSH host ${key.endpoint}. Its ${key.type} key fingerprint is ${key.fingerprint}. Trust it?`,
+      { modal: true }, trust);
+    if (answer !== trust) return false;
+    await this.hostKeys.update(memoKey, key.fingerprint);
+    this.logger.info(`remembered SSH host key ${key.fingerprint} of ${key.endpoint}`);
+    return true;
   }
 
   /** Drops the connection and everything tied to it; the next need connects again. */
@@ -123,9 +159,13 @@ export class ConnectionManager implements vscode.Disposable {
     const target = targetLabel(settings);
     this.setState({ kind: 'connecting', target });
     const password = await this.secrets.get(secretKey(settings));
+    // why: no passphrase prompt here; an encrypted key is used through ssh-agent (connection.ssh.useAgent).
+    const ssh = this.ssh ? sshOptionsFromSettings(this.ssh, process.env) : undefined;
+    if (ssh) this.logger.info(`connecting through an SSH tunnel to ${ssh.username}@${ssh.host}:${ssh.port ?? 22}`);
     const db = new DbConnection({
       ...(settings.socket ? { socket: settings.socket } : { host: settings.host, port: settings.port }),
       user: settings.user, password, database: settings.database,
+      ...(ssh ? { ssh: { ...ssh, verifyHostKey: (key: HostKeyInfo) => this.verifyHostKey(key) } } : {}),
     });
     const service = new ExplainService(db);
     try {

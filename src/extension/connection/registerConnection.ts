@@ -11,10 +11,14 @@ import { ConnectionManager } from './connectionManager';
 import { createStatusBar } from './statusBar';
 
 export function registerConnection(context: vscode.ExtensionContext, logger: Logger): ConnectionManager {
-  const manager = new ConnectionManager(context.secrets, logger);
+  const manager = new ConnectionManager(context.secrets, logger, context.globalState);
   context.subscriptions.push(
     manager,
-    watchConfig(logger, (config, affects) => { if (affects('connection')) manager.configure(config.connection); }),
+    watchConfig(logger, (config, affects) => {
+      if (!affects('connection')) return;
+      manager.configureSsh(config.ssh);
+      manager.configure(config.connection);
+    }),
     createStatusBar(manager),
     vscode.commands.registerCommand(COMMANDS.connectDatabase, connectDatabaseCommand(manager, logger, (s) => manager.configure(s))),
     vscode.commands.registerCommand(COMMANDS.setDatabasePassword, setPasswordCommand(manager, logger)),
