@@ -70,6 +70,8 @@ export async function loadKit(root, demoDir) {
     },
     bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', outfile, logLevel: 'warning',
   });
+  // why: esbuild keeps a service process for further builds; the demo needs none.
+  await esbuild.stop();
   return createRequire(join(root, 'package.json'))(outfile);
 }
 

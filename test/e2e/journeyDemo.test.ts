@@ -1,0 +1,101 @@
+/**
+ * `npm run demo` as a new user runs it (scripts/demo.mjs, into a temp --dir, with short rounds):
+ * the editor mode prints a code-server URL that answers, leaves the logs and the workspace settings
+ * it names, and Ctrl+C (SIGINT) stops everything it started — checked with ps, by command line and
+ * by process group. The --cli mode prints the reports and exits with nothing left running.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../support/paths';
+import { waitUntil } from './support/wait';
+
+interface Proc { pid: number; pgid: number; args: string }
+
+function processes(): Proc[] {
+  const out = spawnSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' }).stdout;
+  return out.split('\n').filter(Boolean).map((l) => {
+    const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)!;
+    return { pid: Number(m[1]), pgid: Number(m[2]), args: m[3] };
+  });
+}
+
+/** The processes that belong to a demo in `dir`: named by it, or in a process group one of those leads. */
+function demoProcesses(dir: string, groups = new Set<number>()): Proc[] {
+  const all = processes().filter((p) => p.pid !== process.pid);
+  for (const p of all) if (p.args.includes(dir) && p.pid === p.pgid) groups.add(p.pgid);
+  return all.filter((p) => p.args.includes(dir) || groups.has(p.pgid));
+}
+
+function startDemo(args: string[]): { proc: ChildProcess; out: () => string; exited: Promise<number | null> } {
+  let out = '';
+  const proc = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'demo.mjs'), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+  proc.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  return { proc, out: () => out, exited };
+}
+
+void test('npm run demo: URL answers, logs and settings in place, Ctrl+C leaves nothing running', { timeout: 600_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-demo-'));
+  const demo = startDemo(['--dir', dir, '--requests', '150', '--seconds', '5']);
+  const groups = new Set<number>();
+  try {
+    let url = '';
+    await waitUntil(() => {
+      if (demo.proc.exitCode !== null) throw new Error(`the demo exited early (${demo.proc.exitCode}):\n${demo.out()}`);
+      url = /http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+/.exec(demo.out())?.[0] ?? '';
+      return !!url && /Press Ctrl\+C/.test(demo.out());
+    }, 'the demo to print its URL', 480_000, 500);
+    const out = demo.out();
+    const res = await fetch(url);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /<html/i);
+    const app = join(dir, 'sample-app');
+    assert.equal(decodeURIComponent(new URL(url).searchParams.get('folder') ?? ''), app);
+    const settings = JSON.parse(readFileSync(join(app, '.vscode', 'settings.json'), 'utf8')) as Record<string, string>;
+    assert.ok(existsSync(settings['queryInsight.connection.socket']), 'the settings name the running server\'s socket');
+    for (const log of ['access-before.ltsv', 'slow-before.log', 'access-after.ltsv', 'slow-after.log']) {
+      assert.ok(statSync(join(app, 'logs', log)).size > 0, `${log} is written`);
+      assert.ok(out.includes(join('logs', log)), `the demo prints ${log}`);
+    }
+    assert.match(out, /Import access log/);
+    const running = demoProcesses(dir, groups);
+    assert.ok(running.some((p) => /mariadbd/.test(p.args)), `MariaDB runs: ${JSON.stringify(running)}`);
+    assert.ok(running.some((p) => /code-server/.test(p.args)), `code-server runs: ${JSON.stringify(running)}`);
+
+    demo.proc.kill('SIGINT');
+    const code = await Promise.race([demo.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 60_000).unref())]);
+    assert.equal(code, 130, `the demo exits on Ctrl+C:\n${demo.out().slice(-2000)}`);
+    assert.match(demo.out(), /nothing of the demo is running/);
+    assert.deepEqual(demoProcesses(dir, groups), [], 'no process of the demo is left');
+  } finally {
+    if (demo.proc.exitCode === null) demo.proc.kill('SIGKILL');
+    for (const g of groups) { try { process.kill(-g, 'SIGKILL'); } catch { /* gone */ } }
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('npm run demo -- --cli: the reports, then exits leaving nothing running', { timeout: 600_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-demo-cli-'));
+  const demo = startDemo(['--cli', '--dir', dir, '--requests', '100', '--seconds', '4']);
+  try {
+    const code = await Promise.race([demo.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 480_000).unref())]);
+    const out = demo.out();
+    assert.equal(code, 0, out.slice(-3000));
+    for (const cmd of ['scan', 'explain', 'advise', 'endpoints', 'slow', 'diff']) assert.match(out, new RegExp(`\\$ query-insight ${cmd} `), `runs ${cmd}`);
+    assert.match(out, /full-table-scan/);
+    assert.match(out, /ALTER TABLE `posts` ADD INDEX/);
+    assert.match(out, /GET\s+\|\s+\/posts\/\{id\}/);
+    assert.match(out, /# access runs: requests \d+ -> \d+/);
+    assert.match(out, /# slow runs: statements \d+ -> \d+/);
+    assert.match(out, /nothing left running/);
+    assert.deepEqual(demoProcesses(dir), [], 'no process of the demo is left');
+  } finally {
+    if (demo.proc.exitCode === null) demo.proc.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
