@@ -5,7 +5,7 @@
  * directly or through a variable or constant — the enclosing function and loops, and it lists the
  * file's functions and calls for following calls across functions.
  */
-import type { Node, Parser, Query } from 'web-tree-sitter';
+import type { Node, Parser, Query, Tree } from 'web-tree-sitter';
 import type { CallSite, FileFacts, FunctionDef, Language, LoopInfo, Position, Range, SqlSite } from '../model';
 import { joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from './sqlText';
 import type { LangSpec, FormatStyle, CallShape } from './langSpec';
@@ -107,13 +107,21 @@ export function extractFacts(file: string, text: string, language: Language, par
     facts.errors.push({ file, message: `no parser loaded for ${language}${grammar ? ` (grammar ${grammar})` : ''}` });
     return facts;
   }
+  // why: one parse serves both the SQL walker and route discovery (parsing is most of the cost of a file).
+  let tree: Tree | null = null;
   try {
-    new Walker(file, text, language, grammar, parser, facts).run();
+    tree = parser.parse(text);
+    if (!tree) throw new Error('parser returned no tree');
+    new Walker(file, text, language, grammar, parser, facts).run(tree);
   } catch (err) {
     facts.sites = []; facts.functions = []; facts.calls = [];
     facts.errors.push({ file, message: `extraction failed: ${(err as Error).message ?? String(err)}` });
   }
-  facts.routes = discoverRoutes(file, text, language, parsers, facts.errors);
+  try {
+    facts.routes = discoverRoutes(file, text, language, parsers, facts.errors, tree ?? undefined);
+  } finally {
+    tree?.delete();
+  }
   return facts;
 }
 
@@ -132,21 +140,16 @@ class Walker {
     this.spec = SPECS[grammar];
   }
 
-  run(): void {
-    const tree = this.parser.parse(this.text);
-    if (!tree) throw new Error('parser returned no tree');
-    try {
-      const root = tree.rootNode;
-      if (root.hasError) {
-        const bad = firstError(root);
-        this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` near "${bad.text.slice(0, 30).replace(/\s+/g, ' ')}"` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
-      }
-      const t = tablesFor(this.parser, this.spec);
-      this.walk(root, t.roles, t.query);
-      this.resolve();
-    } finally {
-      tree.delete();
+  /** Reads `tree`, the parse of this text (the caller deletes it). */
+  run(tree: Tree): void {
+    const root = tree.rootNode;
+    if (root.hasError) {
+      const bad = firstError(root);
+      this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` near "${bad.text.slice(0, 30).replace(/\s+/g, ' ')}"` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
     }
+    const t = tablesFor(this.parser, this.spec);
+    this.walk(root, t.roles, t.query);
+    this.resolve();
   }
 
   private walk(root: Node, roles: Uint8Array, query: Query): void {

@@ -9,7 +9,7 @@
  * (`Mount`, `use`, `include_router`, `register_blueprint`, `nest`, `route`, `register`, `service`)
  * and helper functions handed a group as an argument.
  */
-import type { Node, Parser, Query } from 'web-tree-sitter';
+import type { Node, Parser, Query, Tree } from 'web-tree-sitter';
 import type { Range, Route } from '../../model';
 import { SPECS } from '../languageSpecs';
 import { compileQuery, type GrammarName } from '../treeSitter';
@@ -106,13 +106,14 @@ export class RouteWalker {
     this.syn = ROUTE_SYNTAX[grammar];
   }
 
-  run(parser: Parser): Route[] {
-    const tree = parser.parse(this.text);
+  /** Walks `parsed` (the caller's tree of this text, left to the caller to delete) or a tree parsed here. */
+  run(parser: Parser, parsed?: Tree): Route[] {
+    const tree = parsed ?? parser.parse(this.text);
     if (!tree) return [];
     try {
       this.walk(queryFor(parser, this.grammar, this.syn).captures(tree.rootNode).map((c) => c.node));
     } finally {
-      tree.delete();
+      if (!parsed) tree.delete();
     }
     return this.finish();
   }
