@@ -2,6 +2,7 @@
 //
 //   node bench/endpoints.mjs                  1,000,000 lines, 3 runs each
 //   LINES=200000 RUNS=5 node bench/endpoints.mjs
+//   QI_CLI=/path/to/cli.js node bench/endpoints.mjs   time that build of the CLI instead of a fresh one
 //
 // Static files are not grouped by extension here (--no-static-groups), so the groups are alp's.
 // Needs ../shared/bench (the generator gen_access_ltsv.py and run_peers.sh, whose install steps
@@ -9,7 +10,7 @@
 // Prints lines/s, MB/s, max RSS and CPU seconds for both tools, the ratios, and checks our
 // per-endpoint counts and sums against the generator's ground truth. The machine may be shared:
 // the "other load" column says how many cores other processes kept busy during each run.
-import { build } from 'esbuild';
+import { buildCli } from '../scripts/build.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -38,9 +39,10 @@ if (!existsSync(log) || !existsSync(truthFile)) {
 }
 const M = spawnSync('python3', [join(shared, 'gen_access_ltsv.py'), '--print-alp-m'], { encoding: 'utf8' }).stdout.trim();
 
-// Our CLI, bundled the way scripts/build.mjs does it, into a private folder (dist/ may be in use).
-const cli = join(work, 'cli.js');
-await build({ entryPoints: [join(root, 'src/cli/cli.ts')], outfile: cli, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', minify: true });
+// Our CLI, built by scripts/build.mjs's own function (production), into a private folder (dist/ may be in use).
+// QI_CLI=path/to/cli.js times another build instead (e.g. an older one, for before/after figures).
+const cli = process.env.QI_CLI ?? join(work, 'qi-cli', 'cli.js');
+if (!process.env.QI_CLI) await buildCli(join(work, 'qi-cli'), { production: true });
 
 function findAlp() {
   const candidates = [process.env.ALP, join(process.env.GOBIN ?? join(homedir(), 'go', 'bin'), 'alp')].filter(Boolean);

@@ -9,7 +9,7 @@
 // quiet machine per tool, default 20), SKIP_PEERS=1 to time only our CLI, CLI (default dist/cli.js).
 // Peers are timed by shared/bench/run_peers.sh (hyperfine + /usr/bin/time -v); ours the same way here.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,9 +33,13 @@ const WARMUP = process.env.WARMUP ?? '1';
 const data = resolve(process.env.DATA_DIR ?? join(tmpdir(), 'qi-bench'));
 const out = join(data, 'out-slow');
 mkdirSync(out, { recursive: true });
-// why: dist/ is rebuilt by other work in the same checkout; time a private copy of the bundle.
-const cli = join(data, 'query-insight-cli.js');
+// why: dist/ is rebuilt by other work in the same checkout; time a private copy of the CLI
+// (dist/cli.js and its command bundles in dist/cli/).
+const cli = join(data, 'query-insight-cli', 'cli.js');
+rmSync(dirname(cli), { recursive: true, force: true });
+mkdirSync(dirname(cli), { recursive: true });
 copyFileSync(built, cli);
+cpSync(join(dirname(built), 'cli'), join(dirname(cli), 'cli'), { recursive: true });
 
 function sh(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, ...opts });

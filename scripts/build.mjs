@@ -7,7 +7,7 @@ import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
@@ -58,12 +58,60 @@ const common = {
   banner: { js: "const __qiImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
+// The CLI: dist/cli.js (the dispatcher, a few KB) and one CommonJS bundle per command in dist/cli/,
+// loaded on first use, so a run parses only its own command's dependencies (node-sql-parser, mysql2,
+// ssh2, tree-sitter …). CommonJS rather than ES modules with esbuild's code splitting: Node's ES
+// module loader alone costs ~2 MB of RSS, which matters for the log commands' memory target.
+// Modules whose identity both sides rely on (UsageError's class) are a bundle of their own.
+const CLI_COMMANDS_DIR = join(root, 'src/cli/commands');
+const CLI_SHARED = { [join(root, 'src/cli/output.ts')]: 'output.js' };
+
+/** Resolves the command modules and the shared modules to the separate bundles in dist/cli/. */
+function cliSplitPlugin(outFile, cliDir) {
+  return {
+    name: 'query-insight-cli-split',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const target = join(args.resolveDir, args.path);
+        const bundle = CLI_SHARED[`${target}.ts`];
+        const isCommand = args.kind === 'dynamic-import' && args.importer === join(CLI_COMMANDS_DIR, 'index.ts');
+        if ((!bundle || args.importer === `${target}.ts`) && !isCommand) return undefined;
+        let rel = relative(dirname(outFile), join(cliDir, bundle ?? `${relative(CLI_COMMANDS_DIR, target)}.js`)).split('\\').join('/');
+        if (!rel.startsWith('.')) rel = `./${rel}`;
+        return { path: rel, external: true };
+      });
+    },
+  };
+}
+
+/** The command names of src/cli/commands/index.ts (each `import('./name')`). */
+function cliCommandNames() {
+  return readdirSync(CLI_COMMANDS_DIR).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.slice(0, -3));
+}
+
+/** Builds the CLI into `distDir`: cli.js and cli/<command>.js (see above). */
+export async function buildCli(distDir, { production: prod = production } = {}) {
+  const cliDir = join(distDir, 'cli');
+  rmSync(cliDir, { recursive: true, force: true });
+  const options = {
+    ...common, sourcemap: prod ? false : 'linked', minify: prod, external: optionalNative,
+    // why: import() of a command becomes require() of its bundle, so no ES module loader starts.
+    supported: { 'dynamic-import': false },
+  };
+  const one = (entry, outfile) => esbuild.build({ ...options, entryPoints: [entry], outfile, plugins: [cliSplitPlugin(outfile, cliDir)] });
+  await Promise.all([
+    one(join(root, 'src/cli/cli.ts'), join(distDir, 'cli.js')),
+    ...Object.entries(CLI_SHARED).map(([entry, name]) => one(entry, join(cliDir, name))),
+    ...cliCommandNames().map((name) => one(join(CLI_COMMANDS_DIR, `${name}.ts`), join(cliDir, `${name}.js`))),
+  ]);
+}
+
 async function main() {
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   copyGrammars();
   const builds = [
     esbuild.build({ ...common, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(root, 'dist/extension.js'), external: ['vscode', ...optionalNative] }),
-    esbuild.build({ ...common, entryPoints: [join(root, 'src/cli/cli.ts')], outfile: join(root, 'dist/cli.js'), external: optionalNative }),
+    buildCli(join(root, 'dist')),
   ];
   const webviewEntry = join(root, 'src/webview/main.ts');
   if (existsSync(webviewEntry)) {
@@ -81,4 +129,7 @@ async function main() {
   if (!production) console.log(`built dist/${tests ? ' and out/' : ''} (${relative(process.cwd(), root) || '.'})`);
 }
 
-main().catch((err) => { console.error(err.message ?? err); process.exit(1); });
+// why: bench scripts import buildCli; only a direct run builds everything.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err) => { console.error(err.message ?? err); process.exit(1); });
+}

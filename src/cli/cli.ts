@@ -1,4 +1,4 @@
-/** Entry point of the bundled CLI (dist/cli.js). */
+/** Entry point of the bundled CLI (dist/cli.js; each command is a bundle of its own in dist/cli/, see scripts/build.mjs). */
 import { main } from './main';
 
 // why: pipes like `query-insight scan . | head` close stdout early; that is not an error.

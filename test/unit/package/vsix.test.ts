@@ -14,9 +14,10 @@ void test('the .vsix file list is the allow-list of what ships', () => {
     const media = readdirSync(join(REPO_ROOT, 'media'), { recursive: true, withFileTypes: true })
       .filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name).slice(REPO_ROOT.length + 1).replace(/\\/g, '/'));
     const webview = readdirSync(join(REPO_ROOT, 'dist')).includes('webview.js') ? ['dist/webview.js'] : [];
+    const cliBundles = readdirSync(join(REPO_ROOT, 'dist', 'cli')).filter((f) => f.endsWith('.js')).map((f) => `dist/cli/${f}`);
     const expected = [
       'LICENSE.txt', 'package.json', 'readme.md', 'bin/query-insight.js', 'dist/cli.js', 'dist/extension.js',
-      ...webview, ...grammars, ...media,
+      ...webview, ...cliBundles, ...grammars, ...media,
     ].sort();
     assert.deepEqual(files, expected);
     // the grammars the engine needs are among them (go, ruby, python, php, js, ts, tsx, rust + the runtime)
@@ -24,6 +25,8 @@ void test('the .vsix file list is the allow-list of what ships', () => {
       assert.ok(files.includes(`dist/grammars/tree-sitter-${g}.wasm`), `grammar ${g} ships`);
     }
     assert.ok(files.includes('dist/grammars/web-tree-sitter.wasm'));
+    // the CLI's command bundles (loaded by dist/cli.js on first use)
+    for (const c of ['endpoints', 'slow', 'scan', 'explain']) assert.ok(files.includes(`dist/cli/${c}.js`), `CLI command ${c} ships`);
     // and nothing of the sources, tests, maps or dependencies
     assert.deepEqual(files.filter((f) => /^(src|test|out|node_modules|scripts)\/|\.map$|\.ts$/.test(f)), []);
   } finally {
