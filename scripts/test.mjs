@@ -35,12 +35,18 @@ function testFiles(dir) {
 
 if (run(process.execPath, [join(root, 'scripts/build.mjs'), '--tests']) !== 0) process.exit(1);
 let failed = 0;
+const times = [];
 for (const suite of suites) {
   const files = testFiles(join(root, 'out/test', suite));
   if (files.length === 0) { console.log(`# suite ${suite}: no tests`); continue; }
   console.log(`# suite ${suite}: ${files.length} files`);
   // why: integration and e2e suites share one MariaDB / code-server per file; run files one at a time there.
   const conc = suite === 'unit' ? [] : ['--test-concurrency=1'];
-  if (run(process.execPath, ['--test', ...conc, ...files]) !== 0) failed++;
+  const t0 = Date.now();
+  const status = run(process.execPath, ['--test', ...conc, ...files]);
+  if (status !== 0) failed++;
+  times.push(`${suite} ${((Date.now() - t0) / 1000).toFixed(0)} s${status ? ' (failed)' : ''}`);
+  console.log(`# suite ${suite}: ${times.at(-1)}`);
 }
+if (times.length) console.log(`# time per suite: ${times.join(', ')}`);
 process.exit(failed ? 1 : 0);
