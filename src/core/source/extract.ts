@@ -19,19 +19,19 @@ export { languageForPath } from './languageOf';
 
 const R_STRING = 1, R_BINARY = 2, R_IMPLICIT = 3, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10;
 
-/** Per grammar: node type id → role, and one query capturing every node with a role. */
-const grammarTables = new WeakMap<object, { roles: Uint8Array; query: Query }>();
+/** Per grammar: one query capturing every node with a role, and the role of each capture name. */
+interface Tables { query: Query; roleOf: Record<string, number> }
+const grammarTables = new WeakMap<object, Tables>();
 
-function tablesFor(parser: Parser, spec: LangSpec): { roles: Uint8Array; query: Query } {
+function tablesFor(parser: Parser, spec: LangSpec): Tables {
   const lang = parser.language!;
   let t = grammarTables.get(lang);
   if (t) return t;
-  const roles = new Uint8Array(lang.nodeTypeCount + 1);
-  const names = new Set<string>();
+  const byRole = new Map<number, Set<string>>();
   for (let id = 0; id < lang.nodeTypeCount; id++) {
     const name = lang.nodeTypeForId(id);
     if (!name || !lang.nodeTypeIsNamed(id)) continue;
-    roles[id] = spec.strings.has(name) ? R_STRING
+    const role = spec.strings.has(name) ? R_STRING
       : spec.binary.has(name) ? R_BINARY
         : spec.implicitConcat.has(name) ? R_IMPLICIT
           : spec.calls.has(name) ? R_CALL
@@ -42,12 +42,23 @@ function tablesFor(parser: Parser, spec: LangSpec): { roles: Uint8Array; query: 
                     : name === spec.heredocBegin ? R_HEREDOC_BEGIN
                       : name === spec.heredocBody ? R_HEREDOC_BODY : 0;
     // Concatenations are reached from their strings (see R_STRING), so they need no capture.
-    if (roles[id] && roles[id] !== R_BINARY && roles[id] !== R_IMPLICIT && /^[a-z_]+$/.test(name)) names.add(name);
+    if (role && role !== R_BINARY && role !== R_IMPLICIT && /^[a-z_]+$/.test(name)) {
+      let names = byRole.get(role);
+      if (!names) byRole.set(role, names = new Set());
+      names.add(name);
+    }
   }
   // why: letting tree-sitter's query engine (inside wasm) find the few nodes with a role is several
-  // times faster than stepping a TreeCursor over every node from JavaScript.
-  const query = compileQuery(parser, `[${[...names].map((n) => `(${n})`).join(' ')}] @n`);
-  t = { roles, query };
+  // times faster than stepping a TreeCursor over every node from JavaScript; naming each capture
+  // after its role saves asking every captured node for its type (a call into wasm).
+  const roleOf: Record<string, number> = {};
+  const patterns: string[] = [];
+  for (const [role, names] of byRole) {
+    roleOf[`r${role}`] = role;
+    patterns.push(`[${[...names].map((n) => `(${n})`).join(' ')}] @r${role}`);
+  }
+  const query = compileQuery(parser, patterns.join('\n'));
+  t = { query, roleOf };
   grammarTables.set(lang, t);
   return t;
 }
@@ -147,35 +158,33 @@ class Walker {
       const bad = firstError(root);
       this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` near "${bad.text.slice(0, 30).replace(/\s+/g, ' ')}"` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
     }
-    const t = tablesFor(this.parser, this.spec);
-    this.walk(root, t.roles, t.query);
+    this.walk(root, tablesFor(this.parser, this.spec));
     this.resolve();
   }
 
-  private walk(root: Node, roles: Uint8Array, query: Query): void {
-    const caps = query.captures(root);
+  private walk(root: Node, tables: Tables): void {
+    const caps = tables.query.captures(root);
     const n = caps.length;
     const nodes: Node[] = new Array(n);
+    const roles = new Uint8Array(n);
     const starts = new Float64Array(n), ends = new Float64Array(n);
     const order = new Array<number>(n);
     for (let i = 0; i < n; i++) {
       const node = caps[i].node;
-      nodes[i] = node; starts[i] = node.startIndex; ends[i] = node.endIndex; order[i] = i;
+      nodes[i] = node; roles[i] = tables.roleOf[caps[i].name]; starts[i] = node.startIndex; ends[i] = node.endIndex; order[i] = i;
     }
     // Outer nodes before the nodes they contain.
     order.sort((a, b) => starts[a] - starts[b] || ends[b] - ends[a]);
     for (const i of order) {
       const start = starts[i];
       while (this.frames.length && this.frames[this.frames.length - 1].popAt <= start) this.frames.pop();
-      const node = nodes[i];
-      const role = roles[node.typeId];
-      if (role) this.enter(role, node, ends[i]);
+      if (roles[i]) this.enter(roles[i], nodes[i], ends[i]);
     }
   }
 
-  /** Opens a frame that applies inside `active` and closes where the opening node ends. */
-  private push(kind: Frame['kind'], popAt: number, active: Node, extra: Partial<Frame> = {}): Frame {
-    const f: Frame = { kind, popAt, start: active.startIndex, end: active.endIndex, id: this.nextId++, ...extra };
+  /** Opens a frame that applies inside `active` and closes where the opening node ends (`popAt`; also `active`'s end when `active` is that node). */
+  private push(kind: Frame['kind'], popAt: number, active: Node, extra: Partial<Frame> = {}, activeIsOpener = false): Frame {
+    const f: Frame = { kind, popAt, start: active.startIndex, end: activeIsOpener ? popAt : active.endIndex, id: this.nextId++, ...extra };
     this.frames.push(f);
     return f;
   }
@@ -184,13 +193,14 @@ class Walker {
     const spec = this.spec;
     switch (role) {
       case R_STRING: {
-        if (this.consumed.has(node.startIndex) || !QUICK.test(this.text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 400)))) return;
+        if (this.consumed.has(node.startIndex) || !QUICK.test(this.text.slice(node.startIndex, Math.min(popAt, node.startIndex + 400)))) return;
         // A statement built by concatenation is read whole, from its outermost concatenation, when it
         // starts with a literal; a literal later in the chain is read on its own.
         let top: Node = node;
         for (let p = node.parent; p; p = p.parent) {
-          if ((spec.binary.has(p.type) && spec.concatOps.has(p.childForFieldName('operator')?.type ?? '')) || spec.implicitConcat.has(p.type)
-            || (spec.transparent.has(p.type) && p.namedChildCount === 1 && top !== node)) top = p;
+          const pt = p.type;
+          if ((spec.binary.has(pt) && spec.concatOps.has(p.childForFieldName('operator')?.type ?? '')) || spec.implicitConcat.has(pt)
+            || (spec.transparent.has(pt) && p.namedChildCount === 1 && top !== node)) top = p;
           else break;
         }
         while (top !== node && spec.transparent.has(top.type)) top = top.firstNamedChild!;
@@ -203,17 +213,18 @@ class Walker {
         if (!shape) return;
         const ctx = this.context(node.startIndex);
         const args = shape.args;
-        const rec: CallRec = { shape, node, start: node.startIndex, end: node.endIndex, argsStart: args ? args.startIndex : node.endIndex, argsEnd: args ? args.endIndex : node.endIndex, ctx };
+        const start = node.startIndex, end = popAt;
+        const rec: CallRec = { shape, node, start, end, argsStart: args ? args.startIndex : end, argsEnd: args ? args.endIndex : end, ctx };
         this.callRecs.push(rec);
-        const site: CallSite = { name: shape.name, range: this.range(node.startIndex, node.endIndex), loops: ctx.loops };
+        const site: CallSite = { name: shape.name, range: this.range(start, end), loops: ctx.loops };
         if (shape.receiver) site.receiver = shape.receiver;
         if (ctx.fn?.name) site.function = ctx.fn.name;
         if (ctx.detached) site.detached = true;
         this.facts.calls.push(site);
         const handler = routeHandlerName(shape, node, spec);
-        if (handler) this.push('fn', popAt, handler.body, { name: handler.name, range: this.range(node.startIndex, node.endIndex) });
+        if (handler) this.push('fn', popAt, handler.body, { name: handler.name, range: this.range(start, end) });
         if (shape.loop) {
-          const info: LoopInfo = { kind: shape.loop.kind, range: this.range(node.startIndex, node.endIndex) };
+          const info: LoopInfo = { kind: shape.loop.kind, range: this.range(start, end) };
           if (shape.loop.iterable) info.iterable = shape.loop.iterable;
           this.push('loop', popAt, shape.loop.body, { loop: info });
         }
@@ -224,26 +235,26 @@ class Walker {
         const def = spec.functionDef(node);
         if (!def) return;
         const owner = def.owner ?? this.innermostClass();
-        const fd: FunctionDef = { name: def.name, range: this.range(node.startIndex, node.endIndex), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex) };
+        const fd: FunctionDef = { name: def.name, range: this.range(node.startIndex, popAt), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex) };
         if (owner) fd.owner = owner;
         this.facts.functions.push(fd);
-        this.push('fn', popAt, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range });
+        this.push('fn', popAt, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range }, true);
         return;
       }
       case R_CLASS: {
         const name = spec.className(node);
-        if (name) this.push('class', popAt, node, { name });
+        if (name) this.push('class', popAt, node, { name }, true);
         return;
       }
       case R_LOOP: {
         const l = spec.loop(node);
-        const info: LoopInfo = { kind: l.kind, range: this.range(node.startIndex, node.endIndex) };
+        const info: LoopInfo = { kind: l.kind, range: this.range(node.startIndex, popAt) };
         if (l.iterable) info.iterable = l.iterable;
-        this.push('loop', popAt, l.body ?? node, { loop: info });
+        this.push('loop', popAt, l.body ?? node, { loop: info }, !l.body);
         return;
       }
       case R_DETACH:
-        this.push('detach', popAt, node);
+        this.push('detach', popAt, node, {}, true);
         return;
       case R_HEREDOC_BEGIN:
         this.candidate(node, true);
@@ -374,12 +385,13 @@ class Walker {
     for (let guard = 0; guard < 30; guard++) {
       const p = cur.parent;
       if (!p) return undefined;
-      if (spec.chain.has(p.type) || spec.transparent.has(p.type)) {
+      const pt = p.type;
+      if (spec.chain.has(pt) || spec.transparent.has(pt)) {
         // A call passed as an argument does not carry its result to the outer assignment.
-        if (spec.argLists.has(p.type)) return undefined;
+        if (spec.argLists.has(pt)) return undefined;
         cur = p; continue;
       }
-      if (spec.assignments.has(p.type)) {
+      if (spec.assignments.has(pt)) {
         const a = spec.assignment(p);
         return a.value && a.value.startIndex <= cur.startIndex && a.value.endIndex >= cur.endIndex && a.target ? targetName(a.target.text) : undefined;
       }
