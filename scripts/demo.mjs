@@ -84,7 +84,7 @@ async function main() {
     run(root, 'npm', ['run', '--silent', 'build'], 'npm run build');
   }
   cleanDemoDir(demoDir);
-  const kit = await loadKit(root, demoDir);
+  const kit = await loadKit(root);
   const appDir = join(demoDir, 'sample-app');
   cpSync(join(root, 'test', 'fixtures', 'sample-app'), appDir, { recursive: true });
 

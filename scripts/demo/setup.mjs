@@ -54,11 +54,12 @@ export function run(root, cmd, args, what) {
 
 /**
  * Bundles the demo kit — src/node/demo/* and the launchers the e2e tests use — into one CommonJS
- * file under the demo directory, and loads it. Packages stay external (resolved from node_modules).
+ * file and loads it. Packages stay external: the file is written inside the checkout (.demo/build),
+ * whatever --dir says, so that they resolve from its node_modules; it is removed once loaded.
  */
-export async function loadKit(root, demoDir) {
+export async function loadKit(root) {
   const esbuild = await import('esbuild');
-  const outfile = join(demoDir, 'build', 'kit.cjs');
+  const outfile = join(root, '.demo', 'build', `kit-${process.pid}.cjs`);
   await esbuild.build({
     stdin: {
       contents: [
@@ -72,11 +73,16 @@ export async function loadKit(root, demoDir) {
   });
   // why: esbuild keeps a service process for further builds; the demo needs none.
   await esbuild.stop();
-  return createRequire(join(root, 'package.json'))(outfile);
+  try {
+    return createRequire(join(root, 'package.json'))(outfile);
+  } finally {
+    rmSync(outfile, { force: true });
+  }
 }
 
 /** Removes what an earlier demo left in the demo directory (its MariaDB dirs, logs, code-server state). */
 export function cleanDemoDir(demoDir, keep = ['build']) {
+  // why: 'build' may hold the kit of another demo starting at the same moment.
   mkdirSync(demoDir, { recursive: true });
   for (const name of readdirSync(demoDir)) if (!keep.includes(name)) rmSync(join(demoDir, name), { recursive: true, force: true });
 }
