@@ -33,7 +33,10 @@ export interface SshOptions {
    * every host key is accepted (the key is still available as `hostKey` afterwards).
    */
   verifyHostKey?: (key: HostKeyInfo) => boolean | Promise<boolean>;
-  /** Default 10000 ms: TCP connect plus SSH handshake plus authentication. */
+  /**
+   * Default 10000 ms: TCP connect plus SSH handshake plus authentication. The time the verifier
+   * takes (a person reading a fingerprint) does not count; the budget starts again after it.
+   */
   readyTimeoutMs?: number;
   /** SSH-level keepalive interval; default 10000 ms, 0 turns keepalives off. */
   keepaliveIntervalMs?: number;
@@ -262,7 +265,9 @@ export class SshTunnel {
     const endpoint = `${o.host}:${port}`;
     const cfg: ConnectConfig = {
       host: o.host, port, username: o.username,
-      readyTimeout: o.readyTimeoutMs ?? 10_000,
+      // why: ssh2's ready timer keeps running while the host-key verifier waits for a person to read
+      // a fingerprint; the login's own timer below stops for that wait.
+      readyTimeout: 0,
       keepaliveInterval: o.keepaliveIntervalMs ?? 10_000,
       keepaliveCountMax: o.keepaliveCountMax ?? 3,
     };
@@ -288,21 +293,38 @@ export class SshTunnel {
     }
     if (o.agent) cfg.agent = o.agent;
     let refusedKey = false;
+    const budget = o.readyTimeoutMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    const c = new Client();
+    /** (Re)starts the login timer with the whole budget; `false` stops it. */
+    const loginTimer = (run: boolean): void => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (!run || budget <= 0) return;
+      timer = setTimeout(() => {
+        const err: SshErr = new Error('Timed out while waiting for handshake');
+        err.level = 'client-timeout';
+        c.emit('error', err);
+        c.destroy();
+      }, budget);
+    };
     cfg.hostVerifier = (key: Buffer, verify: (ok: boolean) => void): void => {
       const info = hostKeyInfo(key, endpoint);
       this.seenKey = info;
       if (!o.verifyHostKey) { verify(true); return; }
+      loginTimer(false);
       Promise.resolve().then(() => o.verifyHostKey!(info)).then((ok) => {
         refusedKey = ok !== true;
+        if (ok === true) loginTimer(true);
         verify(ok === true);
       }, () => { refusedKey = true; verify(false); });
     };
 
-    const c = new Client();
     return new Promise<Client>((resolve, reject) => {
       let ready = false;
       let failed = false;
       c.on('ready', () => {
+        loginTimer(false);
         if (this.closed) { c.end(); reject(new SshTunnelError('lost', `the tunnel to ${this.endpoint} was closed while logging in`)); return; }
         ready = true;
         // why: ssh2 leaves Nagle on; small request/response packets (a MySQL query, its result) then
@@ -314,6 +336,7 @@ export class SshTunnel {
       });
       c.on('error', (err: SshErr) => {
         if (!ready) {
+          loginTimer(false);
           failed = true;
           reject(this.fail(refusedKey ? this.hostKeyError() : this.loginError(err)));
           return;
@@ -321,10 +344,12 @@ export class SshTunnel {
         this.fail(new SshTunnelError('lost', `the SSH connection to ${this.endpoint} was lost (${err.message}); it is reopened on the next request`, err));
       });
       c.on('close', () => {
+        loginTimer(false);
         if (this.client === c) this.client = undefined;
         if (!ready && !failed) reject(this.fail(new SshTunnelError('unreachable', `the SSH server ${endpoint} closed the connection during login`)));
       });
       try {
+        loginTimer(true);
         c.connect(cfg);
       } catch (err) {
         reject(this.fail(new SshTunnelError('key', `cannot start the SSH login to ${this.endpoint}: ${(err as Error).message}`, err)));

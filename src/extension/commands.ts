@@ -24,6 +24,8 @@ export const COMMANDS = {
   deleteRun: 'queryInsight.deleteRun',
   /** Offers the connection values found in the workspace (env.sh, .env, docker-compose.yml), reconnects. */
   connectDatabase: 'queryInsight.connectDatabase',
+  /** Re-reads tables, indexes and row counts (after a change made outside the editor) and explains the open files again. */
+  refreshSchema: 'queryInsight.refreshSchema',
   /** Stores the database password in SecretStorage. */
   setDatabasePassword: 'queryInsight.setDatabasePassword',
   /** Opens the JSON plan of the statement under the cursor beside the editor. */
@@ -68,6 +70,7 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.renameRun]: 'Rename run',
   [COMMANDS.deleteRun]: 'Delete run',
   [COMMANDS.connectDatabase]: 'Connect to database',
+  [COMMANDS.refreshSchema]: 'Refresh database schema',
   [COMMANDS.setDatabasePassword]: 'Set database password',
   [COMMANDS.explainStatement]: 'Explain statement under cursor',
   [COMMANDS.addIndexToDatabase]: 'Add suggested index to the database',

@@ -90,6 +90,13 @@ export function connectDatabaseCommand(manager: ConnectionManager, logger: Logge
         },
       });
     }
+    const trusted = manager.trustedHostKey();
+    if (trusted) {
+      items.push({
+        label: `$(unlock) Forget the trusted SSH host key of ${trusted.endpoint}`, detail: `${trusted.fingerprint} — the next connection asks again`,
+        run: async () => { await manager.forgetHostKey(trusted.endpoint); await connectAndReport(manager, logger); },
+      });
+    }
     items.push(
       { label: '$(edit) Enter the connection settings…', run: async () => { const s = await askSettings(current); if (s) { await writeSettings(s); await connectAndReport(manager, logger, configure, s); } } },
       { label: '$(key) Set database password…', run: async () => { await vscode.commands.executeCommand(COMMANDS.setDatabasePassword); } },
@@ -134,5 +141,35 @@ export function setPasswordCommand(manager: ConnectionManager, logger: Logger): 
     if (password === undefined) return;
     await manager.setPassword(current, password);
     await connectAndReport(manager, logger);
+  };
+}
+
+/**
+ * The handler of "Refresh database schema": re-reads the schema over the connection (connecting
+ * first when needed); the manager's schema event then makes the plan diagnostics, hovers and N+1
+ * estimates explain again. Resolves with the number of tables read, undefined without a connection.
+ */
+export function refreshSchemaCommand(manager: ConnectionManager, logger: Logger): () => Promise<number | undefined> {
+  return async () => {
+    try {
+      const schema = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Query Insight: reading the database schema' },
+        () => manager.refreshSchema(true));
+      if (!schema) {
+        const s = manager.state;
+        const why = s.kind === 'failing' ? `${s.target}: ${s.reason}` : s.kind === 'unconfigured' ? 'no database is configured' : `the connection is ${s.kind}`;
+        void vscode.window.showWarningMessage(`Query Insight: cannot refresh the schema (${why}).`, 'Connect to database').then((c) => {
+          if (c) void vscode.commands.executeCommand(COMMANDS.connectDatabase);
+        });
+        return undefined;
+      }
+      const tables = Object.keys(schema.tables).length;
+      logger.info(`schema refreshed: ${tables} tables (generation ${schema.generation})`);
+      void vscode.window.showInformationMessage(`Query Insight: schema refreshed (${tables} tables); open files are explained again.`);
+      return tables;
+    } catch (err) {
+      logger.showError('Query Insight: refreshing the schema failed', err);
+      return undefined;
+    }
   };
 }

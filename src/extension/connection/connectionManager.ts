@@ -12,7 +12,7 @@ import { ExplainService, type ExplainResult } from '../../db/explainService';
 import { sshOptionsFromSettings, type HostKeyInfo, type SshSettings } from '../../db/sshTunnel';
 import type { Schema } from '../../core/model';
 import type { Logger } from '../logger';
-import { isConfigured, secretKey, targetLabel, type ConnectionSettings } from './connectionProfile';
+import { isConfigured, secretKey, targetLabel, viaSshLabel, type ConnectionSettings } from './connectionProfile';
 
 export type ConnectionState =
   | { kind: 'unconfigured' }
@@ -27,6 +27,11 @@ const CONNECTION_KINDS: ReadonlySet<string> = new Set(['unreachable', 'auth', 'u
 
 /** After a connection failure, automatic attempts pause this long (an explicit connect does not wait). */
 const RETRY_AFTER_MS = 15_000;
+
+/** The globalState key of the host key fingerprint trusted for an SSH server `host:port`. */
+function hostKeyMemo(endpoint: string): string {
+  return `queryInsight.sshHostKey:${endpoint}`;
+}
 
 /** One live connection and what hangs on it. */
 export class ConnectionSession implements vscode.Disposable {
@@ -52,6 +57,9 @@ export class ConnectionManager implements vscode.Disposable {
   private session: ConnectionSession | undefined;
   private connecting: Promise<ConnectionSession | undefined> | undefined;
   private failedAt = 0;
+  /** Why the last host-key check refused (a changed key), for the failing state's reason. */
+  private refusal: string | undefined;
+  private readonly warnedKeys = new Set<string>();
   private current: ConnectionState = { kind: 'unconfigured' };
   private readonly stateEmitter = new vscode.EventEmitter<ConnectionState>();
   private readonly schemaEmitter = new vscode.EventEmitter<number>();
@@ -101,11 +109,20 @@ export class ConnectionManager implements vscode.Disposable {
    * remembered when accepted; a key that differs from the remembered one is refused.
    */
   private async verifyHostKey(key: HostKeyInfo): Promise<boolean> {
-    const memoKey = `queryInsight.sshHostKey:${key.endpoint}`;
+    const memoKey = hostKeyMemo(key.endpoint);
+    this.refusal = undefined;
     const known = this.hostKeys.get<string>(memoKey);
     if (known === key.fingerprint) return true;
     if (known) {
-      this.logger.error(`SSH host key of ${key.endpoint} changed: remembered ${known}, offered ${key.fingerprint} (${key.type}); refusing`);
+      this.refusal = `the SSH host key of ${key.endpoint} has changed since you trusted it (trusted ${known}, now offered ${key.type} ${key.fingerprint}), `
+        + 'so Query Insight does not connect: someone may be in between. If the box was reinstalled, '
+        + 'run "Connect to database" and choose "Forget the trusted SSH host key".';
+      // why: automatic retries (hover, diagnostics) would repeat the notification; once per offered key.
+      if (this.warnedKeys.has(`${key.endpoint} ${key.fingerprint}`)) this.logger.error(this.refusal);
+      else {
+        this.warnedKeys.add(`${key.endpoint} ${key.fingerprint}`);
+        this.logger.showError('Query Insight: SSH host key changed', new Error(this.refusal));
+      }
       return false;
     }
     const trust = 'Trust and connect';
@@ -118,6 +135,22 @@ export class ConnectionManager implements vscode.Disposable {
     return true;
   }
 
+  /** The SSH server (`host:port`) of the tunnel settings and the fingerprint trusted for it, if any. */
+  trustedHostKey(): { endpoint: string; fingerprint: string } | undefined {
+    const ssh = this.ssh ? sshOptionsFromSettings(this.ssh, process.env) : undefined;
+    if (!ssh) return undefined;
+    const endpoint = `${ssh.host}:${ssh.port ?? 22}`;
+    const fingerprint = this.hostKeys.get<string>(hostKeyMemo(endpoint));
+    return fingerprint ? { endpoint, fingerprint } : undefined;
+  }
+
+  /** Forgets the host key trusted for `endpoint`: the next connect asks again. */
+  async forgetHostKey(endpoint: string): Promise<void> {
+    await this.hostKeys.update(hostKeyMemo(endpoint), undefined);
+    this.logger.info(`forgot the trusted SSH host key of ${endpoint}`);
+    this.reset();
+  }
+
   /** Drops the connection and everything tied to it; the next need connects again. */
   private reset(): void {
     this.session?.dispose();
@@ -127,7 +160,12 @@ export class ConnectionManager implements vscode.Disposable {
     const s = this.settings;
     if (!vscode.workspace.isTrusted) this.setState({ kind: 'untrusted' });
     else if (!s || !isConfigured(s)) this.setState({ kind: 'unconfigured' });
-    else this.setState({ kind: 'idle', target: targetLabel(s) });
+    else this.setState({ kind: 'idle', target: this.label(s) });
+  }
+
+  /** `user@host:port/db`, plus ` via SSH user@host` when tunnelled. */
+  private label(settings: ConnectionSettings): string {
+    return targetLabel(settings) + viaSshLabel(this.ssh ? sshOptionsFromSettings(this.ssh, process.env) : undefined);
   }
 
   private setState(s: ConnectionState): void {
@@ -156,7 +194,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   private async open(): Promise<ConnectionSession | undefined> {
     const settings = this.settings!;
-    const target = targetLabel(settings);
+    const target = this.label(settings);
     this.setState({ kind: 'connecting', target });
     const password = await this.secrets.get(secretKey(settings));
     // why: no passphrase prompt here; an encrypted key is used through ssh-agent (connection.ssh.useAgent).
@@ -188,7 +226,9 @@ export class ConnectionManager implements vscode.Disposable {
 
   private fail(target: string, err: unknown): void {
     const kind = err instanceof DbError ? err.kind : 'other';
-    const reason = err instanceof Error ? err.message : String(err);
+    // why: the tunnel only knows the verifier said no; a changed key deserves the manager's own words.
+    const message = err instanceof Error ? err.message : String(err);
+    const reason = this.refusal && /host key/.test(message) ? this.refusal : message;
     this.failedAt = Date.now();
     this.logger.error(`connection to ${target} failed (${kind})`, err);
     this.setState({ kind: 'failing', target, reason, errorKind: kind });
@@ -205,14 +245,17 @@ export class ConnectionManager implements vscode.Disposable {
     if (result.error && CONNECTION_KINDS.has(result.error.kind) && this.session === session) {
       this.session = undefined;
       session.dispose();
-      this.fail(targetLabel(session.settings), new DbError(result.error.kind as DbErrorKind, result.error.message));
+      this.fail(this.label(session.settings), new DbError(result.error.kind as DbErrorKind, result.error.message));
     }
     return { result, session };
   }
 
-  /** Re-reads the schema (after DDL): cached plans of the old generation miss from now on. */
-  async refreshSchema(): Promise<Schema | undefined> {
-    const session = await this.ensure();
+  /**
+   * Re-reads the schema (after DDL): cached plans of the old generation miss from now on. `force`
+   * connects even within the retry pause after a failure (an explicit command).
+   */
+  async refreshSchema(force = false): Promise<Schema | undefined> {
+    const session = await this.ensure(force);
     if (!session) return undefined;
     const schema = await session.service.refreshSchema();
     session.memo.clear();

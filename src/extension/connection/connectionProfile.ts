@@ -34,6 +34,16 @@ export function targetLabel(c: Pick<ConnectionSettings, 'host' | 'port' | 'socke
   return `${c.user || '(default user)'}@${where}/${c.database}`;
 }
 
+/**
+ * ` via SSH user@host` (`:port` when not 22) for a connection through an SSH tunnel, '' for a direct
+ * one: appended to targetLabel in the status bar and messages, so a tunnelled target says so.
+ */
+export function viaSshLabel(ssh: { username: string; host: string; port?: number } | undefined): string {
+  if (!ssh) return '';
+  const host = ssh.host.includes(':') ? `[${ssh.host}]` : ssh.host;
+  return ` via SSH ${ssh.username}@${host}${ssh.port && ssh.port !== 22 ? `:${ssh.port}` : ''}`;
+}
+
 /** The SecretStorage key of the password for this user on this server (not per database). */
 export function secretKey(c: Pick<ConnectionSettings, 'host' | 'port' | 'socket' | 'user'>): string {
   const where = c.socket ? `unix:${c.socket}` : `${c.host || '127.0.0.1'}:${c.port || 3306}`;

@@ -1,12 +1,13 @@
 /**
  * Wires the connection: the manager (configured from the settings by the one config change handler,
- * which also runs at start-up), the status bar item, "Connect to database" and "Set database password".
+ * which also runs at start-up), the status bar item, "Connect to database", "Set database password"
+ * and "Refresh database schema".
  */
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { watchConfig } from '../config';
 import type { Logger } from '../logger';
-import { connectDatabaseCommand, setPasswordCommand } from './connectCommands';
+import { connectDatabaseCommand, refreshSchemaCommand, setPasswordCommand } from './connectCommands';
 import { ConnectionManager } from './connectionManager';
 import { createStatusBar } from './statusBar';
 
@@ -22,6 +23,7 @@ export function registerConnection(context: vscode.ExtensionContext, logger: Log
     createStatusBar(manager),
     vscode.commands.registerCommand(COMMANDS.connectDatabase, connectDatabaseCommand(manager, logger, (s) => manager.configure(s))),
     vscode.commands.registerCommand(COMMANDS.setDatabasePassword, setPasswordCommand(manager, logger)),
+    vscode.commands.registerCommand(COMMANDS.refreshSchema, refreshSchemaCommand(manager, logger)),
   );
   return manager;
 }
