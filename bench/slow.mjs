@@ -39,7 +39,7 @@ const cli = join(data, 'query-insight-cli', 'cli.js');
 rmSync(dirname(cli), { recursive: true, force: true });
 mkdirSync(dirname(cli), { recursive: true });
 copyFileSync(built, cli);
-cpSync(join(dirname(built), 'cli'), join(dirname(cli), 'cli'), { recursive: true });
+if (existsSync(join(dirname(built), 'cli'))) cpSync(join(dirname(built), 'cli'), join(dirname(cli), 'cli'), { recursive: true });
 
 function sh(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, ...opts });
