@@ -21,6 +21,7 @@ import { registerNPlusOne } from './nplus1/nPlusOneFeature';
 import { registerReport, type ReportServices } from './report/registerReport';
 import { registerQueries } from './queries/queriesFeature';
 import { registerEndpoints } from './endpoints/registerEndpoints';
+import { registerFindings } from './findings/findingsView';
 
 /** What features get handed: the log, the index of the workspace's source facts. */
 export interface Services {
@@ -49,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const queries = registerQueries(context, services, nPlusOne.feature);
   registerExplain(context, index, connection, logger, [queries.hoverSection]);
   registerEndpoints(context, services);
+  registerFindings(context);
 
   context.subscriptions.push(
     watchConfig(logger, (config, affects) => { if (affects('scan')) services.index.updateSettings(config.scan); }),
