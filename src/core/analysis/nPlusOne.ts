@@ -67,8 +67,7 @@ function isNamed(def: FunctionDef): boolean {
 class Workspace {
   readonly byName = new Map<string, Located<FunctionDef>[]>();
   private readonly callsByName = new Map<string, Located<CallSite>[]>();
-  private readonly callerMemo = new Map<FunctionDef, { file: FileFacts; calls: Located<CallSite>[] }>();
-  private readonly resolveMemo = new Map<CallSite, { file: FileFacts; defs: Located<FunctionDef>[] }>();
+  private readonly callersByName = new Map<string, Map<FunctionDef, { file: FileFacts; call: Located<CallSite> }[]>>();
 
   constructor(readonly files: readonly FileFacts[]) {
     for (const f of files) {
@@ -92,22 +91,24 @@ class Workspace {
 
   /** Calls anywhere in the workspace that resolve to `def` (defined in `defFile`). */
   callersOf(defFile: FileFacts, def: FunctionDef): Located<CallSite>[] {
-    // why: every statement outside a loop asks for its function's callers; without the memos a common
-    // name (a helper defined in each of thousands of files) made this cubic in the workspace size.
-    const hit = this.callerMemo.get(def);
-    if (hit && hit.file === defFile) return hit.calls;
-    const calls = (this.callsByName.get(def.name) ?? []).filter((c) => this.resolveOnce(c.file, c.item).some((t) => t.item === def && t.file === defFile));
-    if (!hit) this.callerMemo.set(def, { file: defFile, calls });
-    return calls;
-  }
-
-  /** resolve(), remembered per call (the workspace does not change during one detection). */
-  private resolveOnce(file: FileFacts, call: CallSite): Located<FunctionDef>[] {
-    const hit = this.resolveMemo.get(call);
-    if (hit && hit.file === file) return hit.defs;
-    const defs = this.resolve(file, call);
-    if (!hit) this.resolveMemo.set(call, { file, defs });
-    return defs;
+    // why: every statement outside a loop asks for its function's callers; resolving them afresh each time
+    // made a common name (a helper defined in each of thousands of files) cubic in the workspace size.
+    // A call reaches only definitions of its callee name, so the calls of one name are resolved once
+    // and filed under the definitions they reach, in workspace order.
+    let byDef = this.callersByName.get(def.name);
+    if (!byDef) {
+      byDef = new Map();
+      for (const c of this.callsByName.get(def.name) ?? []) {
+        for (const t of this.resolve(c.file, c.item)) {
+          let xs = byDef.get(t.item);
+          if (!xs) byDef.set(t.item, xs = []);
+          const last = xs[xs.length - 1];
+          if (!last || last.call !== c || last.file !== t.file) xs.push({ file: t.file, call: c });
+        }
+      }
+      this.callersByName.set(def.name, byDef);
+    }
+    return (byDef.get(def) ?? []).filter((x) => x.file === defFile).map((x) => x.call);
   }
 
   /**
@@ -206,6 +207,7 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
 
 /** Drops a loop whose header holds the statement itself (`for row in db.query("SELECT …")`): that is the outer query. */
 function withoutHeaderLoops(site: SqlSite, loops: LoopInfo[]): LoopInfo[] {
+  if (!loops.length) return [];
   const head = site.sql.replace(/\s+/g, ' ').trim().slice(0, 24);
   return loops.filter((l) => !(l.iterable && head.length > 6 && l.iterable.replace(/\s+/g, ' ').includes(head)));
 }
