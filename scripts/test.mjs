@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const all = ['unit', 'integration', 'e2e'];
-const asked = process.argv.slice(2).filter((a) => all.includes(a));
+const unknown = process.argv.slice(2).filter((a) => !all.includes(a));
+if (unknown.length) { console.error(`unknown suite ${unknown.join(', ')}: the suites are ${all.join(', ')}`); process.exit(2); }
+const asked = process.argv.slice(2);
 const suites = (asked.length ? asked : all).filter((s) => process.env[`QI_SKIP_${s.toUpperCase()}`] !== '1');
 
 function run(cmd, args, env = {}) {
