@@ -79,8 +79,15 @@ function portAnswers(port: number): Promise<boolean> {
   });
 }
 
+export interface SshdOptions {
+  /** Listen on this loopback port (e.g. the port of a stopped server, to present a new host key there). */
+  port?: number;
+  /** More public keys for authorized_keys, besides the fresh client key. */
+  authorizedKeys?: string[];
+}
+
 /** Starts a private sshd. Throws with a clear message when openssh-server is not installed. */
-export async function startSshd(): Promise<SshdServer> {
+export async function startSshd(opts: SshdOptions = {}): Promise<SshdServer> {
   const bin = sshdAvailable();
   if (!bin) throw new Error('sshd not found: install it with `apt-get install -y openssh-server` (scripts/setup-test-env.sh does)');
   const dir = mkdtempSync(join(tmpdir(), 'qi-sshd-'));
@@ -89,8 +96,8 @@ export async function startSshd(): Promise<SshdServer> {
   const gen = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey], { encoding: 'utf8' });
   if (gen.status !== 0) throw new Error(`ssh-keygen (host key) failed: ${gen.stderr}`);
   const clientKey = makeKey(dir, 'client_ed25519');
-  writeFileSync(join(dir, 'authorized_keys'), `${clientKey.publicKey}\n`, { mode: 0o600 });
-  const port = await freePort();
+  writeFileSync(join(dir, 'authorized_keys'), [clientKey.publicKey, ...opts.authorizedKeys ?? []].join('\n') + '\n', { mode: 0o600 });
+  const port = opts.port ?? await freePort();
   const config = join(dir, 'sshd_config');
   writeFileSync(config, [
     `Port ${port}`,

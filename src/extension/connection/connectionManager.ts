@@ -185,9 +185,13 @@ export class ConnectionManager implements vscode.Disposable {
     return this.connecting;
   }
 
-  /** Connects now (dropping a failing connection first); resolves with the state reached. */
+  /**
+   * Connects anew now, as "Connect to database" asks: the current connection is dropped first, so a
+   * tunnel that died quietly, or a server that changed (its SSH host key), shows now rather than on
+   * the next uncached statement. Resolves with the state reached.
+   */
   async reconnect(): Promise<ConnectionState> {
-    if (this.current.kind !== 'connected') this.reset();
+    this.reset();
     await this.ensure(true);
     return this.current;
   }
@@ -257,7 +261,17 @@ export class ConnectionManager implements vscode.Disposable {
   async refreshSchema(force = false): Promise<Schema | undefined> {
     const session = await this.ensure(force);
     if (!session) return undefined;
-    const schema = await session.service.refreshSchema();
+    let schema: Schema;
+    try {
+      schema = await session.service.refreshSchema();
+    } catch (err) {
+      // why: reading the schema is the first thing to notice a dead connection (a dropped tunnel).
+      if (!(err instanceof DbError) || !CONNECTION_KINDS.has(err.kind) || this.session !== session) throw err;
+      this.session = undefined;
+      session.dispose();
+      this.fail(this.label(session.settings), err);
+      return undefined;
+    }
     session.memo.clear();
     this.schemaEmitter.fire(schema.generation);
     return schema;
