@@ -426,9 +426,12 @@ class Walker {
     let helper: string | undefined;
     for (let hop = 0; hop < 3; hop++) {
       // The name as a value (`q`, `$q`, `self::Q`), not as a method being called (`db.query(`).
-      const re = new RegExp(`(?:^|[^\\w$])[$@]?${name.replace(/[$]/g, '\\$')}(?![\\w$]|\\s*\\()`);
+      const re = valueUse(name);
+      const text = this.text;
+      // why: the name must occur among the arguments for the pattern to match there; indexOf rules most calls out cheaply.
+      const mentions = (r: CallRec) => { const i = text.indexOf(name, r.argsStart); return i >= 0 && i + name.length <= r.argsEnd; };
       const hits = this.callRecs.filter((r) => (scopeId === undefined || r.ctx.fn?.id === scopeId) && (scopeId === undefined || r.start >= after)
-        && !NOT_A_DB_CALL.test(r.shape.name) && re.test(this.text.slice(r.argsStart, r.argsEnd)));
+        && mentions(r) && !NOT_A_DB_CALL.test(r.shape.name) && re.test(text.slice(r.argsStart, r.argsEnd)));
       const helperHit = hits.find((h) => this.spec.helpers.has(h.shape.name));
       const helperVar = helperHit ? this.resultOf(helperHit) : undefined;
       if (helperHit && helperVar) {
@@ -491,6 +494,19 @@ class Walker {
   private range(start: number, end: number): Range {
     return { start: this.pos(start), end: this.pos(end) };
   }
+}
+
+const valueUses = new Map<string, RegExp>();
+
+/** The pattern of `name` used as a value (`q`, `$q`, `self::Q`), not as a method being called (`db.query(`); compiled once per name. */
+function valueUse(name: string): RegExp {
+  let re = valueUses.get(name);
+  if (!re) {
+    if (valueUses.size > 4096) valueUses.clear();
+    re = new RegExp(`(?:^|[^\\w$])[$@]?${name.replace(/[$]/g, '\\$')}(?![\\w$]|\\s*\\()`);
+    valueUses.set(name, re);
+  }
+  return re;
 }
 
 function applyPendingFormat(parts: SqlPart[], c: Candidate): SqlPart[] {

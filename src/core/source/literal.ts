@@ -53,8 +53,9 @@ export function readLiteral(node: Node, text: string, spec: LangSpec, heredocOpe
   let contentStart = -1;
   const add = (s: string) => { if (s) parts.push({ text: s }); };
   const visit = (n: Node) => {
-    for (const ch of n.children) {
-      if (!ch || !ch.isNamed) continue;
+    // why: namedChildren is the named ones of children, fetched in one call instead of asking each child.
+    for (const ch of n.namedChildren) {
+      if (!ch) continue;
       const t = ch.type;
       if (spec.skip.has(t)) continue;
       if (spec.containers.has(t)) {
