@@ -121,10 +121,15 @@ const ruby: LangSpec = {
   call(node) {
     const recv = node.childForFieldName('receiver');
     const method = node.childForFieldName('method');
-    const callee = (recv ? compact(recv) + '.' : '') + (method ? method.text : '');
-    const s: CallShape = { callee, name: method ? method.text : callee, receiver: recv ? compact(recv) : undefined, args: node.childForFieldName('arguments') };
+    const receiver = recv ? compact(recv) : undefined;
+    const methodName = method ? method.text : '';
+    const callee = (recv ? receiver + '.' : '') + methodName;
+    const s: CallShape = { callee, name: method ? methodName : callee, receiver, args: node.childForFieldName('arguments') };
+    // why: most calls are neither iterating nor spawning; their block is not looked up (each lookup is a call into wasm).
+    const loops = RUBY_LOOP_METHODS.has(s.name);
+    if (!loops && s.callee !== 'Thread.new') return s;
     const block = node.childForFieldName('block');
-    if (block && RUBY_LOOP_METHODS.has(s.name)) s.loop = { kind: s.name, body: block, iterable: recv ? iterableText(recv) : undefined };
+    if (block && loops) s.loop = { kind: s.name, body: block, iterable: recv ? iterableText(recv) : undefined };
     if (block && s.callee === 'Thread.new') s.detach = block;
     return s;
   },
