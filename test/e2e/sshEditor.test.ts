@@ -7,7 +7,8 @@
  * (2) the Findings view lists the sample app's findings grouped by kind, with counts; a finding
  * opens its line. (3) an index added behind the extension's back counts after "Refresh database
  * schema": the full-scan finding goes. (4) the SSH server comes back on the same port with another
- * host key: refused with both fingerprints, status bar failing; forgetting the trusted key asks again.
+ * host key: refused with both fingerprints, status bar failing, only the N+1 findings (no database
+ * needed) left in the Findings view; forgetting the trusted key asks again.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -218,6 +219,11 @@ void test('(4) a changed host key on the same port is refused; forgetting the tr
   assert.match(await statusTooltip(page, failing), /has changed since you trusted it/);
   assert.equal(await dialog(page).count(), 0, 'no trust modal for a changed key');
   assert.doesNotMatch(sshd.log(), /Accepted publickey/, 'nothing logged in');
+  // Without a database the plan findings are gone from the Findings view; the N+1 ones stay (static).
+  await waitUntil(async () => {
+    const rows = await findingsRows(page);
+    return rows.some((r) => /^n-plus-one \(\d+\)$/.test(r)) && !rows.some((r) => /^full-table-scan \(/.test(r));
+  }, 'n-plus-one without full-table-scan in the Findings view', 30_000);
   await screenshot(page, 'ssh-changed-key-refused');
 
   // The way out once the user knows the box was reinstalled: forget, then trust the new key.
