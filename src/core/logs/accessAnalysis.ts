@@ -47,6 +47,12 @@ export interface EndpointStats extends TimingSummary {
   s5xx: number;
   /** Client closed the request (nginx 499). */
   s499: number;
+  /** Response time summed per status class: what each class of answers cost. */
+  time1xx: number;
+  time2xx: number;
+  time3xx: number;
+  time4xx: number;
+  time5xx: number;
   bytes: { sum: number; min: number; max: number; avg: number };
   /** Request bytes ($request_length), when logged. */
   requestBytes?: { sum: number; avg: number };
@@ -173,6 +179,7 @@ function toStats(method: string, g: Group, acc: EndpointAccumulator): EndpointSt
   const out: EndpointStats = {
     method, uri: g.uri, kind: g.kind, ...t, status,
     s1xx: cls[1], s2xx: cls[2], s3xx: cls[3], s4xx: cls[4], s5xx: cls[5], s499: acc.status[499],
+    time1xx: acc.timeByClass[1], time2xx: acc.timeByClass[2], time3xx: acc.timeByClass[3], time4xx: acc.timeByClass[4], time5xx: acc.timeByClass[5],
     bytes: { sum: acc.bytesSum, min: acc.count ? acc.bytesMin : 0, max: acc.bytesMax, avg: acc.count ? acc.bytesSum / acc.count : 0 },
   };
   if (g.route) out.route = g.route;

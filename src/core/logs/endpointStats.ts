@@ -45,6 +45,8 @@ export class EndpointAccumulator {
   /** Index = status code (100–599); others are counted in `statusOther`. */
   readonly status = new Uint32Array(600);
   statusOther = 0;
+  /** Response time summed per status class (index 1–5 = 1xx–5xx, 0 = anything else). */
+  readonly timeByClass = new Float64Array(6);
   bytesSum = 0;
   bytesMin = Infinity;
   bytesMax = 0;
@@ -65,7 +67,7 @@ export class EndpointAccumulator {
     this.sumSq += seconds * seconds;
     if (seconds < this.min) this.min = seconds;
     if (seconds > this.max) this.max = seconds;
-    if (status >= 100 && status < 600) this.status[status]++; else this.statusOther++;
+    if (status >= 100 && status < 600) { this.status[status]++; this.timeByClass[(status / 100) | 0] += seconds; } else { this.statusOther++; this.timeByClass[0] += seconds; }
     this.bytesSum += bytes;
     if (bytes < this.bytesMin) this.bytesMin = bytes;
     if (bytes > this.bytesMax) this.bytesMax = bytes;

@@ -31,6 +31,12 @@ export interface RunEndpoint {
   s3xx: number;
   s4xx: number;
   s5xx: number;
+  /** Response time per status class; absent in runs saved before it was measured. */
+  time1xx?: number;
+  time2xx?: number;
+  time3xx?: number;
+  time4xx?: number;
+  time5xx?: number;
   bytes: number;
   /** Handler location when the endpoint matched a route of the app. */
   handler?: { file: string; line: number };
@@ -130,7 +136,8 @@ function endpointOf(e: EndpointStats): RunEndpoint {
   const out: RunEndpoint = {
     method: e.method, uri: e.uri, count: e.count, sum: e.sum, avg: e.avg, min: e.min, max: e.max,
     p50: e.p50, p90: e.p90, p95: e.p95, p99: e.p99,
-    s1xx: e.s1xx, s2xx: e.s2xx, s3xx: e.s3xx, s4xx: e.s4xx, s5xx: e.s5xx, bytes: e.bytes.sum,
+    s1xx: e.s1xx, s2xx: e.s2xx, s3xx: e.s3xx, s4xx: e.s4xx, s5xx: e.s5xx,
+    time1xx: e.time1xx, time2xx: e.time2xx, time3xx: e.time3xx, time4xx: e.time4xx, time5xx: e.time5xx, bytes: e.bytes.sum,
   };
   const r = e.route;
   if (r) {
@@ -221,6 +228,7 @@ function checkNumbers(o: Record<string, unknown>, keys: readonly string[], where
 }
 
 const ENDPOINT_NUMBERS = ['count', 'sum', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 's1xx', 's2xx', 's3xx', 's4xx', 's5xx', 'bytes'] as const;
+const ENDPOINT_CLASS_TIMES = ['time1xx', 'time2xx', 'time3xx', 'time4xx', 'time5xx'] as const;
 const QUERY_NUMBERS = ['count', 'total', 'mean', 'min', 'max', 'p95', 'lockTotal', 'rowsSent', 'rowsExamined'] as const;
 
 /** Checks that a value has the shape of a run; throws RunFormatError naming the first problem. */
@@ -242,6 +250,7 @@ export function validateRun(v: unknown): Run {
       const r = e as Record<string, unknown>;
       need(isStr(r.method) && isStr(r.uri), `endpoints[${i}] has no method/uri`);
       checkNumbers(r, ENDPOINT_NUMBERS, `endpoints[${i}]`);
+      for (const k of ENDPOINT_CLASS_TIMES) need(r[k] === undefined || isNum(r[k]), `endpoints[${i}].${k} is not a number`);
     });
   } else {
     need(Array.isArray(o.queries), 'a slow run has no "queries" list');
