@@ -145,6 +145,7 @@ class Walker {
   private readonly heredocs: Candidate[] = [];
   private lineStarts?: number[];
   private nextId = 1;
+  private root?: Node;
 
   constructor(private readonly file: string, private readonly text: string, private readonly language: Language,
     grammar: GrammarName, private readonly parser: Parser, private readonly facts: FileFacts) {
@@ -154,6 +155,7 @@ class Walker {
   /** Reads `tree`, the parse of this text (the caller deletes it). */
   run(tree: Tree): void {
     const root = tree.rootNode;
+    this.root = root;
     if (root.hasError) {
       const bad = firstError(root);
       this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` near "${bad.text.slice(0, 30).replace(/\s+/g, ' ')}"` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
@@ -409,7 +411,13 @@ class Walker {
       if (c.binding && !c.call) {
         const found = this.flow(c);
         if (found.length) {
-          for (const f of found) this.emit(c, sql, dynamic, f.call, f.helper ?? c.helper);
+          for (const f of found) {
+            // Text appended to the variable before the call: one site per variant the database may receive.
+            for (const v of this.variants(c, f.name, f.call)) {
+              const j = v.parts.length ? joinSqlParts([...c.parts, ...v.parts]) : { sql, dynamic };
+              this.emit(c, j.sql, j.dynamic, f.call, f.helper ?? c.helper, v.literals);
+            }
+          }
           continue;
         }
       }
@@ -418,8 +426,8 @@ class Walker {
     this.facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   }
 
-  private flow(c: Candidate): { call: CallRec; helper?: string }[] {
-    const out: { call: CallRec; helper?: string }[] = [];
+  private flow(c: Candidate): { call: CallRec; helper?: string; name: string }[] {
+    const out: { call: CallRec; helper?: string; name: string }[] = [];
     const scopeId = c.ctx.fn?.id;
     let name = c.binding!;
     let after = c.literals[c.literals.length - 1].range[1];
@@ -443,21 +451,88 @@ class Walker {
       for (const h of hits) {
         if (this.spec.helpers.has(h.shape.name)) continue;
         if (hits.some((o) => o !== h && o.start >= h.argsStart && o.end <= h.argsEnd)) continue;
-        out.push({ call: h, helper });
+        out.push({ call: h, helper, name });
       }
       break;
     }
     return out;
   }
 
-  private emit(c: Candidate, sql: string, dynamic: boolean, call: CallRec | undefined, helper: string | undefined): void {
+  /**
+   * The texts the statement held in `name` may carry when it reaches `call`: appends (`q += "…"`,
+   * `$q .= '…'`, `q << '…'`, `q.push_str("…")`, `q = q + "…"`) between the statement and the call in
+   * the call's function. An append inside a condition gives a variant with and one without it (at most
+   * MAX_VARIANTS; past that it counts as a dynamic part); one inside a loop is a dynamic part.
+   */
+  private variants(c: Candidate, name: string, call: CallRec): { parts: SqlPart[]; literals: Literal[] }[] {
+    const none = [{ parts: [], literals: [] }];
+    const fn = call.ctx.fn;
+    const from = Math.max(c.literals[c.literals.length - 1].range[1], fn ? fn.start : 0);
+    if (!this.root || !fn || from >= call.start) return none;
+    const text = this.text;
+    let out: { parts: SqlPart[]; literals: Literal[] }[] = none;
+    for (let i = text.indexOf(name, from); i >= 0 && i < call.start; i = text.indexOf(name, i + name.length)) {
+      if (/[\w$]/.test(text[i + name.length] ?? '') || /\w/.test(text[i - 1] ?? '')) continue;
+      const a = this.appendAt(i, name, call);
+      if (a === 'reassigned') { out = none; continue; }
+      if (!a) continue;
+      if (a.kind === 'always') out = out.map((v) => ({ parts: [...v.parts, ...a.parts], literals: [...v.literals, ...a.literals] }));
+      else if (a.kind === 'loop' || out.length >= MAX_VARIANTS) out = out.map((v) => ({ parts: [...v.parts, { dynamic: true }], literals: v.literals }));
+      else out = out.flatMap((v) => [v, { parts: [...v.parts, ...a.parts], literals: [...v.literals, ...a.literals] }]);
+    }
+    return out;
+  }
+
+  /** Reads an append to `name` whose target starts at `index`; 'reassigned' for a plain assignment of a new value. */
+  private appendAt(index: number, name: string, call: CallRec): { parts: SqlPart[]; literals: Literal[]; kind: 'always' | 'if' | 'loop' } | 'reassigned' | undefined {
+    const spec = this.spec;
+    const id = this.root!.descendantForIndex(index, index + name.length);
+    let stmt: Node | undefined;
+    let rhs: Node | null | undefined;
+    let selfConcat = false;
+    for (let cur: Node | null = id, up = 0; cur && up < 4 && !stmt; cur = cur.parent, up++) {
+      const p = cur.parent;
+      if (!p) break;
+      const left = p.childForFieldName('left');
+      const op = p.childForFieldName('operator')?.type;
+      if (left && left.startIndex <= index && left.endIndex >= index + name.length && bindingKey(left.text) === name) {
+        if (op && (APPEND_OPS.has(op) || (op === '<<' && this.language === 'ruby'))) { stmt = p; rhs = p.childForFieldName('right'); break; }
+        if (spec.assignments.has(p.type)) {
+          const a = spec.assignment(p);
+          let v: Node | null | undefined = a.value;
+          while (v && spec.transparent.has(v.type) && v.namedChildCount === 1) v = v.firstNamedChild;
+          const first = v && (spec.binary.has(v.type) && spec.concatOps.has(v.childForFieldName('operator')?.type ?? '')) ? leftmost(v, spec) : null;
+          if (!first || bindingKey(first.text) !== name) return a.target && a.value ? 'reassigned' : undefined;
+          stmt = p; rhs = v; selfConcat = true; break;
+        }
+      }
+      // Rust `q.push_str("…")`.
+      if (cur === id && p.childForFieldName('field')?.text === 'push_str' && p.parent && spec.calls.has(p.parent.type)) {
+        stmt = p.parent; rhs = spec.call(p.parent)?.args?.firstNamedChild; break;
+      }
+    }
+    if (!stmt || !rhs || stmt.startIndex >= call.start) return undefined;
+    const literals: Literal[] = [], parts: SqlPart[] = [];
+    this.collect(rhs, literals, parts);
+    if (selfConcat) parts.shift();
+    // A statement of its own pushed onto a list (`sql << 'DELETE …'`) is not part of this one.
+    if (looksLikeSql(joinSqlParts(parts).sql)) return undefined;
+    let kind: 'always' | 'if' | 'loop' = 'always';
+    for (let a: Node | null = stmt.parent; a && !(a.startIndex <= call.start && a.endIndex >= call.end); a = a.parent) {
+      if (spec.loops.has(a.type) || this.callRecs.some((r) => r.shape.loop && r.shape.loop.body.startIndex === a!.startIndex && r.shape.loop.body.endIndex === a!.endIndex)) { kind = 'loop'; break; }
+      if (CONDITIONAL.test(a.type)) kind = 'if';
+    }
+    return { parts, literals, kind };
+  }
+
+  private emit(c: Candidate, sql: string, dynamic: boolean, call: CallRec | undefined, helper: string | undefined, appended: Literal[] = []): void {
     const first = c.literals[0].range, last = c.literals[c.literals.length - 1].range;
     const ctx = call && c.binding ? call.ctx : c.ctx;
     const site: SqlSite = {
       file: this.file,
       language: this.language,
       range: this.range(first[0], last[1]),
-      literalRanges: c.literals.map((l) => this.range(l.range[0], l.range[1])),
+      literalRanges: [...c.literals, ...appended].map((l) => this.range(l.range[0], l.range[1])),
       sql,
       placeholders: placeholdersOf(sql),
       dynamic,
@@ -497,6 +572,13 @@ class Walker {
 }
 
 const valueUses = new Map<string, RegExp>();
+
+/** Operators that append to a string in place (`+=`, PHP and Perl `.=`); Ruby's `<<` is checked apart. */
+const APPEND_OPS = new Set(['+=', '.=']);
+/** Node types of branches: an append inside one may or may not happen. */
+const CONDITIONAL = /(?:^|_)(?:if|else|elif|elsif|unless|case|switch|when|conditional|ternary|try|catch|rescue|match)(?:_|$)/;
+/** Variants of one statement reported at most (two conditional appends); further conditional appends count as dynamic. */
+const MAX_VARIANTS = 4;
 
 /** The pattern of `name` used as a value (`q`, `$q`, `self::Q`), not as a method being called (`db.query(`); compiled once per name. */
 function valueUse(name: string): RegExp {
