@@ -3,31 +3,31 @@
  * load reads the whole file; a refresh after the file grew reads only the bytes appended since
  * (the analyzer keeps its state), and a file that shrank or was replaced (truncation, logrotate:
  * a size drop or another inode) is read again from the start. gzip files are always read whole.
+ * Where reading stopped is kept by the same LogTail the slow-log session uses.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { AccessLogFormat } from '../../core/logs/accessParsers';
 import { AccessAnalyzer, type AccessAnalysisOptions, type AccessReport } from '../../core/logs/accessAnalysis';
 import { bufferDecoder } from '../../node/accessLogFile';
-import { readLines, type ReadLinesResult } from '../../node/lineReader';
+import { readLines } from '../../node/lineReader';
+import { LogTail, type TailState } from '../logs/logTail';
 
 export interface LoadOptions {
   signal?: AbortSignal;
   onProgress?: (bytesRead: number, bytesTotal: number) => void;
 }
 
-export type RefreshMode = 'full' | 'appended' | 'unchanged';
+export type RefreshMode = TailState;
 
 export class AccessLogSession {
   private analyzer: AccessAnalyzer | undefined;
-  private offset = 0;
-  private ino = -1;
-  private gzip = false;
-  /** Bytes of an unterminated last line seen during an append read, kept until its newline comes. */
-  private partial: Buffer = Buffer.alloc(0);
+  private tail: LogTail;
   private report: AccessReport | undefined;
 
-  constructor(readonly path: string, private readonly options: AccessAnalysisOptions) {}
+  constructor(readonly path: string, private readonly options: AccessAnalysisOptions) {
+    this.tail = new LogTail(path);
+  }
 
   /** The figures of the last load or refresh. */
   get current(): AccessReport | undefined { return this.report; }
@@ -35,8 +35,9 @@ export class AccessLogSession {
   /** Reads the whole file from the start. */
   async load(opts: LoadOptions = {}): Promise<AccessReport> {
     const analyzer = new AccessAnalyzer({ decode: bufferDecoder, ...this.options });
-    const before = statSync(this.path);
-    const read: ReadLinesResult = await readLines(this.path, analyzer.line as (b: Buffer, s: number, e: number, n: number) => void, {
+    const tail = new LogTail(this.path);
+    const before = tail.beginFull();
+    const read = await readLines(this.path, analyzer.line as (b: Buffer, s: number, e: number, n: number) => void, {
       signal: opts.signal, onProgress: opts.onProgress,
       onLongLine: (lineNo, length) => {
         analyzer.malformed++;
@@ -45,52 +46,22 @@ export class AccessLogSession {
       },
     });
     analyzer.lines = read.lines;
+    tail.endFull(before, read);
     this.analyzer = analyzer;
-    this.gzip = read.gzip;
-    this.ino = before.ino;
-    // why: for a plain file the bytes read are exactly where the next refresh starts (lines written meanwhile included).
-    this.offset = read.gzip ? before.size : read.bytes;
-    this.partial = Buffer.alloc(0);
+    this.tail = tail;
     this.report = analyzer.finish();
     return this.report;
   }
 
   /** Brings the figures up to date with the file: only the appended bytes when it just grew. */
   async refresh(opts: LoadOptions = {}): Promise<{ mode: RefreshMode; report: AccessReport }> {
-    const st = statSync(this.path);
-    if (!this.analyzer || this.gzip || st.ino !== this.ino || st.size < this.offset) return { mode: 'full', report: await this.load(opts) };
-    if (st.size === this.offset) return { mode: 'unchanged', report: this.report! };
-    this.readAppended(st.size);
-    this.report = this.analyzer.finish();
-    return { mode: 'appended', report: this.report };
-  }
-
-  private readAppended(size: number): void {
+    const mode = this.analyzer ? this.tail.state() : 'full';
+    if (mode === 'full') return { mode, report: await this.load(opts) };
+    if (mode === 'unchanged') return { mode, report: this.report! };
     const analyzer = this.analyzer!;
-    const fd = openSync(this.path, 'r');
-    try {
-      if (fstatSync(fd).ino !== this.ino) throw new Error('the log file was replaced while reading');
-      const chunk = Buffer.allocUnsafe(1 << 18);
-      let pos = this.offset;
-      let carry = this.partial;
-      while (pos < size) {
-        const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - pos), pos);
-        if (n === 0) break;
-        pos += n;
-        const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-        let start = 0;
-        for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
-          const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
-          analyzer.line(buf, start, end, analyzer.lines + 1);
-          start = nl + 1;
-        }
-        carry = Buffer.from(buf.subarray(start));
-      }
-      this.partial = carry;
-      this.offset = pos;
-    } finally {
-      closeSync(fd);
-    }
+    this.tail.readAppended(analyzer.line);
+    this.report = analyzer.finish();
+    return { mode, report: this.report };
   }
 }
 

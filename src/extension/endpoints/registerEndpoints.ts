@@ -1,6 +1,6 @@
 /**
- * The access-log feature in the editor: the Import access log command (a picker of recent logs, logs
- * in the workspace and nginx's default, or a file dialog; a path argument for scripts and tests),
+ * The access-log feature in the editor: the Import access log command (the shared log picker: recent
+ * logs, nginx's default and logs in the workspace, or a file dialog; a path argument for scripts and tests),
  * progress with cancel, watch mode, the Endpoints view with its sort command, the CodeLenses over
  * handlers, and a run recorded in the report panel after each import.
  *
@@ -9,12 +9,12 @@
  */
 import * as vscode from 'vscode';
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import type { AccessAnalysisOptions } from '../../core/logs/accessAnalysis';
 import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../../core/logs/accessParsers';
 import { COMMANDS } from '../commands';
 import { readConfig } from '../config';
 import type { Logger } from '../logger';
+import { logSourceName, pickLogFile, RecentLogs } from '../logs/recentLogs';
 import type { ReportServices } from '../report/registerReport';
 import type { SiteIndex } from '../siteIndex';
 import { AccessLogSession, guessAccessLogFormat } from './accessLogSession';
@@ -25,7 +25,6 @@ import { ENDPOINTS_VIEW, EndpointsTree } from './endpointsView';
 import { LogWatcher } from './logWatcher';
 
 const RECENT_KEY = 'queryInsight.endpoints.recentLogs';
-const RECENT_MAX = 8;
 const NGINX_DEFAULT = '/var/log/nginx/access.log';
 
 export interface EndpointsDeps {
@@ -47,10 +46,7 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
     vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: 'vscode-remote' }], lens),
     model.onDidChange(() => { view.description = tree.describe(); }));
 
-  const sourceName = (path: string): string => {
-    const rel = vscode.workspace.asRelativePath(vscode.Uri.file(path), false);
-    return isAbsolute(rel) ? path : rel;
-  };
+  const recent = new RecentLogs(context.workspaceState, RECENT_KEY);
 
   const analysisOptions = (path: string): AccessAnalysisOptions => {
     const cfg = readConfig(logger).endpoints;
@@ -64,7 +60,7 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
     const cts = new vscode.CancellationTokenSource();
     loading = cts;
     const ac = new AbortController();
-    const name = sourceName(session.path);
+    const name = logSourceName(session.path);
     try {
       const result = await vscode.window.withProgress({
         location: mode === 'full' ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window,
@@ -105,33 +101,12 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
     }
   };
 
-  const pickLog = async (): Promise<string | undefined> => {
-    const recent = context.workspaceState.get<string[]>(RECENT_KEY, []).filter((p) => existsSync(p));
-    const found = await vscode.workspace.findFiles('**/{*access*.log,*access*.log.gz,*.ltsv,logs/*.log}', '**/node_modules/**', 20);
-    type Item = vscode.QuickPickItem & { path?: string; browse?: boolean };
-    const items: Item[] = [];
-    const seen = new Set<string>();
-    const add = (path: string, description: string) => {
-      if (seen.has(path)) return;
-      seen.add(path);
-      let size = '';
-      try { size = `${(statSync(path).size / 1048576).toFixed(1)} MB`; } catch { /* listed anyway: the read reports the error */ }
-      items.push({ label: sourceName(path), description: [description, size].filter(Boolean).join(' · '), path });
-    };
-    for (const p of recent) add(p, 'recent');
-    if (existsSync(NGINX_DEFAULT)) add(NGINX_DEFAULT, 'nginx default');
-    for (const u of found) if (u.scheme === 'file' || u.scheme === 'vscode-remote') add(u.fsPath, 'in the workspace');
-    items.push({ label: '$(folder-opened) Browse…', browse: true, alwaysShow: true });
-    const pick = await vscode.window.showQuickPick(items, { title: 'Import access log', placeHolder: 'nginx access log (LTSV, JSON or combined; .gz too)', matchOnDescription: true });
-    if (!pick) return undefined;
-    if (!pick.browse) return pick.path;
-    const uris = await vscode.window.showOpenDialog({
-      title: 'Import access log', canSelectMany: false, openLabel: 'Import',
-      defaultUri: existsSync('/var/log/nginx') ? vscode.Uri.file('/var/log/nginx') : vscode.workspace.workspaceFolders?.[0]?.uri,
-      filters: { 'Access logs': ['log', 'ltsv', 'json', 'jsonl', 'gz', 'txt', '1'], 'All files': ['*'] },
-    });
-    return uris?.[0]?.fsPath;
-  };
+  const pickLog = (): Promise<string | undefined> => pickLogFile(recent, {
+    title: 'Import access log', openLabel: 'Import', placeHolder: 'nginx access log (LTSV, JSON or combined; .gz too)',
+    defaults: [NGINX_DEFAULT], defaultsLabel: 'nginx default', workspaceGlob: '**/{*access*.log,*access*.log.gz,*.ltsv,logs/*.log}',
+    filters: { 'Access logs': ['log', 'ltsv', 'json', 'jsonl', 'gz', 'txt', '1'], 'All files': ['*'] },
+    browseFrom: '/var/log/nginx', listWhenEmpty: true,
+  });
 
   const importLog = async (arg?: string | vscode.Uri): Promise<number | undefined> => {
     const path = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? arg.fsPath : await pickLog();
@@ -150,8 +125,7 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
     }
     const session = new AccessLogSession(path, options);
     if (!await load(session, 'full')) return undefined;
-    const recent = [path, ...context.workspaceState.get<string[]>(RECENT_KEY, []).filter((p) => p !== path)].slice(0, RECENT_MAX);
-    await context.workspaceState.update(RECENT_KEY, recent);
+    await recent.remember(path);
     if (model.watching) startWatch();
     return model.report?.endpoints.length;
   };

@@ -1,7 +1,7 @@
 /**
  * Choosing a log file to import: the recently imported logs of this workspace (kept in
  * workspaceState, most recent first, only those still on disk offered) and "Browse…" for the file
- * dialog. Meant for both log imports (each under its own key); the slow-log import uses it.
+ * dialog. Both log imports use it, each under its own key.
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -32,9 +32,15 @@ export interface PickLogOptions {
   placeHolder?: string;
   /** Well-known places offered when they exist (`/var/log/mysql/mysql-slow.log`). */
   defaults?: readonly string[];
+  /** How those places are described in the list (default `default location`). */
+  defaultsLabel?: string;
   /** Log files in the workspace offered too (a glob such as `logs/*slow*.log`). */
   workspaceGlob?: string;
   filters?: Record<string, string[]>;
+  /** A folder the file dialog opens in when it exists (`/var/log/nginx`); else the workspace folder. */
+  browseFrom?: string;
+  /** Show the list (only "Browse…" in it) even when nothing is offered, instead of going straight to the dialog. */
+  listWhenEmpty?: boolean;
 }
 
 /** `logs/slow.log` for a file inside the workspace, the absolute path otherwise. */
@@ -59,12 +65,12 @@ export async function pickLogFile(recent: RecentLogs, opts: PickLogOptions): Pro
     items.push({ label: logSourceName(path), description: [description, size].filter(Boolean).join(' · '), path });
   };
   for (const p of recent.list()) add(p, 'recent');
-  for (const p of opts.defaults ?? []) add(p, 'default location');
+  for (const p of opts.defaults ?? []) add(p, opts.defaultsLabel ?? 'default location');
   if (opts.workspaceGlob) {
     const found = await vscode.workspace.findFiles(opts.workspaceGlob, '**/node_modules/**', 20);
     for (const u of found) if (u.scheme === 'file' || u.scheme === 'vscode-remote') add(u.fsPath, 'in the workspace');
   }
-  let browse = items.length === 0;
+  let browse = items.length === 0 && !opts.listWhenEmpty;
   if (!browse) {
     items.push({ label: '$(folder-opened) Browse…', browse: true, alwaysShow: true });
     const picked = await vscode.window.showQuickPick(items, { title: opts.title, placeHolder: opts.placeHolder, matchOnDescription: true });
@@ -74,7 +80,8 @@ export async function pickLogFile(recent: RecentLogs, opts: PickLogOptions): Pro
   }
   const uris = await vscode.window.showOpenDialog({
     title: opts.title, openLabel: opts.openLabel, canSelectMany: false, canSelectFiles: true, canSelectFolders: false,
-    defaultUri: items[0]?.path ? vscode.Uri.file(items[0].path) : vscode.workspace.workspaceFolders?.[0]?.uri,
+    defaultUri: opts.browseFrom !== undefined ? (existsSync(opts.browseFrom) ? vscode.Uri.file(opts.browseFrom) : vscode.workspace.workspaceFolders?.[0]?.uri)
+      : items[0]?.path ? vscode.Uri.file(items[0].path) : vscode.workspace.workspaceFolders?.[0]?.uri,
     filters: opts.filters,
   });
   return uris?.[0]?.fsPath;
