@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { analyzeAccessLogFile } from '../../src/node/accessLogFile';
 import { endpointsCommand } from '../../src/cli/commands/endpoints';
+import { nginxConfig } from '../../src/node/nginxConfig';
 import type { Route } from '../../src/core/model';
 import { REPO_ROOT } from '../support/paths';
 
@@ -62,20 +63,7 @@ before(async () => {
   await new Promise<void>((r) => upstream!.listen(0, '127.0.0.1', r));
   const upPort = (upstream.address() as AddressInfo).port;
   port = await freePort();
-  const conf = `
-daemon off;
-master_process off;
-worker_processes 1;
-error_log ${dir}/logs/error.log warn;
-pid ${dir}/nginx.pid;
-events { worker_connections 64; }
-http {
-  client_body_temp_path ${dir}/tmp_body;
-  proxy_temp_path ${dir}/tmp_proxy;
-  fastcgi_temp_path ${dir}/tmp_fcgi;
-  uwsgi_temp_path ${dir}/tmp_uwsgi;
-  scgi_temp_path ${dir}/tmp_scgi;
-${documentedLogFormats()}
+  const conf = nginxConfig({ dir, workerConnections: 64, http: `${documentedLogFormats()}
   server {
     listen 127.0.0.1:${port};
     access_log ${dir}/logs/access.ltsv ltsv;
@@ -83,9 +71,7 @@ ${documentedLogFormats()}
     access_log ${dir}/logs/access.timed timed;
     location /assets/ { root ${dir}/html; }
     location / { proxy_pass http://127.0.0.1:${upPort}; }
-  }
-}
-`;
+  }` });
   writeFileSync(join(dir, 'nginx.conf'), conf);
   nginx = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { nginxConfig } from '../nginxConfig';
 
 export const NGINX_CANDIDATES = ['/usr/sbin/nginx', '/usr/bin/nginx'];
 
@@ -53,20 +54,7 @@ export async function startNginxFront(opts: {
   }
   const port = await freePort();
   const statics = Object.keys(opts.staticFiles).map((p) => `    location = ${p} { root ${join(dir, 'public')}; }`).join('\n');
-  writeFileSync(join(dir, 'nginx.conf'), `
-daemon off;
-master_process off;
-worker_processes 1;
-error_log ${dir}/logs/error.log warn;
-pid ${dir}/nginx.pid;
-events { worker_connections 256; }
-http {
-  client_body_temp_path ${dir}/tmp_body;
-  proxy_temp_path ${dir}/tmp_proxy;
-  fastcgi_temp_path ${dir}/tmp_fcgi;
-  uwsgi_temp_path ${dir}/tmp_uwsgi;
-  scgi_temp_path ${dir}/tmp_scgi;
-${documentedLtsvFormat(opts.docsFile)}
+  writeFileSync(join(dir, 'nginx.conf'), nginxConfig({ dir, workerConnections: 256, http: `${documentedLtsvFormat(opts.docsFile)}
   upstream app {
     server 127.0.0.1:${opts.upstreamPort};
     keepalive 16;
@@ -82,9 +70,7 @@ ${statics}
       proxy_read_timeout 120s;
       proxy_pass http://app;
     }
-  }
-}
-`);
+  }` }));
   // why: its own process group, so a Ctrl+C in the demo's terminal reaches only the demo, which then
   // stops nginx in order (SIGQUIT: finish the requests in flight, close the logs).
   const proc = spawn(bin, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
