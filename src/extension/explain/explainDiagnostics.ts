@@ -72,6 +72,9 @@ export class ExplainDiagnostics implements vscode.Disposable {
     if (this.manager.state.kind === 'unconfigured' || this.manager.state.kind === 'untrusted') return;
     const t0 = performance.now();
     const out: Finding[] = [];
+    // why: the variants of one statement (a conditional `query += " LIMIT 3"`) share the literal's range
+    // and mostly the same findings; one diagnostic per (place, code, message) is what a reader wants.
+    const seen = new Set<string>();
     for (const site of file.facts.sites) {
       if (!current()) return;
       const a = await analyzeSite(this.manager, site);
@@ -79,7 +82,10 @@ export class ExplainDiagnostics implements vscode.Disposable {
         // No connection (failing): keep what was shown, the status bar says why.
         return;
       }
-      out.push(...explainFindings(site, a.result, a.advice.suggestions));
+      for (const f of explainFindings(site, a.result, a.advice.suggestions)) {
+        const k = `${f.code}|${f.range.start.line}:${f.range.start.character}|${f.message}`;
+        if (!seen.has(k)) { seen.add(k); out.push(f); }
+      }
     }
     if (!current()) return;
     this.findings.set(key, out);

@@ -14,8 +14,12 @@ export interface MochaSummary {
   passed: string[];
 }
 
+/** Colour escapes: mocha colours its output where it believes a terminal is (as with CI=true). */
+const ANSI = /\u001b\[[0-9;]*m/g;
+
 /** Parses the spec reporter's lines; a missing summary line counts as 0. */
-export function parseMochaSummary(lines: readonly string[]): MochaSummary {
+export function parseMochaSummary(raw: readonly string[]): MochaSummary {
+  const lines = raw.map((l) => l.replace(ANSI, ''));
   const count = (word: string): number => {
     let n = 0;
     for (const l of lines) {
