@@ -6,9 +6,9 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './freePort';
 
 export const CODE_SERVER_VERSION = '4.100.3';
 
@@ -67,18 +67,6 @@ export interface StartOptions {
   port?: number;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
   const bin = findCodeServer();

@@ -5,9 +5,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './freePort';
 
 export interface MariaDbOptions {
   /** Extra server options, e.g. ['--slow-query-log=1', '--long-query-time=0']. */
@@ -39,17 +39,6 @@ export function mariadbAvailable(): string | undefined {
   return BIN_CANDIDATES.find((p) => existsSync(p));
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(check: () => boolean, ms: number, what: string, proc: ChildProcess, logFile: string): Promise<void> {
   const end = Date.now() + ms;

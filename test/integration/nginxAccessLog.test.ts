@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -15,6 +15,7 @@ import { endpointsCommand } from '../../src/cli/commands/endpoints';
 import { nginxConfig } from '../../src/node/nginxConfig';
 import type { Route } from '../../src/core/model';
 import { REPO_ROOT } from '../support/paths';
+import { freePort } from '../../src/node/freePort';
 
 const NGINX = '/usr/sbin/nginx';
 
@@ -27,13 +28,6 @@ function documentedLogFormats(): string {
   return formats.join('\n');
 }
 
-async function freePort(): Promise<number> {
-  const srv = createNetServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 let dir = '';
 let nginx: ChildProcess | undefined;

@@ -10,7 +10,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, REPO_ROOT } from '../support/paths';
@@ -19,6 +18,7 @@ import { makeKey, sshdAvailable, startSshAgent, startSshd, type SshdServer } fro
 import { DbConnection, DbError, type ConnectionOptions } from '../../src/db/connection';
 import { ExplainService } from '../../src/db/explainService';
 import type { HostKeyInfo, SshOptions } from '../../src/db/sshTunnel';
+import { freePort } from '../../src/node/freePort';
 
 const skip = !sshdAvailable()
   ? 'sshd is not installed (Debian package openssh-server; scripts/setup-test-env.sh installs it)'
@@ -46,14 +46,6 @@ after(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 const sshOpts = (o: Partial<SshOptions> = {}): SshOptions => ({
   host: sshd.host, port: sshd.port, username: sshd.user, privateKeyPath: sshd.clientKey.path, readyTimeoutMs: 10_000, ...o,

@@ -7,9 +7,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../src/node/freePort';
 
 const SSHD_CANDIDATES = ['/usr/sbin/sshd', '/usr/bin/sshd'];
 
@@ -42,17 +43,6 @@ export interface SshdServer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Generates an ed25519 key pair with ssh-keygen in `dir`. */
 export function makeKey(dir: string, name: string, passphrase = ''): SshKeyPair {

@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { nginxConfig } from '../nginxConfig';
+import { freePort } from '../freePort';
 
 export const NGINX_CANDIDATES = ['/usr/sbin/nginx', '/usr/bin/nginx'];
 
@@ -29,13 +29,6 @@ export interface NginxFront {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /**
  * Starts nginx with its prefix in `dir`, proxying to 127.0.0.1:`upstreamPort`, writing `accessLog`
