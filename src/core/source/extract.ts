@@ -5,62 +5,39 @@
  * directly or through a variable or constant — the enclosing function and loops, and it lists the
  * file's functions and calls for following calls across functions.
  */
-import type { Node, Parser, Query, Tree } from 'web-tree-sitter';
+import type { SyntaxNode as Node, SyntaxTree } from './syntaxTree';
 import type { CallSite, FileFacts, FunctionDef, Language, LoopInfo, Position, Range, SqlSite } from '../model';
 import { joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from './sqlText';
 import type { LangSpec, FormatStyle, CallShape } from './langSpec';
 import { SPECS } from './languageSpecs';
-import { compileQuery, grammarFor, type GrammarName, type ParserSet } from './treeSitter';
+import { grammarFor, parseSyntax, type GrammarName, type ParserSet } from './treeSitter';
 import { readLiteral, applyFormat, type Literal } from './literal';
 import { extractPerl } from './perl/extractPerl';
 import { discoverRoutes } from './routes/discoverRoutes';
 
 export { languageForPath } from './languageOf';
 
-const R_STRING = 1, R_BINARY = 2, R_IMPLICIT = 3, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10;
+const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10;
 
-/** Per grammar: one query capturing every node with a role, and the role of each capture name. */
-interface Tables { query: Query; roleOf: Record<string, number> }
-const grammarTables = new WeakMap<object, Tables>();
+/** Per grammar: the role of each node type that has one (concatenations are reached from their strings, so they have none). */
+const grammarRoles = new WeakMap<LangSpec, Map<string, number>>();
 
-function tablesFor(parser: Parser, spec: LangSpec): Tables {
-  const lang = parser.language!;
-  let t = grammarTables.get(lang);
-  if (t) return t;
-  const byRole = new Map<number, Set<string>>();
-  for (let id = 0; id < lang.nodeTypeCount; id++) {
-    const name = lang.nodeTypeForId(id);
-    if (!name || !lang.nodeTypeIsNamed(id)) continue;
-    const role = spec.strings.has(name) ? R_STRING
-      : spec.binary.has(name) ? R_BINARY
-        : spec.implicitConcat.has(name) ? R_IMPLICIT
-          : spec.calls.has(name) ? R_CALL
-            : spec.functions.has(name) ? R_FUNCTION
-              : spec.classes.has(name) ? R_CLASS
-                : spec.loops.has(name) ? R_LOOP
-                  : spec.detachers.has(name) ? R_DETACH
-                    : name === spec.heredocBegin ? R_HEREDOC_BEGIN
-                      : name === spec.heredocBody ? R_HEREDOC_BODY : 0;
-    // Concatenations are reached from their strings (see R_STRING), so they need no capture.
-    if (role && role !== R_BINARY && role !== R_IMPLICIT && /^[a-z_]+$/.test(name)) {
-      let names = byRole.get(role);
-      if (!names) byRole.set(role, names = new Set());
-      names.add(name);
-    }
-  }
-  // why: letting tree-sitter's query engine (inside wasm) find the few nodes with a role is several
-  // times faster than stepping a TreeCursor over every node from JavaScript; naming each capture
-  // after its role saves asking every captured node for its type (a call into wasm).
-  const roleOf: Record<string, number> = {};
-  const patterns: string[] = [];
-  for (const [role, names] of byRole) {
-    roleOf[`r${role}`] = role;
-    patterns.push(`[${[...names].map((n) => `(${n})`).join(' ')}] @r${role}`);
-  }
-  const query = compileQuery(parser, patterns.join('\n'));
-  t = { query, roleOf };
-  grammarTables.set(lang, t);
-  return t;
+function rolesFor(spec: LangSpec): Map<string, number> {
+  let roles = grammarRoles.get(spec);
+  if (roles) return roles;
+  roles = new Map();
+  const add = (names: Iterable<string>, role: number) => { for (const n of names) if (!roles!.has(n)) roles!.set(n, role); };
+  add(spec.strings, R_STRING);
+  add(spec.calls, R_CALL);
+  add(spec.functions, R_FUNCTION);
+  add(spec.classes, R_CLASS);
+  add(spec.loops, R_LOOP);
+  add(spec.detachers, R_DETACH);
+  if (spec.heredocBegin) add([spec.heredocBegin], R_HEREDOC_BEGIN);
+  if (spec.heredocBody) add([spec.heredocBody], R_HEREDOC_BODY);
+  for (const n of [...spec.binary, ...spec.implicitConcat]) if (roles.get(n) !== R_STRING) roles.delete(n);
+  grammarRoles.set(spec, roles);
+  return roles;
 }
 
 interface Frame {
@@ -119,20 +96,15 @@ export function extractFacts(file: string, text: string, language: Language, par
     return facts;
   }
   // why: one parse serves both the SQL walker and route discovery (parsing is most of the cost of a file).
-  let tree: Tree | null = null;
+  let tree: SyntaxTree | undefined;
   try {
-    tree = parser.parse(text);
-    if (!tree) throw new Error('parser returned no tree');
-    new Walker(file, text, language, grammar, parser, facts).run(tree);
+    tree = parseSyntax(parser, text);
+    new Walker(file, text, language, grammar, facts).run(tree);
   } catch (err) {
     facts.sites = []; facts.functions = []; facts.calls = [];
     facts.errors.push({ file, message: `extraction failed: ${(err as Error).message ?? String(err)}` });
   }
-  try {
-    facts.routes = discoverRoutes(file, text, language, parsers, facts.errors, tree ?? undefined);
-  } finally {
-    tree?.delete();
-  }
+  facts.routes = discoverRoutes(file, text, language, parsers, facts.errors, tree);
   return facts;
 }
 
@@ -148,39 +120,32 @@ class Walker {
   private root?: Node;
 
   constructor(private readonly file: string, private readonly text: string, private readonly language: Language,
-    grammar: GrammarName, private readonly parser: Parser, private readonly facts: FileFacts) {
+    grammar: GrammarName, private readonly facts: FileFacts) {
     this.spec = SPECS[grammar];
   }
 
   /** Reads `tree`, the parse of this text (the caller deletes it). */
-  run(tree: Tree): void {
+  run(tree: SyntaxTree): void {
     const root = tree.rootNode;
     this.root = root;
     if (root.hasError) {
       const bad = firstError(root);
       this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` near "${bad.text.slice(0, 30).replace(/\s+/g, ' ')}"` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
     }
-    this.walk(root, tablesFor(this.parser, this.spec));
+    this.walk(tree);
     this.resolve();
   }
 
-  private walk(root: Node, tables: Tables): void {
-    const caps = tables.query.captures(root);
-    const n = caps.length;
-    const nodes: Node[] = new Array(n);
-    const roles = new Uint8Array(n);
-    const starts = new Float64Array(n), ends = new Float64Array(n);
-    const order = new Array<number>(n);
-    for (let i = 0; i < n; i++) {
-      const node = caps[i].node;
-      nodes[i] = node; roles[i] = tables.roleOf[caps[i].name]; starts[i] = node.startIndex; ends[i] = node.endIndex; order[i] = i;
-    }
-    // Outer nodes before the nodes they contain.
-    order.sort((a, b) => starts[a] - starts[b] || ends[b] - ends[a]);
-    for (const i of order) {
-      const start = starts[i];
+  /** Visits the named nodes with a role in pre-order (outer nodes before the nodes they contain). */
+  private walk(tree: SyntaxTree): void {
+    const roles = rolesFor(this.spec);
+    for (const node of tree.nodes) {
+      if (!node.isNamed) continue;
+      const role = roles.get(node.type);
+      if (!role) continue;
+      const start = node.startIndex;
       while (this.frames.length && this.frames[this.frames.length - 1].popAt <= start) this.frames.pop();
-      if (roles[i]) this.enter(roles[i], nodes[i], ends[i]);
+      this.enter(role, node, node.endIndex);
     }
   }
 

@@ -3,7 +3,7 @@
  * functions, loops and assignments, and how to read their names. The walker in extract.ts is
  * the same for every language and only consults a LangSpec.
  */
-import type { Node } from 'web-tree-sitter';
+import type { SyntaxNode as Node } from './syntaxTree';
 
 /** A call as the walker needs it. */
 export interface CallShape {

@@ -2,7 +2,7 @@
  * Reading one string literal node into SQL parts: literal text with escapes decoded (unless the
  * literal is raw), interpolations as dynamic parts, heredoc framing and indentation removed.
  */
-import type { Node } from 'web-tree-sitter';
+import type { SyntaxNode as Node } from './syntaxTree';
 import type { SqlPart } from './sqlText';
 import type { FormatStyle, LangSpec } from './langSpec';
 

@@ -8,6 +8,7 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- see the why above
 import TreeSitter = require('web-tree-sitter');
 import type { Language } from '../model';
+import { copyTree, type CopyCursor, type GrammarTables, type SyntaxTree } from './syntaxTree';
 
 /** Supplies the wasm files by name: `web-tree-sitter.wasm` and `tree-sitter-<grammar>.wasm`. */
 export interface GrammarSource {
@@ -29,14 +30,119 @@ export function grammarFileName(g: GrammarName): string {
 // would load a second copy of the module, so every ParserSet shares this one promise.
 let runtime: Promise<void> | undefined;
 
+/** The runtime's cursor exports used by copyTree (each takes the tree's address; the cursor lives in the runtime's transfer buffer). */
+interface CursorExports {
+  _ts_tree_root_node_wasm(tree: number): void;
+  _ts_tree_cursor_new_wasm(tree: number): void;
+  _ts_tree_cursor_delete_wasm(tree: number): void;
+  _ts_tree_cursor_current_node_type_id_wasm(tree: number): number;
+  _ts_tree_cursor_start_index_wasm(tree: number): number;
+  _ts_tree_cursor_end_index_wasm(tree: number): number;
+  _ts_tree_cursor_current_field_id_wasm(tree: number): number;
+  _ts_tree_cursor_current_node_is_missing_wasm(tree: number): number;
+  _ts_tree_cursor_goto_first_child_wasm(tree: number): number;
+  _ts_tree_cursor_goto_next_sibling_wasm(tree: number): number;
+  _ts_tree_cursor_goto_parent_wasm(tree: number): number;
+}
+const CURSOR_EXPORTS: (keyof CursorExports)[] = ['_ts_tree_root_node_wasm', '_ts_tree_cursor_new_wasm', '_ts_tree_cursor_delete_wasm',
+  '_ts_tree_cursor_current_node_type_id_wasm', '_ts_tree_cursor_start_index_wasm', '_ts_tree_cursor_end_index_wasm',
+  '_ts_tree_cursor_current_field_id_wasm', '_ts_tree_cursor_current_node_is_missing_wasm', '_ts_tree_cursor_goto_first_child_wasm',
+  '_ts_tree_cursor_goto_next_sibling_wasm', '_ts_tree_cursor_goto_parent_wasm'];
+
+/** The runtime's own exports when they are reachable (see initRuntime), else undefined: copies then go through TreeCursor. */
+let cursorExports: CursorExports | undefined;
+
 function initRuntime(source: GrammarSource): Promise<void> {
   if (!runtime) {
     // why: passing the bytes as wasmBinary keeps emscripten from looking for the file beside
     // the script, which fails once esbuild has bundled web-tree-sitter into dist/*.js.
-    runtime = source.read(RUNTIME_WASM).then((bytes) => TreeSitter.Parser.init({ wasmBinary: bytes } as object));
+    // Emscripten also fills this same options object with the module's exports (its documented
+    // `Module` object); copyTree drives the cursor through them, several times faster than
+    // TreeCursor's marshalling getters. Without them it falls back to TreeCursor.
+    const moduleObject: Record<string, unknown> = {};
+    runtime = source.read(RUNTIME_WASM).then(async (bytes) => {
+      moduleObject.wasmBinary = bytes;
+      await TreeSitter.Parser.init(moduleObject);
+      const ok = CURSOR_EXPORTS.every((k) => typeof moduleObject[k] === 'function');
+      cursorExports = ok ? (moduleObject as unknown as CursorExports) : undefined;
+    });
     runtime.catch(() => { runtime = undefined; });
   }
   return runtime;
+}
+
+/** How trees are copied in this process: 'exports' (the fast path) or 'cursor' (TreeCursor). */
+export function treeCopyPath(): 'exports' | 'cursor' {
+  return cursorExports ? 'exports' : 'cursor';
+}
+
+class ExportsCursor implements CopyCursor {
+  constructor(private readonly x: CursorExports, private readonly t: number) {
+    x._ts_tree_root_node_wasm(t);
+    x._ts_tree_cursor_new_wasm(t);
+  }
+  typeId(): number { return this.x._ts_tree_cursor_current_node_type_id_wasm(this.t); }
+  startIndex(): number { return this.x._ts_tree_cursor_start_index_wasm(this.t); }
+  endIndex(): number { return this.x._ts_tree_cursor_end_index_wasm(this.t); }
+  fieldId(): number { return this.x._ts_tree_cursor_current_field_id_wasm(this.t); }
+  isMissing(): boolean { return this.x._ts_tree_cursor_current_node_is_missing_wasm(this.t) === 1; }
+  gotoFirstChild(): boolean { return this.x._ts_tree_cursor_goto_first_child_wasm(this.t) === 1; }
+  gotoNextSibling(): boolean { return this.x._ts_tree_cursor_goto_next_sibling_wasm(this.t) === 1; }
+  gotoParent(): boolean { return this.x._ts_tree_cursor_goto_parent_wasm(this.t) === 1; }
+  delete(): void { this.x._ts_tree_cursor_delete_wasm(this.t); }
+}
+
+class ApiCursor implements CopyCursor {
+  private readonly c: TreeSitter.TreeCursor;
+  constructor(tree: TreeSitter.Tree) { this.c = tree.walk(); }
+  typeId(): number { return this.c.nodeTypeId; }
+  startIndex(): number { return this.c.startIndex; }
+  endIndex(): number { return this.c.endIndex; }
+  fieldId(): number { return this.c.currentFieldId; }
+  isMissing(): boolean { return this.c.nodeIsMissing; }
+  gotoFirstChild(): boolean { return this.c.gotoFirstChild(); }
+  gotoNextSibling(): boolean { return this.c.gotoNextSibling(); }
+  gotoParent(): boolean { return this.c.gotoParent(); }
+  delete(): void { this.c.delete(); }
+}
+
+const grammarTables = new WeakMap<object, GrammarTables>();
+
+function tablesOf(lang: TreeSitter.Language): GrammarTables {
+  let t = grammarTables.get(lang);
+  if (!t) {
+    const types: string[] = [], named: boolean[] = [];
+    for (let id = 0; id < lang.nodeTypeCount; id++) {
+      types.push(lang.nodeTypeForId(id) ?? 'ERROR');
+      named.push(lang.nodeTypeIsNamed(id));
+    }
+    t = { types, named, fields: [...lang.fields] };
+    grammarTables.set(lang, t);
+  }
+  return t;
+}
+
+/**
+ * Parses `text` and returns the tree copied into plain objects (syntaxTree.ts); the wasm tree is
+ * freed before returning. `mode` forces the copy path (tests compare both).
+ */
+export function parseSyntax(parser: TreeSitter.Parser, text: string, mode: 'auto' | 'cursor' = 'auto'): SyntaxTree {
+  const tree = parser.parse(text);
+  if (!tree) throw new Error('parser returned no tree');
+  try {
+    const address = (tree as unknown as Record<number, unknown>)[0];
+    // why: asked before the cursor exists, since any Node or TreeCursor call reuses the transfer buffer the exports cursor lives in.
+    const withErrors = tree.rootNode.hasError;
+    const tables = tablesOf(parser.language!);
+    const cursor = cursorExports && mode === 'auto' && typeof address === 'number' ? new ExportsCursor(cursorExports, address) : new ApiCursor(tree);
+    try {
+      return copyTree(text, cursor, tables, withErrors);
+    } finally {
+      cursor.delete();
+    }
+  } finally {
+    tree.delete();
+  }
 }
 
 /** The grammar that parses a file of `language` at `path` (.tsx/.jsx use the tsx grammar). */
@@ -87,9 +193,4 @@ export class ParserSet {
   get(grammar: GrammarName): TreeSitter.Parser | undefined {
     return this.parsers.get(grammar);
   }
-}
-
-/** Compiles a tree-sitter query for a parser's language (kept here so only this file loads the runtime). */
-export function compileQuery(parser: TreeSitter.Parser, source: string): TreeSitter.Query {
-  return new TreeSitter.Query(parser.language!, source);
 }

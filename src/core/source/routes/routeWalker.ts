@@ -9,10 +9,10 @@
  * (`Mount`, `use`, `include_router`, `register_blueprint`, `nest`, `route`, `register`, `service`)
  * and helper functions handed a group as an argument.
  */
-import type { Node, Parser, Query, Tree } from 'web-tree-sitter';
+import type { SyntaxNode as Node, SyntaxTree } from '../syntaxTree';
 import type { Range, Route } from '../../model';
 import { SPECS } from '../languageSpecs';
-import { compileQuery, type GrammarName } from '../treeSitter';
+import type { GrammarName } from '../treeSitter';
 import { ROUTE_SYNTAX, type RCall, type RouteSyntax } from './routeSyntax';
 import { RouterGraph, type RouterId } from './routerGraph';
 
@@ -72,19 +72,13 @@ const FUNC_LITERALS: Record<GrammarName, string[]> = {
 };
 const OTHERS = ['decorated_definition', 'class_declaration', 'class_definition', 'class', 'impl_item', 'return_statement', 'return_expression', 'return'];
 
-/** Per grammar, one query capturing every node the walker looks at. */
-const QUERIES = new WeakMap<object, Query>();
+/** Per grammar, the node types the walker looks at. */
+const VISITED = new Map<GrammarName, Set<string>>();
 
-function queryFor(parser: Parser, grammar: GrammarName, syn: RouteSyntax): Query {
-  const lang = parser.language!;
-  let q = QUERIES.get(lang);
-  if (!q) {
-    const names = [...syn.calls, ...syn.funcDefs, ...FUNC_LITERALS[grammar], ...OTHERS].filter((n) => lang.idForNodeType(n, true) !== null);
-    // why: tree-sitter's query engine (inside wasm) finds the few nodes of interest many times faster than a cursor walk from JavaScript.
-    q = compileQuery(parser, `[${[...new Set(names)].map((n) => `(${n})`).join(' ')}] @n`);
-    QUERIES.set(lang, q);
-  }
-  return q;
+function visitedTypes(grammar: GrammarName, syn: RouteSyntax): Set<string> {
+  let v = VISITED.get(grammar);
+  if (!v) VISITED.set(grammar, v = new Set([...syn.calls, ...syn.funcDefs, ...FUNC_LITERALS[grammar], ...OTHERS]));
+  return v;
 }
 
 export class RouteWalker {
@@ -106,31 +100,22 @@ export class RouteWalker {
     this.syn = ROUTE_SYNTAX[grammar];
   }
 
-  /** Walks `parsed` (the caller's tree of this text, left to the caller to delete) or a tree parsed here. */
-  run(parser: Parser, parsed?: Tree): Route[] {
-    const tree = parsed ?? parser.parse(this.text);
-    if (!tree) return [];
-    try {
-      this.walk(queryFor(parser, this.grammar, this.syn).captures(tree.rootNode).map((c) => c.node));
-    } finally {
-      if (!parsed) tree.delete();
-    }
+  /** Walks `tree`, the parse of this text. */
+  run(tree: SyntaxTree): Route[] {
+    this.walk(tree);
     return this.finish();
   }
 
-  private walk(nodes: Node[]): void {
-    const n = nodes.length;
-    const starts = new Float64Array(n), ends = new Float64Array(n);
-    const order = new Array<number>(n);
-    for (let i = 0; i < n; i++) { starts[i] = nodes[i].startIndex; ends[i] = nodes[i].endIndex; order[i] = i; }
-    // outer nodes before the nodes they contain, as a pre-order walk would meet them
-    order.sort((a, b) => starts[a] - starts[b] || ends[b] - ends[a]);
+  /** Visits the named nodes of interest in pre-order (outer nodes before the nodes they contain). */
+  private walk(tree: SyntaxTree): void {
+    const types = visitedTypes(this.grammar, this.syn);
     this.scopes.push({ start: 0, end: Infinity, bindings: new Map<string, RouterId>(), implicit: 'root' });
-    for (const i of order) {
-      const start = starts[i];
+    for (const node of tree.nodes) {
+      if (!node.isNamed || !types.has(node.type)) continue;
+      const start = node.startIndex;
       while (this.scopes.length > 1 && this.scopes[this.scopes.length - 1].end <= start) this.scopes.pop();
       while (this.classes.length && this.classes[this.classes.length - 1].end <= start) this.classes.pop();
-      this.visit(nodes[i]);
+      this.visit(node);
     }
   }
 

@@ -1,0 +1,202 @@
+/**
+ * A tree-sitter parse copied into plain JavaScript objects, in one pass over the tree.
+ *
+ * why: every property read on a web-tree-sitter Node (its type, end, parent, a field) is a call
+ * into wasm with the node marshalled through a shared buffer — about a microsecond each, and the
+ * walkers read a few hundred per file. Copying the tree once with a cursor and walking the copy
+ * makes those reads plain property reads, and the wasm tree can be freed right after parsing.
+ * The subset of Node's interface the walkers use keeps its names here (type, text, parent,
+ * childForFieldName, namedChildren …), so grammar-specific code reads like tree-sitter code.
+ */
+
+/** Per grammar: node type names and whether each is named, field names; indexed by tree-sitter id. */
+export interface GrammarTables {
+  types: readonly string[];
+  named: readonly boolean[];
+  fields: readonly (string | null)[];
+}
+
+/** The cursor moves the copy needs, over a tree-sitter tree (see treeSitter.ts for the two kinds). */
+export interface CopyCursor {
+  typeId(): number;
+  startIndex(): number;
+  endIndex(): number;
+  fieldId(): number;
+  isMissing(): boolean;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+}
+
+/** tree-sitter's symbol for ERROR nodes ((TSSymbol)-1). */
+const ERROR_SYMBOL = 65535;
+
+export interface Point { row: number; column: number }
+
+/** One node of a copied tree: positions are offsets into the text (UTF-16 code units). */
+export class SyntaxNode {
+  readonly children: SyntaxNode[] = [];
+  /** Position among the parent's children. */
+  index = 0;
+  isMissing = false;
+  /** True when this node is or contains an ERROR or missing node. */
+  hasError = false;
+  private named?: SyntaxNode[];
+
+  constructor(
+    readonly tree: SyntaxTree,
+    /** Unique within its tree: the node's place in pre-order. */
+    readonly id: number,
+    readonly type: string,
+    readonly isNamed: boolean,
+    readonly startIndex: number,
+    readonly endIndex: number,
+    /** The field this node fills in its parent (`left`, `arguments` …), or null. */
+    readonly field: string | null,
+    readonly parent: SyntaxNode | null,
+  ) {}
+
+  get text(): string {
+    return this.tree.text.slice(this.startIndex, this.endIndex);
+  }
+
+  get startPosition(): Point {
+    return this.tree.pointAt(this.startIndex);
+  }
+
+  get endPosition(): Point {
+    return this.tree.pointAt(this.endIndex);
+  }
+
+  get childCount(): number {
+    return this.children.length;
+  }
+
+  get namedChildren(): SyntaxNode[] {
+    return (this.named ??= this.children.filter((c) => c.isNamed));
+  }
+
+  get namedChildCount(): number {
+    return this.namedChildren.length;
+  }
+
+  get firstChild(): SyntaxNode | null {
+    return this.children[0] ?? null;
+  }
+
+  get lastChild(): SyntaxNode | null {
+    return this.children[this.children.length - 1] ?? null;
+  }
+
+  get firstNamedChild(): SyntaxNode | null {
+    return this.namedChildren[0] ?? null;
+  }
+
+  get lastNamedChild(): SyntaxNode | null {
+    const n = this.namedChildren;
+    return n[n.length - 1] ?? null;
+  }
+
+  child(i: number): SyntaxNode | null {
+    return this.children[i] ?? null;
+  }
+
+  namedChild(i: number): SyntaxNode | null {
+    return this.namedChildren[i] ?? null;
+  }
+
+  get nextSibling(): SyntaxNode | null {
+    return this.parent?.children[this.index + 1] ?? null;
+  }
+
+  get previousSibling(): SyntaxNode | null {
+    return this.index > 0 ? this.parent!.children[this.index - 1] : null;
+  }
+
+  get nextNamedSibling(): SyntaxNode | null {
+    const sibs = this.parent?.children;
+    if (sibs) for (let i = this.index + 1; i < sibs.length; i++) if (sibs[i].isNamed) return sibs[i];
+    return null;
+  }
+
+  get previousNamedSibling(): SyntaxNode | null {
+    const sibs = this.parent?.children;
+    if (sibs) for (let i = this.index - 1; i >= 0; i--) if (sibs[i].isNamed) return sibs[i];
+    return null;
+  }
+
+  /** The first child filling field `name`, as tree-sitter's childForFieldName. */
+  childForFieldName(name: string): SyntaxNode | null {
+    for (const c of this.children) if (c.field === name) return c;
+    return null;
+  }
+
+  childrenForFieldName(name: string): SyntaxNode[] {
+    return this.children.filter((c) => c.field === name);
+  }
+
+  /** The smallest node within this one that spans [start, end), by tree-sitter's rule (it must end past `start`). */
+  descendantForIndex(start: number, end = start): SyntaxNode {
+    const inner = this.children.find((c) => c.endIndex >= end && c.endIndex > start);
+    return inner && inner.startIndex <= start ? inner.descendantForIndex(start, end) : this;
+  }
+}
+
+/** The copy of one parse: its root, every node in pre-order, and the text it was parsed from. */
+export class SyntaxTree {
+  readonly nodes: SyntaxNode[] = [];
+  private lineStarts?: number[];
+
+  constructor(readonly text: string) {}
+
+  get rootNode(): SyntaxNode {
+    return this.nodes[0];
+  }
+
+  /** Row and column (code units) of an offset. */
+  pointAt(index: number): Point {
+    if (!this.lineStarts) {
+      const ls = [0];
+      for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) ls.push(i + 1);
+      this.lineStarts = ls;
+    }
+    const ls = this.lineStarts;
+    let lo = 0, hi = ls.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ls[mid] <= index) lo = mid; else hi = mid - 1;
+    }
+    return { row: lo, column: index - ls[lo] };
+  }
+}
+
+/**
+ * Copies the tree under `cursor` (positioned on the root) in pre-order. `withErrors` asks each node
+ * whether it is missing, which only a tree with errors needs.
+ */
+export function copyTree(text: string, cursor: CopyCursor, tables: GrammarTables, withErrors: boolean): SyntaxTree {
+  const tree = new SyntaxTree(text);
+  const nodes = tree.nodes;
+  const { types, named, fields } = tables;
+  let parent: SyntaxNode | null = null;
+  for (;;) {
+    const typeId = cursor.typeId();
+    const isError = typeId === ERROR_SYMBOL;
+    const node: SyntaxNode = new SyntaxNode(tree, nodes.length, isError ? 'ERROR' : (types[typeId] ?? 'ERROR'), isError || named[typeId] === true,
+      cursor.startIndex(), cursor.endIndex(), fields[cursor.fieldId()] ?? null, parent);
+    nodes.push(node);
+    if (parent) { node.index = parent.children.length; parent.children.push(node); }
+    if (withErrors) {
+      node.isMissing = cursor.isMissing();
+      if (isError || node.isMissing) for (let a: SyntaxNode | null = node; a && !a.hasError; a = a.parent) a.hasError = true;
+    }
+    if (cursor.gotoFirstChild()) { parent = node; continue; }
+    let more = true;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) { more = false; break; }
+      parent = parent!.parent;
+    }
+    if (!more) break;
+  }
+  return tree;
+}
