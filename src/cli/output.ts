@@ -52,7 +52,11 @@ export function renderRows<T>(rows: readonly T[], columns: readonly Column<T>[],
 
 /** JSON Lines: one object per line. */
 export function renderJsonLines(objects: readonly unknown[]): string {
-  return objects.map((o) => JSON.stringify(o)).join('\n') + (objects.length ? '\n' : '');
+  // why: appending builds a rope that is flattened once when written; map + join took about twice as long
+  // on tens of thousands of records (a scan's statements and N+1 findings).
+  let out = '';
+  for (const o of objects) out += `${JSON.stringify(o) ?? ''}\n`; // (join wrote nothing for undefined)
+  return out;
 }
 
 /** Collapses whitespace so a multi-line statement fits one table cell. */

@@ -64,17 +64,39 @@ function isNamed(def: FunctionDef): boolean {
   return /^[A-Za-z_$][\w$]*[?!]?$/.test(def.name);
 }
 
+/** The definitions of one name a caller of one language family may reach, in workspace order, and the same by file. */
+interface Reachable { all: Located<FunctionDef>[]; byFile?: Map<FileFacts, Located<FunctionDef>[]> }
+
+/** The outer query found for a loop (see outerQuery), kept with the loop's file. */
+interface OuterMemo { file: FileFacts; site: SqlSite | undefined }
+
+// why: detection runs over every statement of a workspace (tens of thousands); the values below depend only on
+// one site, loop or name, so each is computed once per detection instead of once per statement, loop and path.
 class Workspace {
   readonly byName = new Map<string, Located<FunctionDef>[]>();
+  private readonly namedIn = new Map<FileFacts, FunctionDef[]>();
   private readonly callsByName = new Map<string, Located<CallSite>[]>();
   private readonly callersByName = new Map<string, Map<FunctionDef, { file: FileFacts; call: Located<CallSite> }[]>>();
+  private readonly reachable = new Map<string, Reachable>();
+  /** The start of each statement as withoutHeaderLoops compares it. */
+  readonly heads = new Map<SqlSite, string>();
+  /** Each loop's iterable with whitespace runs collapsed. */
+  readonly iterables = new Map<LoopInfo, string>();
+  readonly outers = new Map<LoopInfo, OuterMemo>();
+  readonly small = new Map<LoopInfo, boolean>();
+  /** walksHandle's pattern per handle. */
+  readonly handleWalks = new Map<string, RegExp>();
+  private readonly segments = new Map<string, string>();
 
   constructor(readonly files: readonly FileFacts[]) {
     for (const f of files) {
+      const named: FunctionDef[] = [];
       for (const d of f.functions) {
         if (!isNamed(d)) continue;
+        named.push(d);
         push(this.byName, d.name, { file: f, item: d });
       }
+      this.namedIn.set(f, named);
       for (const c of f.calls) push(this.callsByName, calleeName(c), { file: f, item: c });
     }
   }
@@ -82,11 +104,29 @@ class Workspace {
   /** The innermost named function of `file` whose range holds `range`. */
   enclosing(file: FileFacts, range: Range): FunctionDef | undefined {
     let best: FunctionDef | undefined;
-    for (const d of file.functions) {
-      if (!isNamed(d) || !containsRange(d.range, range)) continue;
+    for (const d of this.namedIn.get(file) ?? file.functions.filter(isNamed)) {
+      if (!containsRange(d.range, range)) continue;
       if (!best || containsRange(best.range, d.range)) best = d;
     }
     return best;
+  }
+
+  /** lastNameSegment, once per distinct name. */
+  lastSegment(name: string): string {
+    let s = this.segments.get(name);
+    if (s === undefined) this.segments.set(name, s = lastNameSegment(name));
+    return s;
+  }
+
+  /** The definitions named `name` in files of `language`'s family (JavaScript and TypeScript are one), in workspace order. */
+  private reachableFrom(name: string, language: Language): Reachable {
+    const key = `${family(language)}\u0000${name}`;
+    let r = this.reachable.get(key);
+    if (!r) {
+      r = { all: (this.byName.get(name) ?? []).filter((d) => d.file.language === language || sameFamily(d.file.language, language)) };
+      this.reachable.set(key, r);
+    }
+    return r;
   }
 
   /** Calls anywhere in the workspace that resolve to `def` (defined in `defFile`). */
@@ -123,7 +163,8 @@ class Workspace {
       const name = calleeName(call);
       return (this.byName.get(name) ?? []).filter((d) => d.file === file);
     }
-    const all = (this.byName.get(call.name) ?? []).filter((d) => d.file.language === file.language || sameFamily(d.file.language, file.language));
+    const reach = this.reachableFrom(call.name, file.language);
+    const all = reach.all;
     if (all.length === 0) return [];
     const caller = this.enclosing(file, call.range);
     const recv = call.receiver === undefined ? undefined : stripSigil(call.receiver.replace(/(?:->|::|\.)$/, ''));
@@ -137,8 +178,12 @@ class Workspace {
       const typed = all.filter((d) => d.item.owner !== undefined && lastNameSegment(d.item.owner) === lastNameSegment(recv));
       if (typed.length) return pick(typed);
     }
-    const sameFile = all.filter((d) => d.file === file);
-    if (sameFile.length) return pick(sameFile);
+    if (!reach.byFile) {
+      reach.byFile = new Map();
+      for (const d of all) push(reach.byFile, d.file, d);
+    }
+    const sameFile = reach.byFile.get(file);
+    if (sameFile) return pick(sameFile);
     if (recv === undefined || selfish) {
       const free = all.filter((d) => recv === undefined ? d.item.owner === undefined || file.language === 'ruby' || file.language === 'perl' : d.item.owner !== undefined);
       const dir = free.filter((d) => dirOf(d.file.file) === dirOf(file.file));
@@ -157,6 +202,11 @@ function calleeName(c: CallSite): string {
 function sameFamily(a: Language, b: Language): boolean {
   const js = (l: Language) => l === 'javascript' || l === 'typescript';
   return js(a) && js(b);
+}
+
+/** Languages whose definitions reach each other's calls share a family (see sameFamily). */
+function family(l: Language): string {
+  return l === 'javascript' || l === 'typescript' ? 'javascript' : l;
 }
 
 /** Go receivers: in `func (h *Handler) a() { h.b() }` the plain name `h` stands for the caller's own type. */
@@ -181,12 +231,12 @@ interface Execution { loops: LoopInfo[]; detached: boolean }
 const BATCHABLE = /^\s*(?:INSERT|REPLACE)\b[\s\S]*\bVALUES?\s*\(/i;
 
 function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
-  const own: Execution = { loops: withoutHeaderLoops(site, site.loops), detached: !!site.detached };
+  const own = (): Execution => ({ loops: withoutHeaderLoops(ws, site, site.loops), detached: !!site.detached });
   // why: an INSERT … VALUES literal that flows into no call inside the loop is being built there (a batch
   // appended to per row) and sent after it; the extractor could not link it to that later call.
-  if (!site.call && BATCHABLE.test(site.sql)) return { loops: [], detached: own.detached };
-  if (!site.call) return own;
-  const name = lastNameSegment(site.call);
+  if (!site.call && BATCHABLE.test(site.sql)) return { loops: [], detached: !!site.detached };
+  if (!site.call) return own();
+  const name = ws.lastSegment(site.call);
   const fn = ws.enclosing(file, site.range);
   const inFn = (c: CallSite) => !fn || containsRange(fn.range, c.range);
   const named = file.calls.filter((c) => c.name === name && inFn(c));
@@ -195,7 +245,7 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   if (!exec) exec = named.find((c) => containsRange(c.range, site.range));
   // The statement held in a variable and handed to the call later (built in a loop, run after it, or the reverse).
   if (!exec) exec = named.filter((c) => rangeBefore(site.range, c.range)).sort(byStart)[0];
-  let result: Execution = exec ? { loops: withoutHeaderLoops(site, exec.loops), detached: !!exec.detached || !!site.detached } : own;
+  let result: Execution = exec ? { loops: withoutHeaderLoops(ws, site, exec.loops), detached: !!exec.detached || !!site.detached } : own();
   if (PREPARES.test(name) && site.resultVar) {
     const handle = stripSigil(site.resultVar);
     const runs = file.calls.filter((c) => c.receiver !== undefined && stripSigil(c.receiver) === handle
@@ -206,10 +256,17 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
 }
 
 /** Drops a loop whose header holds the statement itself (`for row in db.query("SELECT …")`): that is the outer query. */
-function withoutHeaderLoops(site: SqlSite, loops: LoopInfo[]): LoopInfo[] {
+function withoutHeaderLoops(ws: Workspace, site: SqlSite, loops: LoopInfo[]): LoopInfo[] {
   if (!loops.length) return [];
-  const head = site.sql.replace(/\s+/g, ' ').trim().slice(0, 24);
-  return loops.filter((l) => !(l.iterable && head.length > 6 && l.iterable.replace(/\s+/g, ' ').includes(head)));
+  let head = ws.heads.get(site);
+  if (head === undefined) ws.heads.set(site, head = site.sql.replace(/\s+/g, ' ').trim().slice(0, 24));
+  if (head.length <= 6) return loops.slice();
+  return loops.filter((l) => {
+    if (!l.iterable) return true;
+    let it = ws.iterables.get(l);
+    if (it === undefined) ws.iterables.set(l, it = l.iterable.replace(/\s+/g, ' '));
+    return !it.includes(head);
+  });
 }
 
 function byStart(a: { range: Range }, b: { range: Range }): number {
@@ -226,11 +283,17 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
   const out = new Map<string, NPlusOneFinding>();
   for (const file of facts) {
     for (const site of file.sites) {
+      // The first finding of a (statement, loop) pair stands; a later one is not even built.
+      const add = (loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], concurrent: boolean) => {
+        const at = loops[loops.length - 1].range.start;
+        const key = `${site.file}:${site.range.start.line}:${site.range.start.character}|${loopFile.file}:${at.line}:${at.character}`;
+        if (!out.has(key)) out.set(key, build(ws, file, site, loopFile, loops, path, options, concurrent));
+      };
       const ex = execution(file, site, ws);
       // A task started per iteration (goroutine, async callback) still sends one statement per element:
       // `detached` only changes the wording. A task started once outside any loop has no loops here.
       if (ex.loops.length) {
-        add(out, build(ws, file, site, file, ex.loops, [], options, ex.detached));
+        add(file, ex.loops, [], ex.detached);
         continue;
       }
       const start = ws.enclosing(file, site.range);
@@ -244,7 +307,7 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
           for (const call of ws.callersOf(node.file, node.def)) {
             const path = [call, ...node.path];
             if (call.item.loops.length) {
-              add(out, build(ws, file, site, call.file, call.item.loops, path, options, !!call.item.detached || ex.detached));
+              add(call.file, call.item.loops, path, !!call.item.detached || ex.detached);
               continue;
             }
             const caller = ws.enclosing(call.file, call.item.range);
@@ -261,38 +324,46 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
   return [...out.values()].sort((a, b) => a.file.localeCompare(b.file) || byStart(a, b) || a.data.loopFile.localeCompare(b.data.loopFile) || a.data.loopLine - b.data.loopLine);
 }
 
-function add(out: Map<string, NPlusOneFinding>, f: NPlusOneFinding): void {
-  const key = `${f.file}:${f.range.start.line}:${f.range.start.character}|${f.data.loopFile}:${f.data.loopRange.start.line}:${f.data.loopRange.start.character}`;
-  if (!out.has(key)) out.set(key, f);
-}
-
 /** The query whose rows `loop` iterates over: a statement before the loop, in the same function, whose result variable the iterable names. */
 function outerQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite | undefined {
+  const memo = ws.outers.get(loop);
+  if (memo?.file === file) return memo.site;
+  const site = findOuterQuery(ws, file, loop);
+  if (!memo) ws.outers.set(loop, { file, site });
+  return site;
+}
+
+function findOuterQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite | undefined {
   if (!loop.iterable) return undefined;
   const fn = ws.enclosing(file, loop.range);
   const inFn = (r: Range) => !fn || containsRange(fn.range, r);
   // `for row in db.query("SELECT …")`: the statement sits in the loop's header.
-  const head = file.sites.find((s) => containsRange(loop.range, s.range) && !withoutHeaderLoops(s, s.loops).includes(loop) && s.loops.includes(loop));
+  const head = file.sites.find((s) => containsRange(loop.range, s.range) && s.loops.includes(loop) && !withoutHeaderLoops(ws, s, s.loops).includes(loop));
   if (head) return head;
   const names = new Set(identifiersOf(loop.iterable));
-  const iterable = loop.iterable;
-  const linked = (s: SqlSite) => (s.resultVar !== undefined && names.has(stripSigil(s.resultVar))) || walksHandle(iterable, s);
-  const before = file.sites.filter((s) => inFn(s.range) && rangeBefore(s.range, loop.range) && linked(s));
-  return before.sort(byStart).pop();
+  const it = loop.iterable.replace(/\s+/g, '');
+  const linked = (s: SqlSite) => (s.resultVar !== undefined && names.has(stripSigil(s.resultVar))) || walksHandle(ws, it, s);
+  // The last linked statement before the loop (the later of two starting at the same place).
+  let last: SqlSite | undefined;
+  for (const s of file.sites) {
+    if (inFn(s.range) && rangeBefore(s.range, loop.range) && linked(s) && (!last || byStart(last, s) <= 0)) last = s;
+  }
+  return last;
 }
 
 /**
  * `cur.execute("SELECT …")` then `for row in cur.fetchall()` / `for row in cur` / `while ($r = $stmt->fetch())`:
- * the loop reads rows through the handle the statement was run on.
+ * the loop reads rows through the handle the statement was run on. `it` is the loop's iterable without whitespace.
  */
-function walksHandle(iterable: string, site: SqlSite): boolean {
+function walksHandle(ws: Workspace, it: string, site: SqlSite): boolean {
   if (!site.call) return false;
   const m = /([$@]?[A-Za-z_]\w*)\s*(?:\.|->)\s*[A-Za-z_]\w*$/.exec(site.call);
   if (!m) return false;
   const handle = stripSigil(m[1]);
-  const it = iterable.replace(/\s+/g, '');
-  return it.replace(/^[$@]/, '') === handle
-    || new RegExp(`(?:^|[^\\w$])[$@]?${handle}(?:\\.|->)(?:fetch|next|each|all|rows|iter|read)\\w*`, 'i').test(it);
+  if (it.replace(/^[$@]/, '') === handle) return true;
+  let walks = ws.handleWalks.get(handle);
+  if (!walks) ws.handleWalks.set(handle, walks = new RegExp(`(?:^|[^\\w$])[$@]?${handle}(?:\\.|->)(?:fetch|next|each|all|rows|iter|read)\\w*`, 'i'));
+  return walks.test(it);
 }
 
 function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], options: NPlusOneOptions, concurrent: boolean): NPlusOneFinding {
@@ -300,8 +371,12 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
   const small = options.smallCollection ?? 5;
   let outer: SqlSite | undefined;
   for (let i = loops.length - 1; i >= 0 && !outer; i--) outer = outerQuery(ws, loopFile, loops[i]);
-  const allSmall = loops.every((l) => l.iterable !== undefined && isSmallConstantCollection(l.iterable, small));
-  const source: LoopSource = outer ? 'query-rows' : allSmall ? 'small-constant' : 'unknown';
+  const isSmall = (l: LoopInfo) => {
+    let yes = ws.small.get(l);
+    if (yes === undefined) ws.small.set(l, yes = l.iterable !== undefined && isSmallConstantCollection(l.iterable, small));
+    return yes;
+  };
+  const source: LoopSource = outer ? 'query-rows' : loops.every(isSmall) ? 'small-constant' : 'unknown';
   const estimated = outer ? options.estimatedRows?.(outer) : undefined;
   let severity: Severity = source === 'query-rows' ? 'error' : source === 'small-constant' ? 'hint' : 'warning';
   if (estimated !== undefined && estimated > 20 && severity === 'warning') severity = 'error';
@@ -322,21 +397,22 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
   for (let i = loops.length - 2; i >= 0; i--) related.push({ file: loopFile.file, range: loops[i].range, message: `enclosing ${loops[i].kind} loop multiplies the count` });
   if (outer) related.push({ file: loopFile.file, range: outer.range, message: 'the loop iterates over the rows of this query' });
 
-  return {
-    code: N_PLUS_ONE, severity, message, file: site.file, range: site.range, related,
-    data: {
-      loopFile: loopFile.file, loopLine: loop.range.start.line + 1, loopRange: loop.range, loopKind: loop.kind,
-      iterable: loop.iterable,
-      path: path.map((c) => ({ name: c.item.name, file: c.file.file, range: c.item.range, line: c.item.range.start.line + 1 })),
-      language: site.language, innerSql: site.sql, innerPlaceholders: site.placeholders, innerCall: site.call,
-      source, loopDepth: loops.length, concurrent,
-      ...(outer ? { outer: { file: loopFile.file, line: outer.range.start.line + 1, range: outer.range, sql: outer.sql, placeholders: outer.placeholders, resultVar: outer.resultVar } } : {}),
-      ...(estimated !== undefined ? { estimatedIterations: estimated } : {}),
-    },
+  const data: NPlusOneData = {
+    loopFile: loopFile.file, loopLine: loop.range.start.line + 1, loopRange: loop.range, loopKind: loop.kind,
+    iterable: loop.iterable,
+    path: path.map((c) => ({ name: c.item.name, file: c.file.file, range: c.item.range, line: c.item.range.start.line + 1 })),
+    language: site.language, innerSql: site.sql, innerPlaceholders: site.placeholders, innerCall: site.call,
+    source, loopDepth: loops.length, concurrent,
   };
+  if (outer) data.outer = { file: loopFile.file, line: outer.range.start.line + 1, range: outer.range, sql: outer.sql, placeholders: outer.placeholders, resultVar: outer.resultVar };
+  if (estimated !== undefined) data.estimatedIterations = estimated;
+  return { code: N_PLUS_ONE, severity, message, file: site.file, range: site.range, related, data };
 }
 
+/** Whitespace that shorten would change: other than single spaces between words. */
+const UNTIDY_SPACE = /[^\S ]| {2}|^ | $/;
+
 function shorten(s: string, max = 80): string {
-  const one = s.replace(/\s+/g, ' ').trim();
+  const one = UNTIDY_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }

@@ -29,10 +29,16 @@ export function lastNameSegment(name: string): string {
   return parts.length ? parts[parts.length - 1] : name;
 }
 
+/** Character codes of `$ @ % & * {`: the first character of a name stripSigil changes. */
+const SIGIL_OR_BRACE = new Set([...'$@%&*{'].map((c) => c.charCodeAt(0)));
+
 /** Drops Perl / PHP / Ruby sigils: `$rows` → `rows`, `@posts` → `posts`, `@$rows` → `rows`. */
 export function stripSigil(name: string): string {
+  // why: called for every receiver and result variable of a workspace; most names have neither sigil nor braces.
+  if (!SIGIL_OR_BRACE.has(name.charCodeAt(0))) return name;
   return name.replace(/^[$@%&*]+/, '').replace(/^\{(.*)\}$/, '$1');
 }
+
 
 /** Identifiers named in a piece of source (sigils dropped), in order: `@$rows` → [rows], `posts[:10]` → [posts]. */
 export function identifiersOf(text: string): string[] {
