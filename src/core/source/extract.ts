@@ -5,7 +5,7 @@
  * directly or through a variable or constant — the enclosing function and loops, and it lists the
  * file's functions and calls for following calls across functions.
  */
-import type { SyntaxNode as Node, SyntaxTree } from './syntaxTree';
+import type { GrammarTables, SyntaxNode as Node, SyntaxTree } from './syntaxTree';
 import type { CallSite, FileFacts, FunctionDef, Language, LoopInfo, Position, Range, SqlSite } from '../model';
 import { joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from './sqlText';
 import type { LangSpec, FormatStyle, CallShape } from './langSpec';
@@ -19,13 +19,13 @@ export { languageForPath } from './languageOf';
 
 const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10;
 
-/** Per grammar: the role of each node type that has one (concatenations are reached from their strings, so they have none). */
-const grammarRoles = new WeakMap<LangSpec, Map<string, number>>();
+/** Per grammar: the role of each node type id that has one (concatenations are reached from their strings, so they have none). */
+const grammarRoles = new WeakMap<GrammarTables, Uint8Array>();
 
-function rolesFor(spec: LangSpec): Map<string, number> {
-  let roles = grammarRoles.get(spec);
-  if (roles) return roles;
-  roles = new Map();
+function rolesFor(spec: LangSpec, tables: GrammarTables): Uint8Array {
+  const cached = grammarRoles.get(tables);
+  if (cached) return cached;
+  const roles = new Map<string, number>();
   const add = (names: Iterable<string>, role: number) => { for (const n of names) if (!roles!.has(n)) roles!.set(n, role); };
   add(spec.strings, R_STRING);
   add(spec.calls, R_CALL);
@@ -36,8 +36,10 @@ function rolesFor(spec: LangSpec): Map<string, number> {
   if (spec.heredocBegin) add([spec.heredocBegin], R_HEREDOC_BEGIN);
   if (spec.heredocBody) add([spec.heredocBody], R_HEREDOC_BODY);
   for (const n of [...spec.binary, ...spec.implicitConcat]) if (roles.get(n) !== R_STRING) roles.delete(n);
-  grammarRoles.set(spec, roles);
-  return roles;
+  const byId = new Uint8Array(tables.types.length);
+  tables.types.forEach((name, id) => { if (tables.named[id]) byId[id] = roles.get(name) ?? 0; });
+  grammarRoles.set(tables, byId);
+  return byId;
 }
 
 interface Frame {
@@ -138,10 +140,9 @@ class Walker {
 
   /** Visits the named nodes with a role in pre-order (outer nodes before the nodes they contain). */
   private walk(tree: SyntaxTree): void {
-    const roles = rolesFor(this.spec);
+    const roles = rolesFor(this.spec, tree.tables);
     for (const node of tree.nodes) {
-      if (!node.isNamed) continue;
-      const role = roles.get(node.type);
+      const role = roles[node.typeId];
       if (!role) continue;
       const start = node.startIndex;
       while (this.frames.length && this.frames[this.frames.length - 1].popAt <= start) this.frames.pop();

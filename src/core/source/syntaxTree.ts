@@ -31,11 +31,14 @@ export interface CopyCursor {
 /** tree-sitter's symbol for ERROR nodes ((TSSymbol)-1). */
 const ERROR_SYMBOL = 65535;
 
+// why: most nodes are leaves; sharing one frozen empty list spares an allocation per leaf.
+const NO_CHILDREN: SyntaxNode[] = Object.freeze([]) as unknown as SyntaxNode[];
+
 export interface Point { row: number; column: number }
 
 /** One node of a copied tree: positions are offsets into the text (UTF-16 code units). */
 export class SyntaxNode {
-  readonly children: SyntaxNode[] = [];
+  children: SyntaxNode[] = NO_CHILDREN;
   /** Position among the parent's children. */
   index = 0;
   isMissing = false;
@@ -47,6 +50,8 @@ export class SyntaxNode {
     readonly tree: SyntaxTree,
     /** Unique within its tree: the node's place in pre-order. */
     readonly id: number,
+    /** The grammar's id of the type (tables.types[typeId] === type; 65535 for ERROR). */
+    readonly typeId: number,
     readonly type: string,
     readonly isNamed: boolean,
     readonly startIndex: number,
@@ -147,7 +152,7 @@ export class SyntaxTree {
   readonly nodes: SyntaxNode[] = [];
   private lineStarts?: number[];
 
-  constructor(readonly text: string) {}
+  constructor(readonly text: string, readonly tables: GrammarTables) {}
 
   get rootNode(): SyntaxNode {
     return this.nodes[0];
@@ -175,17 +180,20 @@ export class SyntaxTree {
  * whether it is missing, which only a tree with errors needs.
  */
 export function copyTree(text: string, cursor: CopyCursor, tables: GrammarTables, withErrors: boolean): SyntaxTree {
-  const tree = new SyntaxTree(text);
+  const tree = new SyntaxTree(text, tables);
   const nodes = tree.nodes;
   const { types, named, fields } = tables;
   let parent: SyntaxNode | null = null;
   for (;;) {
     const typeId = cursor.typeId();
     const isError = typeId === ERROR_SYMBOL;
-    const node: SyntaxNode = new SyntaxNode(tree, nodes.length, isError ? 'ERROR' : (types[typeId] ?? 'ERROR'), isError || named[typeId] === true,
+    const node: SyntaxNode = new SyntaxNode(tree, nodes.length, typeId, isError ? 'ERROR' : (types[typeId] ?? 'ERROR'), isError || named[typeId] === true,
       cursor.startIndex(), cursor.endIndex(), fields[cursor.fieldId()] ?? null, parent);
     nodes.push(node);
-    if (parent) { node.index = parent.children.length; parent.children.push(node); }
+    if (parent) {
+      if (parent.children === NO_CHILDREN) parent.children = [node];
+      else { node.index = parent.children.length; parent.children.push(node); }
+    }
     if (withErrors) {
       node.isMissing = cursor.isMissing();
       if (isError || node.isMissing) for (let a: SyntaxNode | null = node; a && !a.hasError; a = a.parent) a.hasError = true;

@@ -9,7 +9,7 @@
  * (`Mount`, `use`, `include_router`, `register_blueprint`, `nest`, `route`, `register`, `service`)
  * and helper functions handed a group as an argument.
  */
-import type { SyntaxNode as Node, SyntaxTree } from '../syntaxTree';
+import type { GrammarTables, SyntaxNode as Node, SyntaxTree } from '../syntaxTree';
 import type { Range, Route } from '../../model';
 import { SPECS } from '../languageSpecs';
 import type { GrammarName } from '../treeSitter';
@@ -72,12 +72,16 @@ const FUNC_LITERALS: Record<GrammarName, string[]> = {
 };
 const OTHERS = ['decorated_definition', 'class_declaration', 'class_definition', 'class', 'impl_item', 'return_statement', 'return_expression', 'return'];
 
-/** Per grammar, the node types the walker looks at. */
-const VISITED = new Map<GrammarName, Set<string>>();
+/** Per grammar, the node type ids the walker looks at (1) or not (0). */
+const VISITED = new WeakMap<GrammarTables, Uint8Array>();
 
-function visitedTypes(grammar: GrammarName, syn: RouteSyntax): Set<string> {
-  let v = VISITED.get(grammar);
-  if (!v) VISITED.set(grammar, v = new Set([...syn.calls, ...syn.funcDefs, ...FUNC_LITERALS[grammar], ...OTHERS]));
+function visitedTypes(grammar: GrammarName, syn: RouteSyntax, tables: GrammarTables): Uint8Array {
+  let v = VISITED.get(tables);
+  if (!v) {
+    const names = new Set([...syn.calls, ...syn.funcDefs, ...FUNC_LITERALS[grammar], ...OTHERS]);
+    v = Uint8Array.from(tables.types, (name, id) => (tables.named[id] && names.has(name) ? 1 : 0));
+    VISITED.set(tables, v);
+  }
   return v;
 }
 
@@ -108,10 +112,10 @@ export class RouteWalker {
 
   /** Visits the named nodes of interest in pre-order (outer nodes before the nodes they contain). */
   private walk(tree: SyntaxTree): void {
-    const types = visitedTypes(this.grammar, this.syn);
+    const visited = visitedTypes(this.grammar, this.syn, tree.tables);
     this.scopes.push({ start: 0, end: Infinity, bindings: new Map<string, RouterId>(), implicit: 'root' });
     for (const node of tree.nodes) {
-      if (!node.isNamed || !types.has(node.type)) continue;
+      if (!visited[node.typeId]) continue;
       const start = node.startIndex;
       while (this.scopes.length > 1 && this.scopes[this.scopes.length - 1].end <= start) this.scopes.pop();
       while (this.classes.length && this.classes[this.classes.length - 1].end <= start) this.classes.pop();
