@@ -5,7 +5,7 @@
  * extractor (tree-sitter or the Perl lexer) produced them.
  */
 import type {
-  CallSite, FileFacts, Finding, FunctionDef, Language, LoopInfo, Range, RelatedLocation, Severity, SqlSite,
+  CallSite, FileFacts, Finding, FunctionDef, Language, LoopInfo, Position, Range, RelatedLocation, Severity, SqlSite,
 } from '../model';
 import { containsRange, identifiersOf, sameRange, isSmallConstantCollection, lastNameSegment, rangeBefore, stripSigil } from './nPlusOneSyntax';
 
@@ -97,7 +97,13 @@ class Workspace {
         push(this.byName, d.name, { file: f, item: d });
       }
       this.namedIn.set(f, named);
-      for (const c of f.calls) push(this.callsByName, calleeName(c), { file: f, item: c });
+    }
+    // Only calls of a defined name can be callers (callersOf asks by definition name).
+    for (const f of files) {
+      for (const c of f.calls) {
+        const name = calleeName(c);
+        if (this.byName.has(name)) push(this.callsByName, name, { file: f, item: c });
+      }
     }
   }
 
@@ -109,6 +115,13 @@ class Workspace {
       if (!best || containsRange(best.range, d.range)) best = d;
     }
     return best;
+  }
+
+  /** Whether the loop is over a literal collection of at most `max` constants (one `max` per detection). */
+  isSmall(l: LoopInfo, max: number): boolean {
+    let yes = this.small.get(l);
+    if (yes === undefined) this.small.set(l, yes = l.iterable !== undefined && isSmallConstantCollection(l.iterable, max));
+    return yes;
   }
 
   /** lastNameSegment, once per distinct name. */
@@ -127,6 +140,11 @@ class Workspace {
       this.reachable.set(key, r);
     }
     return r;
+  }
+
+  /** True when some call names `name` (else callersOf finds nothing for a definition of that name). */
+  isCalled(name: string): boolean {
+    return this.callsByName.has(name);
   }
 
   /** Calls anywhere in the workspace that resolve to `def` (defined in `defFile`). */
@@ -230,43 +248,93 @@ interface Execution { loops: LoopInfo[]; detached: boolean }
 /** A multi-row `INSERT … VALUES (…)` / `REPLACE …`: the statement people build up in a loop and send once after it. */
 const BATCHABLE = /^\s*(?:INSERT|REPLACE)\b[\s\S]*\bVALUES?\s*\(/i;
 
+// why (here and below): one pass over the file's calls instead of filter/find/sort chains; this runs for every
+// statement of the workspace. The first call in file order wins among equals, as a stable sort's first would.
 function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
-  const own = (): Execution => ({ loops: withoutHeaderLoops(ws, site, site.loops), detached: !!site.detached });
   // why: an INSERT … VALUES literal that flows into no call inside the loop is being built there (a batch
   // appended to per row) and sent after it; the extractor could not link it to that later call.
-  if (!site.call && BATCHABLE.test(site.sql)) return { loops: [], detached: !!site.detached };
-  if (!site.call) return own();
+  if (!site.call && BATCHABLE.test(site.sql)) return { loops: NO_LOOPS, detached: !!site.detached };
+  if (!site.call) return { loops: withoutHeaderLoops(ws, site, site.loops), detached: !!site.detached };
   const name = ws.lastSegment(site.call);
-  const fn = ws.enclosing(file, site.range);
-  const inFn = (c: CallSite) => !fn || containsRange(fn.range, c.range);
-  const named = file.calls.filter((c) => c.name === name && inFn(c));
+  // The function holding the statement, looked up when first needed.
+  let fn: FunctionDef | undefined | null = null;
+  const inFn = (c: CallSite) => {
+    if (fn === null) fn = ws.enclosing(file, site.range);
+    return !fn || containsRange(fn.range, c.range);
+  };
   // The extractor names the executing call; else the literal written inside the call.
-  let exec = site.callRange ? file.calls.find((c) => sameRange(c.range, site.callRange!)) : undefined;
-  if (!exec) exec = named.find((c) => containsRange(c.range, site.range));
+  let exec: CallSite | undefined;
+  const callRange = site.callRange;
+  if (callRange) {
+    for (const c of file.calls) if (sameRange(c.range, callRange)) { exec = c; break; }
+  }
+  if (!exec) {
+    for (const c of file.calls) if (c.name === name && inFn(c) && containsRange(c.range, site.range)) { exec = c; break; }
+  }
   // The statement held in a variable and handed to the call later (built in a loop, run after it, or the reverse).
-  if (!exec) exec = named.filter((c) => rangeBefore(site.range, c.range)).sort(byStart)[0];
-  let result: Execution = exec ? { loops: withoutHeaderLoops(ws, site, exec.loops), detached: !!exec.detached || !!site.detached } : own();
+  if (!exec) {
+    for (const c of file.calls) {
+      if (c.name === name && inFn(c) && rangeBefore(site.range, c.range) && (!exec || byStart(c, exec) < 0)) exec = c;
+    }
+  }
+  let result: Execution = exec ? { loops: withoutHeaderLoops(ws, site, exec.loops), detached: !!exec.detached || !!site.detached }
+    : { loops: withoutHeaderLoops(ws, site, site.loops), detached: !!site.detached };
   if (PREPARES.test(name) && site.resultVar) {
     const handle = stripSigil(site.resultVar);
-    const runs = file.calls.filter((c) => c.receiver !== undefined && stripSigil(c.receiver) === handle
-      && RUNS_PREPARED.test(c.name) && inFn(c) && rangeBefore(site.range, c.range) && c.loops.length > 0 && !c.detached);
-    if (runs.length) result = { loops: runs.sort(byStart)[0].loops, detached: false };
+    let run: CallSite | undefined;
+    for (const c of file.calls) {
+      if (c.receiver !== undefined && stripSigil(c.receiver) === handle && RUNS_PREPARED.test(c.name) && inFn(c)
+        && rangeBefore(site.range, c.range) && c.loops.length > 0 && !c.detached && (!run || byStart(c, run) < 0)) run = c;
+    }
+    if (run) result = { loops: run.loops, detached: false };
   }
   return result;
 }
 
-/** Drops a loop whose header holds the statement itself (`for row in db.query("SELECT …")`): that is the outer query. */
+/** An empty list of loops, shared (never changed). */
+const NO_LOOPS: LoopInfo[] = [];
+
+/**
+ * Drops a loop whose header holds the statement itself (`for row in db.query("SELECT …")`): that is the outer query.
+ * Returns `loops` itself when it drops none (callers only read the result).
+ */
 function withoutHeaderLoops(ws: Workspace, site: SqlSite, loops: LoopInfo[]): LoopInfo[] {
-  if (!loops.length) return [];
+  if (!loops.length) return NO_LOOPS;
   let head = ws.heads.get(site);
-  if (head === undefined) ws.heads.set(site, head = site.sql.replace(/\s+/g, ' ').trim().slice(0, 24));
-  if (head.length <= 6) return loops.slice();
-  return loops.filter((l) => {
-    if (!l.iterable) return true;
-    let it = ws.iterables.get(l);
-    if (it === undefined) ws.iterables.set(l, it = l.iterable.replace(/\s+/g, ' '));
-    return !it.includes(head);
-  });
+  if (head === undefined) ws.heads.set(site, head = headOf(site.sql));
+  if (head.length <= 6) return loops;
+  let kept: LoopInfo[] | undefined;
+  for (let i = 0; i < loops.length; i++) {
+    const l = loops[i];
+    let drop = false;
+    if (l.iterable) {
+      let it = ws.iterables.get(l);
+      if (it === undefined) ws.iterables.set(l, it = l.iterable.replace(/\s+/g, ' '));
+      drop = it.includes(head);
+    }
+    if (drop && !kept) kept = loops.slice(0, i);
+    else if (!drop && kept) kept.push(l);
+  }
+  return kept ?? loops;
+}
+
+/** `sql.replace(/\s+/g, ' ').trim().slice(0, 24)`, reading only the start of a long statement. */
+function headOf(sql: string): string {
+  // why: collapsing a prefix gives a prefix of the collapsed whole; with 26 characters or more (never two
+  // spaces in a row) something other than a space follows the first 24, so trimming the end cannot reach them.
+  const n = Math.min(sql.length, 26);
+  let tidy = true;
+  for (let i = 0; i < n && tidy; i++) {
+    const c = sql.charCodeAt(i);
+    // Only single ASCII spaces between words; anything else (other whitespace, non-ASCII) takes the long way.
+    tidy = c === 32 ? i > 0 && sql.charCodeAt(i - 1) !== 32 : c > 32 && c < 127;
+  }
+  if (tidy && (sql.length >= 26 || sql.charCodeAt(sql.length - 1) !== 32)) return sql.slice(0, 24);
+  if (sql.length > 64) {
+    const part = sql.slice(0, 64).replace(/\s+/g, ' ').trimStart();
+    if (part.length >= 26) return part.slice(0, 24);
+  }
+  return sql.replace(/\s+/g, ' ').trim().slice(0, 24);
 }
 
 function byStart(a: { range: Range }, b: { range: Range }): number {
@@ -280,24 +348,25 @@ function byStart(a: { range: Range }, b: { range: Range }): number {
 export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOptions = {}): NPlusOneFinding[] {
   const ws = new Workspace(facts);
   const maxDepth = Math.max(2, options.maxDepth ?? 4);
-  const out = new Map<string, NPlusOneFinding>();
+  const out: NPlusOneFinding[] = [];
+  const pairs = new PairSet();
+  // The first finding of a (statement, loop) pair stands; a later one is not even built.
+  const add = (file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], concurrent: boolean) => {
+    if (pairs.add(site.file, site.range.start, loopFile.file, loops[loops.length - 1].range.start)) {
+      out.push(build(ws, file, site, loopFile, loops, path, options, concurrent));
+    }
+  };
   for (const file of facts) {
     for (const site of file.sites) {
-      // The first finding of a (statement, loop) pair stands; a later one is not even built.
-      const add = (loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], concurrent: boolean) => {
-        const at = loops[loops.length - 1].range.start;
-        const key = `${site.file}:${site.range.start.line}:${site.range.start.character}|${loopFile.file}:${at.line}:${at.character}`;
-        if (!out.has(key)) out.set(key, build(ws, file, site, loopFile, loops, path, options, concurrent));
-      };
       const ex = execution(file, site, ws);
       // A task started per iteration (goroutine, async callback) still sends one statement per element:
       // `detached` only changes the wording. A task started once outside any loop has no loops here.
       if (ex.loops.length) {
-        add(file, ex.loops, [], ex.detached);
+        add(file, site, file, ex.loops, [], ex.detached);
         continue;
       }
       const start = ws.enclosing(file, site.range);
-      if (!start) continue;
+      if (!start || !ws.isCalled(start.name)) continue;
       // Breadth first, so each loop is reached by its shortest call path; `seen` is the recursion guard.
       const seen = new Set<FunctionDef>([start]);
       let frontier: { file: FileFacts; def: FunctionDef; path: Located<CallSite>[] }[] = [{ file, def: start, path: [] }];
@@ -307,7 +376,7 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
           for (const call of ws.callersOf(node.file, node.def)) {
             const path = [call, ...node.path];
             if (call.item.loops.length) {
-              add(call.file, call.item.loops, path, !!call.item.detached || ex.detached);
+              add(file, site, call.file, call.item.loops, path, !!call.item.detached || ex.detached);
               continue;
             }
             const caller = ws.enclosing(call.file, call.item.range);
@@ -321,7 +390,43 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
       }
     }
   }
-  return [...out.values()].sort((a, b) => a.file.localeCompare(b.file) || byStart(a, b) || a.data.loopFile.localeCompare(b.data.loopFile) || a.data.loopLine - b.data.loopLine);
+  return out.sort((a, b) => a.file.localeCompare(b.file) || byStart(a, b) || a.data.loopFile.localeCompare(b.data.loopFile) || a.data.loopLine - b.data.loopLine);
+}
+
+/** A position as one number, exact while line and character stay below 2^26; -1 when they do not. */
+function packed(p: Position): number {
+  return p.line >= 0 && p.line < 0x4000000 && p.character >= 0 && p.character < 0x4000000 && Number.isInteger(p.line) && Number.isInteger(p.character)
+    ? p.line * 0x4000000 + p.character : -1;
+}
+
+/**
+ * The (statement position, loop position) pairs already reported.
+ * why: one key string per candidate finding was a measurable share of detection; nested maps of
+ * numbers do the same without building strings (positions too large to pack fall back to a string).
+ */
+class PairSet {
+  private readonly packedPairs = new Map<string, Map<number, Map<string, Set<number>>>>();
+  private readonly other = new Set<string>();
+
+  /** Adds the pair; false when it was already there. */
+  add(file: string, at: Position, loopFile: string, loopAt: Position): boolean {
+    const a = packed(at), b = packed(loopAt);
+    if (a < 0 || b < 0) {
+      const key = `${file}:${at.line}:${at.character}|${loopFile}:${loopAt.line}:${loopAt.character}`;
+      if (this.other.has(key)) return false;
+      this.other.add(key);
+      return true;
+    }
+    let byAt = this.packedPairs.get(file);
+    if (!byAt) this.packedPairs.set(file, byAt = new Map());
+    let byLoopFile = byAt.get(a);
+    if (!byLoopFile) byAt.set(a, byLoopFile = new Map());
+    let loopsAt = byLoopFile.get(loopFile);
+    if (!loopsAt) byLoopFile.set(loopFile, loopsAt = new Set());
+    if (loopsAt.has(b)) return false;
+    loopsAt.add(b);
+    return true;
+  }
 }
 
 /** The query whose rows `loop` iterates over: a statement before the loop, in the same function, whose result variable the iterable names. */
@@ -371,12 +476,7 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
   const small = options.smallCollection ?? 5;
   let outer: SqlSite | undefined;
   for (let i = loops.length - 1; i >= 0 && !outer; i--) outer = outerQuery(ws, loopFile, loops[i]);
-  const isSmall = (l: LoopInfo) => {
-    let yes = ws.small.get(l);
-    if (yes === undefined) ws.small.set(l, yes = l.iterable !== undefined && isSmallConstantCollection(l.iterable, small));
-    return yes;
-  };
-  const source: LoopSource = outer ? 'query-rows' : loops.every(isSmall) ? 'small-constant' : 'unknown';
+  const source: LoopSource = outer ? 'query-rows' : loops.every((l) => ws.isSmall(l, small)) ? 'small-constant' : 'unknown';
   const estimated = outer ? options.estimatedRows?.(outer) : undefined;
   let severity: Severity = source === 'query-rows' ? 'error' : source === 'small-constant' ? 'hint' : 'warning';
   if (estimated !== undefined && estimated > 20 && severity === 'warning') severity = 'error';
