@@ -78,15 +78,13 @@ class Workspace {
   private readonly callsByName = new Map<string, Located<CallSite>[]>();
   private readonly callersByName = new Map<string, Map<FunctionDef, { file: FileFacts; call: Located<CallSite> }[]>>();
   private readonly reachable = new Map<string, Reachable>();
-  /** The start of each statement as withoutHeaderLoops compares it. */
-  readonly heads = new Map<SqlSite, string>();
-  /** Each loop's iterable with whitespace runs collapsed. */
-  readonly iterables = new Map<LoopInfo, string>();
   readonly outers = new Map<LoopInfo, OuterMemo>();
   readonly small = new Map<LoopInfo, boolean>();
   /** walksHandle's pattern per handle. */
   readonly handleWalks = new Map<string, RegExp>();
   private readonly segments = new Map<string, string>();
+  private readonly handles = new Map<string, string | undefined>();
+  private readonly idents = new Map<string, string[]>();
 
   constructor(readonly files: readonly FileFacts[]) {
     for (const f of files) {
@@ -122,6 +120,22 @@ class Workspace {
     let yes = this.small.get(l);
     if (yes === undefined) this.small.set(l, yes = l.iterable !== undefined && isSmallConstantCollection(l.iterable, max));
     return yes;
+  }
+
+  /** The object a call is made on, sigil dropped (`$sth->execute` → `sth`), once per distinct call text. */
+  handleOf(call: string): string | undefined {
+    if (this.handles.has(call)) return this.handles.get(call);
+    const m = /([$@]?[A-Za-z_]\w*)\s*(?:\.|->)\s*[A-Za-z_]\w*$/.exec(call);
+    const handle = m ? stripSigil(m[1]) : undefined;
+    this.handles.set(call, handle);
+    return handle;
+  }
+
+  /** identifiersOf, once per distinct loop iterable (callers only read the list). */
+  identifiers(iterable: string): string[] {
+    let xs = this.idents.get(iterable);
+    if (!xs) this.idents.set(iterable, xs = identifiersOf(iterable));
+    return xs;
   }
 
   /** lastNameSegment, once per distinct name. */
@@ -254,14 +268,10 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   // why: an INSERT … VALUES literal that flows into no call inside the loop is being built there (a batch
   // appended to per row) and sent after it; the extractor could not link it to that later call.
   if (!site.call && BATCHABLE.test(site.sql)) return { loops: NO_LOOPS, detached: !!site.detached };
-  if (!site.call) return { loops: withoutHeaderLoops(ws, site, site.loops), detached: !!site.detached };
+  if (!site.call) return { loops: withoutHeaderLoops(site, site.loops), detached: !!site.detached };
   const name = ws.lastSegment(site.call);
-  // The function holding the statement, looked up when first needed.
+  // The function holding the statement (null: not looked up yet).
   let fn: FunctionDef | undefined | null = null;
-  const inFn = (c: CallSite) => {
-    if (fn === null) fn = ws.enclosing(file, site.range);
-    return !fn || containsRange(fn.range, c.range);
-  };
   // The extractor names the executing call; else the literal written inside the call.
   let exec: CallSite | undefined;
   const callRange = site.callRange;
@@ -269,26 +279,33 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
     for (const c of file.calls) if (sameRange(c.range, callRange)) { exec = c; break; }
   }
   if (!exec) {
-    for (const c of file.calls) if (c.name === name && inFn(c) && containsRange(c.range, site.range)) { exec = c; break; }
+    fn = ws.enclosing(file, site.range);
+    for (const c of file.calls) if (c.name === name && within(fn, c) && containsRange(c.range, site.range)) { exec = c; break; }
   }
   // The statement held in a variable and handed to the call later (built in a loop, run after it, or the reverse).
   if (!exec) {
     for (const c of file.calls) {
-      if (c.name === name && inFn(c) && rangeBefore(site.range, c.range) && (!exec || byStart(c, exec) < 0)) exec = c;
+      if (c.name === name && within(fn, c) && rangeBefore(site.range, c.range) && (!exec || byStart(c, exec) < 0)) exec = c;
     }
   }
-  let result: Execution = exec ? { loops: withoutHeaderLoops(ws, site, exec.loops), detached: !!exec.detached || !!site.detached }
-    : { loops: withoutHeaderLoops(ws, site, site.loops), detached: !!site.detached };
+  let result: Execution = exec ? { loops: withoutHeaderLoops(site, exec.loops), detached: !!exec.detached || !!site.detached }
+    : { loops: withoutHeaderLoops(site, site.loops), detached: !!site.detached };
   if (PREPARES.test(name) && site.resultVar) {
     const handle = stripSigil(site.resultVar);
+    if (fn === null) fn = ws.enclosing(file, site.range);
     let run: CallSite | undefined;
     for (const c of file.calls) {
-      if (c.receiver !== undefined && stripSigil(c.receiver) === handle && RUNS_PREPARED.test(c.name) && inFn(c)
+      if (c.receiver !== undefined && stripSigil(c.receiver) === handle && RUNS_PREPARED.test(c.name) && within(fn, c)
         && rangeBefore(site.range, c.range) && c.loops.length > 0 && !c.detached && (!run || byStart(c, run) < 0)) run = c;
     }
     if (run) result = { loops: run.loops, detached: false };
   }
   return result;
+}
+
+/** True when the call lies in `fn` (or there is no function). */
+function within(fn: FunctionDef | undefined | null, c: CallSite): boolean {
+  return !fn || containsRange(fn.range, c.range);
 }
 
 /** An empty list of loops, shared (never changed). */
@@ -298,18 +315,16 @@ const NO_LOOPS: LoopInfo[] = [];
  * Drops a loop whose header holds the statement itself (`for row in db.query("SELECT …")`): that is the outer query.
  * Returns `loops` itself when it drops none (callers only read the result).
  */
-function withoutHeaderLoops(ws: Workspace, site: SqlSite, loops: LoopInfo[]): LoopInfo[] {
+function withoutHeaderLoops(site: SqlSite, loops: LoopInfo[]): LoopInfo[] {
   if (!loops.length) return NO_LOOPS;
-  let head = ws.heads.get(site);
-  if (head === undefined) ws.heads.set(site, head = headOf(site.sql));
+  const head = headOf(site.sql);
   if (head.length <= 6) return loops;
   let kept: LoopInfo[] | undefined;
   for (let i = 0; i < loops.length; i++) {
     const l = loops[i];
     let drop = false;
     if (l.iterable) {
-      let it = ws.iterables.get(l);
-      if (it === undefined) ws.iterables.set(l, it = l.iterable.replace(/\s+/g, ' '));
+      const it = SPACE_RUN.test(l.iterable) ? l.iterable.replace(/\s+/g, ' ') : l.iterable;
       drop = it.includes(head);
     }
     if (drop && !kept) kept = loops.slice(0, i);
@@ -317,6 +332,9 @@ function withoutHeaderLoops(ws: Workspace, site: SqlSite, loops: LoopInfo[]): Lo
   }
   return kept ?? loops;
 }
+
+/** Whitespace that `replace(/\s+/g, ' ')` would change. */
+const SPACE_RUN = /[^\S ]| {2}/;
 
 /** `sql.replace(/\s+/g, ' ').trim().slice(0, 24)`, reading only the start of a long statement. */
 function headOf(sql: string): string {
@@ -405,7 +423,8 @@ function packed(p: Position): number {
  * numbers do the same without building strings (positions too large to pack fall back to a string).
  */
 class PairSet {
-  private readonly packedPairs = new Map<string, Map<number, Map<string, Set<number>>>>();
+  /** Statement file → statement position → its loops so far, flat: loop file, loop position, loop file, … */
+  private readonly packedPairs = new Map<string, Map<number, (string | number)[]>>();
   private readonly other = new Set<string>();
 
   /** Adds the pair; false when it was already there. */
@@ -419,12 +438,13 @@ class PairSet {
     }
     let byAt = this.packedPairs.get(file);
     if (!byAt) this.packedPairs.set(file, byAt = new Map());
-    let byLoopFile = byAt.get(a);
-    if (!byLoopFile) byAt.set(a, byLoopFile = new Map());
-    let loopsAt = byLoopFile.get(loopFile);
-    if (!loopsAt) byLoopFile.set(loopFile, loopsAt = new Set());
-    if (loopsAt.has(b)) return false;
-    loopsAt.add(b);
+    const loops = byAt.get(a);
+    if (!loops) {
+      byAt.set(a, [loopFile, b]);
+      return true;
+    }
+    for (let i = 0; i < loops.length; i += 2) if (loops[i] === loopFile && loops[i + 1] === b) return false;
+    loops.push(loopFile, b);
     return true;
   }
 }
@@ -443,11 +463,11 @@ function findOuterQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite
   const fn = ws.enclosing(file, loop.range);
   const inFn = (r: Range) => !fn || containsRange(fn.range, r);
   // `for row in db.query("SELECT …")`: the statement sits in the loop's header.
-  const head = file.sites.find((s) => containsRange(loop.range, s.range) && s.loops.includes(loop) && !withoutHeaderLoops(ws, s, s.loops).includes(loop));
+  const head = file.sites.find((s) => containsRange(loop.range, s.range) && s.loops.includes(loop) && !withoutHeaderLoops(s, s.loops).includes(loop));
   if (head) return head;
-  const names = new Set(identifiersOf(loop.iterable));
+  const names = ws.identifiers(loop.iterable);
   const it = loop.iterable.replace(/\s+/g, '');
-  const linked = (s: SqlSite) => (s.resultVar !== undefined && names.has(stripSigil(s.resultVar))) || walksHandle(ws, it, s);
+  const linked = (s: SqlSite) => (s.resultVar !== undefined && names.includes(stripSigil(s.resultVar))) || walksHandle(ws, it, s);
   // The last linked statement before the loop (the later of two starting at the same place).
   let last: SqlSite | undefined;
   for (const s of file.sites) {
@@ -462,9 +482,8 @@ function findOuterQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite
  */
 function walksHandle(ws: Workspace, it: string, site: SqlSite): boolean {
   if (!site.call) return false;
-  const m = /([$@]?[A-Za-z_]\w*)\s*(?:\.|->)\s*[A-Za-z_]\w*$/.exec(site.call);
-  if (!m) return false;
-  const handle = stripSigil(m[1]);
+  const handle = ws.handleOf(site.call);
+  if (handle === undefined) return false;
   if (it.replace(/^[$@]/, '') === handle) return true;
   let walks = ws.handleWalks.get(handle);
   if (!walks) ws.handleWalks.set(handle, walks = new RegExp(`(?:^|[^\\w$])[$@]?${handle}(?:\\.|->)(?:fetch|next|each|all|rows|iter|read)\\w*`, 'i'));

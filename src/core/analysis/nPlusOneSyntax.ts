@@ -43,7 +43,9 @@ export function stripSigil(name: string): string {
 /** Identifiers named in a piece of source (sigils dropped), in order: `@$rows` → [rows], `posts[:10]` → [posts]. */
 export function identifiersOf(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.replace(/(["'`]).*?\1/g, ' ').matchAll(/[$@%]*([A-Za-z_][\w]*)/g)) out.push(m[1]);
+  const re = /[$@%]*([A-Za-z_][\w]*)/g;
+  const bare = text.replace(/(["'`]).*?\1/g, ' ');
+  for (let m = re.exec(bare); m; m = re.exec(bare)) out.push(m[1]);
   return out;
 }
 
