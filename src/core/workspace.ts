@@ -5,7 +5,7 @@
 import type { FileFacts, Language } from './model';
 import { extractFacts } from './source/extract';
 import { languageForPath } from './source/languageOf';
-import type { ParserSet } from './source/treeSitter';
+import { grammarFor, type ParserSet } from './source/treeSitter';
 
 /** A fast 53-bit content hash (two interleaved 32-bit FNV-style lanes); not cryptographic. */
 export function contentHash(text: string): string {
@@ -36,7 +36,9 @@ export class FactsCache {
     const hash = contentHash(text);
     const hit = this.entries.get(file);
     if (hit && hit.hash === hash && hit.facts.language === language) return hit.facts;
-    await this.parsers.loadFor([language]);
+    // why: only the grammar this file needs (a .ts file does not need the tsx grammar compiled).
+    const grammar = grammarFor(language, file);
+    if (grammar) await this.parsers.load(grammar);
     const facts = extractFacts(file, text, language, this.parsers);
     this.entries.set(file, { hash, facts });
     return facts;
