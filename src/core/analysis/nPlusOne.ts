@@ -75,10 +75,16 @@ interface OuterMemo { file: FileFacts; site: SqlSite | undefined }
 class Workspace {
   readonly byName = new Map<string, Located<FunctionDef>[]>();
   private readonly namedIn = new Map<FileFacts, FunctionDef[]>();
+  private lastFile: FileFacts | undefined;
+  private lastNamed: FunctionDef[] = [];
   private readonly callsByName = new Map<string, Located<CallSite>[]>();
   private readonly callersByName = new Map<string, Map<FunctionDef, { file: FileFacts; call: Located<CallSite> }[]>>();
   private readonly reachable = new Map<string, Reachable>();
   readonly outers = new Map<LoopInfo, OuterMemo>();
+  /** The file detection is at, and the outer queries of its loops found so far (see outerQuery). */
+  current: FileFacts | undefined;
+  readonly currentLoops: LoopInfo[] = [];
+  readonly currentOuters: (SqlSite | undefined)[] = [];
   readonly small = new Map<LoopInfo, boolean>();
   /** walksHandle's pattern per handle. */
   readonly handleWalks = new Map<string, RegExp>();
@@ -107,8 +113,13 @@ class Workspace {
 
   /** The innermost named function of `file` whose range holds `range`. */
   enclosing(file: FileFacts, range: Range): FunctionDef | undefined {
+    // Asked mostly about the file at hand, many times in a row.
+    if (file !== this.lastFile) {
+      this.lastFile = file;
+      this.lastNamed = this.namedIn.get(file) ?? file.functions.filter(isNamed);
+    }
     let best: FunctionDef | undefined;
-    for (const d of this.namedIn.get(file) ?? file.functions.filter(isNamed)) {
+    for (const d of this.lastNamed) {
       if (!containsRange(d.range, range)) continue;
       if (!best || containsRange(best.range, d.range)) best = d;
     }
@@ -295,8 +306,8 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
     if (fn === null) fn = ws.enclosing(file, site.range);
     let run: CallSite | undefined;
     for (const c of file.calls) {
-      if (c.receiver !== undefined && stripSigil(c.receiver) === handle && RUNS_PREPARED.test(c.name) && within(fn, c)
-        && rangeBefore(site.range, c.range) && c.loops.length > 0 && !c.detached && (!run || byStart(c, run) < 0)) run = c;
+      if (c.loops.length > 0 && !c.detached && c.receiver !== undefined && RUNS_PREPARED.test(c.name) && stripSigil(c.receiver) === handle
+        && within(fn, c) && rangeBefore(site.range, c.range) && (!run || byStart(c, run) < 0)) run = c;
     }
     if (run) result = { loops: run.loops, detached: false };
   }
@@ -355,6 +366,11 @@ function headOf(sql: string): string {
   return sql.replace(/\s+/g, ' ').trim().slice(0, 24);
 }
 
+/** `a.localeCompare(b)`, without asking the collator about equal strings (the common case when sorting findings). */
+export function compareText(a: string, b: string): number {
+  return a === b ? 0 : a.localeCompare(b);
+}
+
 function byStart(a: { range: Range }, b: { range: Range }): number {
   return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
 }
@@ -375,6 +391,9 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
     }
   };
   for (const file of facts) {
+    ws.current = file;
+    ws.currentLoops.length = 0;
+    ws.currentOuters.length = 0;
     for (const site of file.sites) {
       const ex = execution(file, site, ws);
       // A task started per iteration (goroutine, async callback) still sends one statement per element:
@@ -408,7 +427,7 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
       }
     }
   }
-  return out.sort((a, b) => a.file.localeCompare(b.file) || byStart(a, b) || a.data.loopFile.localeCompare(b.data.loopFile) || a.data.loopLine - b.data.loopLine);
+  return out.sort((a, b) => compareText(a.file, b.file) || byStart(a, b) || compareText(a.data.loopFile, b.data.loopFile) || a.data.loopLine - b.data.loopLine);
 }
 
 /** A position as one number, exact while line and character stay below 2^26; -1 when they do not. */
@@ -426,6 +445,8 @@ class PairSet {
   /** Statement file → statement position → its loops so far, flat: loop file, loop position, loop file, … */
   private readonly packedPairs = new Map<string, Map<number, (string | number)[]>>();
   private readonly other = new Set<string>();
+  private lastFile: string | undefined;
+  private lastByAt: Map<number, (string | number)[]> | undefined;
 
   /** Adds the pair; false when it was already there. */
   add(file: string, at: Position, loopFile: string, loopAt: Position): boolean {
@@ -436,8 +457,10 @@ class PairSet {
       this.other.add(key);
       return true;
     }
-    let byAt = this.packedPairs.get(file);
+    let byAt = file === this.lastFile ? this.lastByAt : this.packedPairs.get(file);
     if (!byAt) this.packedPairs.set(file, byAt = new Map());
+    this.lastFile = file;
+    this.lastByAt = byAt;
     const loops = byAt.get(a);
     if (!loops) {
       byAt.set(a, [loopFile, b]);
@@ -451,6 +474,15 @@ class PairSet {
 
 /** The query whose rows `loop` iterates over: a statement before the loop, in the same function, whose result variable the iterable names. */
 function outerQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite | undefined {
+  // Loops of the file being scanned are kept in a short list (cheaper than the map, which serves the rest).
+  if (file === ws.current) {
+    const i = ws.currentLoops.indexOf(loop);
+    if (i >= 0) return ws.currentOuters[i];
+    const found = findOuterQuery(ws, file, loop);
+    ws.currentLoops.push(loop);
+    ws.currentOuters.push(found);
+    return found;
+  }
   const memo = ws.outers.get(loop);
   if (memo?.file === file) return memo.site;
   const site = findOuterQuery(ws, file, loop);

@@ -3,7 +3,7 @@
  * a table row. Pure: the caller renders and writes.
  */
 import type { FileFacts } from '../model';
-import { detectNPlusOne, type NPlusOneFinding, type NPlusOneOptions } from './nPlusOne';
+import { compareText, detectNPlusOne, type NPlusOneFinding, type NPlusOneOptions } from './nPlusOne';
 
 /** One N+1 finding as printed by `query-insight scan --format json` (1-based lines). */
 export interface NPlusOneRecord {
@@ -50,7 +50,7 @@ export function nPlusOneRecord(f: NPlusOneFinding): NPlusOneRecord {
 export function nPlusOneReport(facts: readonly FileFacts[], options: NPlusOneOptions = {}): NPlusOneRecord[] {
   const rank: Record<string, number> = { error: 0, warning: 1, info: 2, hint: 3 };
   return detectNPlusOne(facts, options).map(nPlusOneRecord)
-    .sort((a, b) => (rank[a.severity] ?? 9) - (rank[b.severity] ?? 9) || a.file.localeCompare(b.file) || a.line - b.line);
+    .sort((a, b) => (rank[a.severity] ?? 9) - (rank[b.severity] ?? 9) || compareText(a.file, b.file) || a.line - b.line);
 }
 
 /** The record as a one-line path for tables: `app.go:36 ← range loop app.go:35 via getUser()`. */

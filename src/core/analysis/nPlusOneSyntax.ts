@@ -36,8 +36,16 @@ const SIGIL_OR_BRACE = new Set([...'$@%&*{'].map((c) => c.charCodeAt(0)));
 export function stripSigil(name: string): string {
   // why: called for every receiver and result variable of a workspace; most names have neither sigil nor braces.
   if (!SIGIL_OR_BRACE.has(name.charCodeAt(0))) return name;
-  return name.replace(/^[$@%&*]+/, '').replace(/^\{(.*)\}$/, '$1');
+  // = name.replace(/^[$@%&*]+/, '').replace(/^\{(.*)\}$/, '$1') without the regular expressions.
+  let i = 0;
+  while (i < name.length && SIGIL_OR_BRACE.has(name.charCodeAt(i)) && name.charCodeAt(i) !== BRACE_OPEN) i++;
+  const rest = i ? name.slice(i) : name;
+  const braced = rest.length >= 2 && rest.charCodeAt(0) === BRACE_OPEN && rest.charCodeAt(rest.length - 1) === BRACE_CLOSE && !/[\n\r\u2028\u2029]/.test(rest);
+  return braced ? rest.slice(1, -1) : rest;
 }
+
+const BRACE_OPEN = 123;
+const BRACE_CLOSE = 125;
 
 
 /** Identifiers named in a piece of source (sigils dropped), in order: `@$rows` → [rows], `posts[:10]` → [posts]. */
