@@ -367,7 +367,7 @@ function headOf(sql: string): string {
 }
 
 /** `a.localeCompare(b)`, without asking the collator about equal strings (the common case when sorting findings). */
-export function compareText(a: string, b: string): number {
+function compareText(a: string, b: string): number {
   return a === b ? 0 : a.localeCompare(b);
 }
 

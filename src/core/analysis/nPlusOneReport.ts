@@ -3,7 +3,7 @@
  * a table row. Pure: the caller renders and writes.
  */
 import type { FileFacts } from '../model';
-import { compareText, detectNPlusOne, type NPlusOneFinding, type NPlusOneOptions } from './nPlusOne';
+import { detectNPlusOne, type NPlusOneFinding, type NPlusOneOptions } from './nPlusOne';
 
 /** One N+1 finding as printed by `query-insight scan --format json` (1-based lines). */
 export interface NPlusOneRecord {
@@ -49,8 +49,17 @@ export function nPlusOneRecord(f: NPlusOneFinding): NPlusOneRecord {
 /** Detection over a scan's facts, as records, most severe first, then by file and line. */
 export function nPlusOneReport(facts: readonly FileFacts[], options: NPlusOneOptions = {}): NPlusOneRecord[] {
   const rank: Record<string, number> = { error: 0, warning: 1, info: 2, hint: 3 };
-  return detectNPlusOne(facts, options).map(nPlusOneRecord)
-    .sort((a, b) => (rank[a.severity] ?? 9) - (rank[b.severity] ?? 9) || compareText(a.file, b.file) || a.line - b.line);
+  // why: detectNPlusOne returns its findings sorted by file (the same collation) and line, so the stable
+  // sort by (severity, file, line) keeps that order within each severity: grouping by severity gives
+  // the same list without comparing paths again (tens of thousands of findings on a large app).
+  const bySeverity = new Map<number, NPlusOneRecord[]>();
+  for (const f of detectNPlusOne(facts, options)) {
+    const r = nPlusOneRecord(f);
+    const k = rank[r.severity] ?? 9;
+    const xs = bySeverity.get(k);
+    if (xs) xs.push(r); else bySeverity.set(k, [r]);
+  }
+  return [...bySeverity.keys()].sort((a, b) => a - b).flatMap((k) => bySeverity.get(k)!);
 }
 
 /** The record as a one-line path for tables: `app.go:36 ← range loop app.go:35 via getUser()`. */
