@@ -117,6 +117,7 @@ class Walker {
   private readonly candidates: Candidate[] = [];
   private readonly callRecs: CallRec[] = [];
   private readonly heredocs: Candidate[] = [];
+  private readonly offsets = new Map<string, number[]>();
   private lineStarts?: number[];
   private nextId = 1;
   private root?: Node;
@@ -402,8 +403,10 @@ class Walker {
       // The name as a value (`q`, `$q`, `self::Q`), not as a method being called (`db.query(`).
       const re = valueUse(name);
       const text = this.text;
-      // why: the name must occur among the arguments for the pattern to match there; indexOf rules most calls out cheaply.
-      const mentions = (r: CallRec) => { const i = text.indexOf(name, r.argsStart); return i >= 0 && i + name.length <= r.argsEnd; };
+      // why: the name must occur among the arguments for the pattern to match there; its offsets, found
+      // once, rule most calls out with a binary search.
+      const at = this.offsetsOf(name);
+      const mentions = (r: CallRec) => { const i = lowerBound(at, r.argsStart); return i < at.length && at[i] + name.length <= r.argsEnd; };
       const hits = this.callRecs.filter((r) => (scopeId === undefined || r.ctx.fn?.id === scopeId) && (scopeId === undefined || r.start >= after)
         && mentions(r) && !NOT_A_DB_CALL.test(r.shape.name) && re.test(text.slice(r.argsStart, r.argsEnd)));
       const helperHit = hits.find((h) => this.spec.helpers.has(h.shape.name));
@@ -422,6 +425,17 @@ class Walker {
       break;
     }
     return out;
+  }
+
+  /** Every offset where `name` occurs in the text, ascending (computed once per name and file). */
+  private offsetsOf(name: string): number[] {
+    let at = this.offsets.get(name);
+    if (!at) {
+      at = [];
+      for (let i = this.text.indexOf(name); i >= 0; i = this.text.indexOf(name, i + 1)) at.push(i);
+      this.offsets.set(name, at);
+    }
+    return at;
   }
 
   /**
@@ -555,6 +569,16 @@ function valueUse(name: string): RegExp {
     valueUses.set(name, re);
   }
   return re;
+}
+
+/** The first index of the ascending `xs` whose value is >= `x` (xs.length when none is). */
+function lowerBound(xs: number[], x: number): number {
+  let lo = 0, hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
 }
 
 function applyPendingFormat(parts: SqlPart[], c: Candidate): SqlPart[] {

@@ -33,6 +33,7 @@ let runtime: Promise<void> | undefined;
 /** The runtime's cursor exports used by copyTree (each takes the tree's address; the cursor lives in the runtime's transfer buffer). */
 interface CursorExports {
   _ts_tree_root_node_wasm(tree: number): void;
+  _ts_node_has_error_wasm(tree: number): number;
   _ts_tree_cursor_new_wasm(tree: number): void;
   _ts_tree_cursor_delete_wasm(tree: number): void;
   _ts_tree_cursor_current_node_type_id_wasm(tree: number): number;
@@ -44,7 +45,7 @@ interface CursorExports {
   _ts_tree_cursor_goto_next_sibling_wasm(tree: number): number;
   _ts_tree_cursor_goto_parent_wasm(tree: number): number;
 }
-const CURSOR_EXPORTS: (keyof CursorExports)[] = ['_ts_tree_root_node_wasm', '_ts_tree_cursor_new_wasm', '_ts_tree_cursor_delete_wasm',
+const CURSOR_EXPORTS: (keyof CursorExports)[] = ['_ts_tree_root_node_wasm', '_ts_node_has_error_wasm', '_ts_tree_cursor_new_wasm', '_ts_tree_cursor_delete_wasm',
   '_ts_tree_cursor_current_node_type_id_wasm', '_ts_tree_cursor_start_index_wasm', '_ts_tree_cursor_end_index_wasm',
   '_ts_tree_cursor_current_field_id_wasm', '_ts_tree_cursor_current_node_is_missing_wasm', '_ts_tree_cursor_goto_first_child_wasm',
   '_ts_tree_cursor_goto_next_sibling_wasm', '_ts_tree_cursor_goto_parent_wasm'];
@@ -77,7 +78,12 @@ export function treeCopyPath(): 'exports' | 'cursor' {
 }
 
 class ExportsCursor implements CopyCursor {
+  /** Whether the tree holds an ERROR or missing node. */
+  readonly hasError: boolean;
   constructor(private readonly x: CursorExports, private readonly t: number) {
+    // The root node goes into the transfer buffer, is asked about errors, and the cursor starts there.
+    x._ts_tree_root_node_wasm(t);
+    this.hasError = x._ts_node_has_error_wasm(t) === 1;
     x._ts_tree_root_node_wasm(t);
     x._ts_tree_cursor_new_wasm(t);
   }
@@ -94,7 +100,8 @@ class ExportsCursor implements CopyCursor {
 
 class ApiCursor implements CopyCursor {
   private readonly c: TreeSitter.TreeCursor;
-  constructor(tree: TreeSitter.Tree) { this.c = tree.walk(); }
+  readonly hasError: boolean;
+  constructor(tree: TreeSitter.Tree) { this.hasError = tree.rootNode.hasError; this.c = tree.walk(); }
   typeId(): number { return this.c.nodeTypeId; }
   startIndex(): number { return this.c.startIndex; }
   endIndex(): number { return this.c.endIndex; }
@@ -131,12 +138,11 @@ export function parseSyntax(parser: TreeSitter.Parser, text: string, mode: 'auto
   if (!tree) throw new Error('parser returned no tree');
   try {
     const address = (tree as unknown as Record<number, unknown>)[0];
-    // why: asked before the cursor exists, since any Node or TreeCursor call reuses the transfer buffer the exports cursor lives in.
-    const withErrors = tree.rootNode.hasError;
     const tables = tablesOf(parser.language!);
+    // why: no Node or TreeCursor call may come while the exports cursor lives, as they reuse its transfer buffer.
     const cursor = cursorExports && mode === 'auto' && typeof address === 'number' ? new ExportsCursor(cursorExports, address) : new ApiCursor(tree);
     try {
-      return copyTree(text, cursor, tables, withErrors);
+      return copyTree(text, cursor, tables, cursor.hasError);
     } finally {
       cursor.delete();
     }
