@@ -5,9 +5,11 @@
  * extractor (tree-sitter or the Perl lexer) produced them.
  */
 import type {
-  CallSite, FileFacts, Finding, FunctionDef, Language, LoopInfo, Position, Range, RelatedLocation, Severity, SqlSite,
+  CallSite, FileFacts, Finding, FunctionDef, Language, LoopInfo, Range, RelatedLocation, Severity, SqlSite,
 } from '../model';
-import { containsRange, identifiersOf, sameRange, isSmallConstantCollection, lastNameSegment, rangeBefore, stripSigil } from './nPlusOneSyntax';
+import {
+  compareText, containsRange, headOf, identifiersOf, isSmallConstantCollection, lastNameSegment, PairSet, rangeBefore, sameRange, SPACE_RUN, stripSigil,
+} from './nPlusOneSyntax';
 
 export const N_PLUS_ONE = 'n-plus-one';
 
@@ -344,33 +346,6 @@ function withoutHeaderLoops(site: SqlSite, loops: LoopInfo[]): LoopInfo[] {
   return kept ?? loops;
 }
 
-/** Whitespace that `replace(/\s+/g, ' ')` would change. */
-const SPACE_RUN = /[^\S ]| {2}/;
-
-/** `sql.replace(/\s+/g, ' ').trim().slice(0, 24)`, reading only the start of a long statement. */
-function headOf(sql: string): string {
-  // why: collapsing a prefix gives a prefix of the collapsed whole; with 26 characters or more (never two
-  // spaces in a row) something other than a space follows the first 24, so trimming the end cannot reach them.
-  const n = Math.min(sql.length, 26);
-  let tidy = true;
-  for (let i = 0; i < n && tidy; i++) {
-    const c = sql.charCodeAt(i);
-    // Only single ASCII spaces between words; anything else (other whitespace, non-ASCII) takes the long way.
-    tidy = c === 32 ? i > 0 && sql.charCodeAt(i - 1) !== 32 : c > 32 && c < 127;
-  }
-  if (tidy && (sql.length >= 26 || sql.charCodeAt(sql.length - 1) !== 32)) return sql.slice(0, 24);
-  if (sql.length > 64) {
-    const part = sql.slice(0, 64).replace(/\s+/g, ' ').trimStart();
-    if (part.length >= 26) return part.slice(0, 24);
-  }
-  return sql.replace(/\s+/g, ' ').trim().slice(0, 24);
-}
-
-/** `a.localeCompare(b)`, without asking the collator about equal strings (the common case when sorting findings). */
-function compareText(a: string, b: string): number {
-  return a === b ? 0 : a.localeCompare(b);
-}
-
 function byStart(a: { range: Range }, b: { range: Range }): number {
   return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
 }
@@ -428,48 +403,6 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
     }
   }
   return out.sort((a, b) => compareText(a.file, b.file) || byStart(a, b) || compareText(a.data.loopFile, b.data.loopFile) || a.data.loopLine - b.data.loopLine);
-}
-
-/** A position as one number, exact while line and character stay below 2^26; -1 when they do not. */
-function packed(p: Position): number {
-  return p.line >= 0 && p.line < 0x4000000 && p.character >= 0 && p.character < 0x4000000 && Number.isInteger(p.line) && Number.isInteger(p.character)
-    ? p.line * 0x4000000 + p.character : -1;
-}
-
-/**
- * The (statement position, loop position) pairs already reported.
- * why: one key string per candidate finding was a measurable share of detection; nested maps of
- * numbers do the same without building strings (positions too large to pack fall back to a string).
- */
-class PairSet {
-  /** Statement file → statement position → its loops so far, flat: loop file, loop position, loop file, … */
-  private readonly packedPairs = new Map<string, Map<number, (string | number)[]>>();
-  private readonly other = new Set<string>();
-  private lastFile: string | undefined;
-  private lastByAt: Map<number, (string | number)[]> | undefined;
-
-  /** Adds the pair; false when it was already there. */
-  add(file: string, at: Position, loopFile: string, loopAt: Position): boolean {
-    const a = packed(at), b = packed(loopAt);
-    if (a < 0 || b < 0) {
-      const key = `${file}:${at.line}:${at.character}|${loopFile}:${loopAt.line}:${loopAt.character}`;
-      if (this.other.has(key)) return false;
-      this.other.add(key);
-      return true;
-    }
-    let byAt = file === this.lastFile ? this.lastByAt : this.packedPairs.get(file);
-    if (!byAt) this.packedPairs.set(file, byAt = new Map());
-    this.lastFile = file;
-    this.lastByAt = byAt;
-    const loops = byAt.get(a);
-    if (!loops) {
-      byAt.set(a, [loopFile, b]);
-      return true;
-    }
-    for (let i = 0; i < loops.length; i += 2) if (loops[i] === loopFile && loops[i + 1] === b) return false;
-    loops.push(loopFile, b);
-    return true;
-  }
 }
 
 /** The query whose rows `loop` iterates over: a statement before the loop, in the same function, whose result variable the iterable names. */

@@ -1,9 +1,10 @@
 /**
  * Small text and range helpers for N+1 detection: comparing ranges, reading identifiers out of a
- * loop's iterable, and recognising a short literal collection (`[]string{"a", "b"}`, `qw(a b)`, `0..3`)
- * in any of the supported languages.
+ * loop's iterable, recognising a short literal collection (`[]string{"a", "b"}`, `qw(a b)`, `0..3`)
+ * in any of the supported languages, and the cheap forms of a few string operations detection runs
+ * once per statement (with the set of statement/loop pairs already reported).
  */
-import type { Range } from '../model';
+import type { Position, Range } from '../model';
 
 /** True when `inner` lies within `outer` (ends included). */
 export function containsRange(outer: Range, inner: Range): boolean {
@@ -108,4 +109,74 @@ export function isSmallConstantCollection(iterable: string, max = 5): boolean {
   const els = splitTop(br[1]);
   if (els.length === 0 || els.length > max) return els.length === 0;
   return els.every((e) => SCALAR.test(e) || /^[[(]([^[\]()]*)[\])]$/.test(e) && splitTop(e.slice(1, -1)).every((x) => SCALAR.test(x)));
+}
+
+/** `a.localeCompare(b)`, without asking the collator about equal strings (the common case when sorting findings). */
+export function compareText(a: string, b: string): number {
+  return a === b ? 0 : a.localeCompare(b);
+}
+
+/** Whitespace that `replace(/\s+/g, ' ')` would change. */
+export const SPACE_RUN = /[^\S ]| {2}/;
+
+/** `sql.replace(/\s+/g, ' ').trim().slice(0, 24)`, reading only the start of a long statement. */
+export function headOf(sql: string): string {
+  // why: collapsing a prefix gives a prefix of the collapsed whole; with 26 characters or more (never two
+  // spaces in a row) something other than a space follows the first 24, so trimming the end cannot reach them.
+  const n = Math.min(sql.length, 26);
+  let tidy = true;
+  for (let i = 0; i < n && tidy; i++) {
+    const c = sql.charCodeAt(i);
+    // Only single ASCII spaces between words; anything else (other whitespace, non-ASCII) takes the long way.
+    tidy = c === 32 ? i > 0 && sql.charCodeAt(i - 1) !== 32 : c > 32 && c < 127;
+  }
+  if (tidy && (sql.length >= 26 || sql.charCodeAt(sql.length - 1) !== 32)) return sql.slice(0, 24);
+  if (sql.length > 64) {
+    const part = sql.slice(0, 64).replace(/\s+/g, ' ').trimStart();
+    if (part.length >= 26) return part.slice(0, 24);
+  }
+  return sql.replace(/\s+/g, ' ').trim().slice(0, 24);
+}
+
+/** A position as one number, exact while line and character stay below 2^26; -1 when they do not. */
+function packed(p: Position): number {
+  return p.line >= 0 && p.line < 0x4000000 && p.character >= 0 && p.character < 0x4000000 && Number.isInteger(p.line) && Number.isInteger(p.character)
+    ? p.line * 0x4000000 + p.character : -1;
+}
+
+/**
+ * The (statement position, loop position) pairs already reported.
+ * why: one key string per candidate finding was a measurable share of detection; per file, a map from the
+ * packed statement position to its loops does the same without building strings (positions too large to
+ * pack fall back to a string key).
+ */
+export class PairSet {
+  /** Statement file → statement position → its loops so far, flat: loop file, loop position, loop file, … */
+  private readonly packedPairs = new Map<string, Map<number, (string | number)[]>>();
+  private readonly other = new Set<string>();
+  private lastFile: string | undefined;
+  private lastByAt: Map<number, (string | number)[]> | undefined;
+
+  /** Adds the pair; false when it was already there. */
+  add(file: string, at: Position, loopFile: string, loopAt: Position): boolean {
+    const a = packed(at), b = packed(loopAt);
+    if (a < 0 || b < 0) {
+      const key = `${file}:${at.line}:${at.character}|${loopFile}:${loopAt.line}:${loopAt.character}`;
+      if (this.other.has(key)) return false;
+      this.other.add(key);
+      return true;
+    }
+    let byAt = file === this.lastFile ? this.lastByAt : this.packedPairs.get(file);
+    if (!byAt) this.packedPairs.set(file, byAt = new Map());
+    this.lastFile = file;
+    this.lastByAt = byAt;
+    const loops = byAt.get(a);
+    if (!loops) {
+      byAt.set(a, [loopFile, b]);
+      return true;
+    }
+    for (let i = 0; i < loops.length; i += 2) if (loops[i] === loopFile && loops[i + 1] === b) return false;
+    loops.push(loopFile, b);
+    return true;
+  }
 }
