@@ -3,7 +3,7 @@
  * whose text has not changed returns the cached facts — so front ends can re-scan on every edit.
  */
 import type { FileFacts, Language } from './model';
-import { extractFacts } from './source/extract';
+import { extractFacts, type ExtractOptions } from './source/extract';
 import { languageForPath } from './source/languageOf';
 import { grammarFor, type ParserSet } from './source/treeSitter';
 
@@ -24,7 +24,8 @@ interface Entry { hash: string; facts: FileFacts }
 export class FactsCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly parsers: ParserSet) {}
+  /** `options` apply to every extraction (routes: false for callers that never read routes). */
+  constructor(private readonly parsers: ParserSet, private readonly options: ExtractOptions = {}) {}
 
   /**
    * Facts for `file` with content `text`: the cached ones when the content is unchanged, otherwise
@@ -39,7 +40,7 @@ export class FactsCache {
     // why: only the grammar this file needs (a .ts file does not need the tsx grammar compiled).
     const grammar = grammarFor(language, file);
     if (grammar) await this.parsers.load(grammar);
-    const facts = extractFacts(file, text, language, this.parsers);
+    const facts = extractFacts(file, text, language, this.parsers, this.options);
     this.entries.set(file, { hash, facts });
     return facts;
   }

@@ -154,7 +154,7 @@ export const adviseCommand: Command = {
         : 'no schema (no connection, no --schema, no .sql file with CREATE TABLE under DIR): existing indexes were not checked';
     }
 
-    const cache = new FactsCache(new ParserSet(fsGrammarSource()));
+    const cache = new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
     const scan = await scanProject(root, cache);
     const sites = scan.facts.flatMap((f) => f.sites);
     const items: Parameters<typeof mergeSuggestions>[0] = [];

@@ -115,7 +115,7 @@ export const explainCommand: Command = {
     let password = io.env[envName];
     if (password === undefined && values['password-env'] === undefined) password = await promptPassword(io);
 
-    const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource())));
+    const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource()), { routes: false }));
     const sites: SqlSite[] = scan.facts.flatMap((f) => f.sites);
     const svc = new ExplainService(new DbConnection({
       host: values.host, port, socket: values.socket, user: values.user, password, database: values.database, queryTimeoutMs: timeout, ssh,

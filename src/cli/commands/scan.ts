@@ -80,7 +80,8 @@ export const scanCommand: Command = {
     if (!st?.isDirectory()) throw new UsageError(`${root} is not a directory`);
 
     const started = Date.now();
-    const cache = new FactsCache(new ParserSet(fsGrammarSource()));
+    // why: scan reports statements and N+1 loops, never routes; skipping their walk spares a tenth of the time.
+    const cache = new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
     const scan = await scanProject(root, cache);
     const ms = Date.now() - started;
     const rows = scan.facts.flatMap((f) => f.sites).map(scanRow);

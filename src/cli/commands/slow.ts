@@ -99,7 +99,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (values.source !== undefined) {
     const root = resolve(io.cwd, values.source);
     if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UsageError(`--source ${values.source} is not a directory`);
-    const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource())));
+    const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource()), { routes: false }));
     sites = scan.facts.flatMap((f) => f.sites);
   }
   const index = indexSites(sites);

@@ -74,18 +74,24 @@ interface Candidate {
 const QUICK = /select|insert|update|delete|replace|with/i;
 const NOT_A_DB_CALL = /^(?:print|println|printf|puts|p|pp|log|logf|debug|debugf|info|infof|warn|warnf|warning|error|errorf|fatal|fatalf|panic|panicf|sprintf|format|errors|new|append|len|String|Errorf|Sprintf|Println|Printf|Print|Fatal|Fatalf|Panic|Panicf|echo|var_dump|error_log|json_encode|dd|dump|assert|raise|str|repr)$/;
 
+export interface ExtractOptions {
+  /** Discover the file's routes (default true). */
+  routes?: boolean;
+}
+
 /**
  * Extracts the SQL sites, functions and calls of one file (Perl through perl/extractPerl.ts,
  * every other language through tree-sitter). `parsers` must already hold the
  * grammar (ParserSet.load / loadFor); otherwise, as when the file cannot be parsed, the facts
- * carry a FileError instead of throwing. Routes come from routes/discoverRoutes.ts.
+ * carry a FileError instead of throwing. Routes come from routes/discoverRoutes.ts, unless
+ * `options.routes` is false (a caller that never reads them, as the `scan` command, spares their walk).
  */
-export function extractFacts(file: string, text: string, language: Language, parsers: ParserSet): FileFacts {
+export function extractFacts(file: string, text: string, language: Language, parsers: ParserSet, options: ExtractOptions = {}): FileFacts {
   const facts: FileFacts = { file, language, sites: [], functions: [], calls: [], routes: [], errors: [] };
   if (language === 'perl') {
     // Perl has no tree-sitter grammar here: its own lexer-based extractor reads it.
     try {
-      return extractPerl(file, text);
+      return extractPerl(file, text, options.routes !== false);
     } catch (err) {
       facts.errors.push({ file, message: `extraction failed: ${(err as Error).message ?? String(err)}` });
       return facts;
@@ -106,7 +112,7 @@ export function extractFacts(file: string, text: string, language: Language, par
     facts.sites = []; facts.functions = []; facts.calls = [];
     facts.errors.push({ file, message: `extraction failed: ${(err as Error).message ?? String(err)}` });
   }
-  facts.routes = discoverRoutes(file, text, language, parsers, facts.errors, tree);
+  if (options.routes !== false) facts.routes = discoverRoutes(file, text, language, parsers, facts.errors, tree);
   return facts;
 }
 

@@ -76,11 +76,11 @@ function sprintfParts(parts: SqlPart[]): SqlPart[] {
  * Extracts the SQL sites, functions and calls of one Perl file. Never throws: what cannot be
  * read becomes a FileError and the rest of the file is still reported.
  */
-export function extractPerl(file: string, text: string): FileFacts {
+export function extractPerl(file: string, text: string, withRoutes = true): FileFacts {
   const facts: FileFacts = { file, language: 'perl', sites: [], functions: [], calls: [], routes: [], errors: [] };
   try {
     scan(file, text, facts);
-    facts.routes = discoverPerlRoutes(file, text);
+    if (withRoutes) facts.routes = discoverPerlRoutes(file, text);
   } catch (err) {
     facts.errors.push({ file, message: `perl scan failed: ${err instanceof Error ? err.message : String(err)}` });
   }
