@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listSourceFiles, scanProject } from '../../../src/node/scanDir';
@@ -23,10 +23,12 @@ void test('scanProject skips vendored trees, gitignored, huge and binary files a
     w('broken.py', 'def f(:\n    cur.execute("SELECT name FROM users")\n');
     w('README.md', 'SELECT * FROM nothing');
     const listing = await listSourceFiles(root);
-    assert.deepEqual(listing.files.map((f) => f.rel), ['bin.php', 'broken.py', 'main.go']);
+    // huge files are listed and skipped when read (their size is asked of the open file)
+    assert.deepEqual(listing.files.map((f) => f.rel), ['big.rb', 'bin.php', 'broken.py', 'main.go']);
     const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource())));
     assert.deepEqual(Object.fromEntries(scan.skipped), { 'vendored or generated directory': 2, gitignored: 2, 'huge (> 1 MiB)': 1, binary: 1 });
     assert.equal(scan.files, 2);
+    assert.equal(scan.bytes, statSync(join(root, 'main.go')).size + statSync(join(root, 'broken.py')).size);
     const sites = scan.facts.flatMap((f) => f.sites);
     assert.deepEqual(sites.map((s) => [s.file, s.sql]), [['broken.py', 'SELECT name FROM users'], ['main.go', 'SELECT id FROM users WHERE id = ?']]);
     const errors = scan.facts.flatMap((f) => f.errors);
