@@ -94,6 +94,48 @@ export interface LangSpec {
   rawPrefix?(node: Node): boolean;
 }
 
+/**
+ * The same spec with every member present, in one order, so that all specs share one object shape.
+ * why: the walker reads specs of several languages in one process; with one shape those reads stay
+ * monomorphic instead of being re-optimised each time files of another language come along.
+ */
+export function uniformSpec(s: LangSpec): LangSpec {
+  const out: { [K in keyof Required<LangSpec>]: LangSpec[K] } = {
+    strings: s.strings,
+    rawStrings: s.rawStrings,
+    content: s.content,
+    escape: s.escape,
+    skip: s.skip,
+    containers: s.containers,
+    binary: s.binary,
+    concatOps: s.concatOps,
+    formatOps: s.formatOps,
+    implicitConcat: s.implicitConcat,
+    transparent: s.transparent,
+    argLists: s.argLists,
+    chain: s.chain,
+    calls: s.calls,
+    call: s.call,
+    functions: s.functions,
+    functionDef: s.functionDef,
+    classes: s.classes,
+    className: s.className,
+    loops: s.loops,
+    loop: s.loop,
+    assignments: s.assignments,
+    assignment: s.assignment,
+    detachers: s.detachers,
+    formatCalls: s.formatCalls,
+    formatMethod: s.formatMethod,
+    helpers: s.helpers,
+    heredocBegin: s.heredocBegin,
+    heredocBody: s.heredocBody,
+    heredocText: s.heredocText,
+    rawPrefix: s.rawPrefix,
+  };
+  return out;
+}
+
 // ---- helpers shared by the specs ----
 
 /** Text of a node with whitespace removed (callee names spanning lines). */

@@ -6,7 +6,7 @@
 import type { SyntaxNode as Node } from './syntaxTree';
 import type { GrammarName } from './treeSitter';
 import {
-  type CallShape, type LangSpec, type FunctionShape, childOfType, compact, iterableText, set, splitCallee,
+  type CallShape, type LangSpec, type FunctionShape, childOfType, compact, iterableText, set, splitCallee, uniformSpec,
 } from './langSpec';
 
 const NO = set();
@@ -414,4 +414,8 @@ const rust: LangSpec = {
 };
 
 /** The spec for each grammar (tsx and typescript share JavaScript's). */
-export const SPECS: Record<GrammarName, LangSpec> = { go, ruby, python, php, javascript: js, typescript: js, tsx: js, rust };
+const [goSpec, rubySpec, pythonSpec, phpSpec, jsSpec, rustSpec] = [go, ruby, python, php, js, rust].map(uniformSpec);
+
+export const SPECS: Record<GrammarName, LangSpec> = {
+  go: goSpec, ruby: rubySpec, python: pythonSpec, php: phpSpec, javascript: jsSpec, typescript: jsSpec, tsx: jsSpec, rust: rustSpec,
+};
