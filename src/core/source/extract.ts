@@ -14,6 +14,7 @@ import { grammarFor, parseSyntax, type GrammarName, type ParserSet } from './tre
 import { readLiteral, applyFormat, type Literal } from './literal';
 import { extractPerl } from './perl/extractPerl';
 import { discoverRoutes } from './routes/discoverRoutes';
+import { loopInfo, uniformCall, uniformFunction, uniformSite } from './factShapes';
 
 export { languageForPath } from './languageOf';
 
@@ -195,12 +196,11 @@ class Walker {
         if (shape.receiver) site.receiver = shape.receiver;
         if (ctx.fn?.name) site.function = ctx.fn.name;
         if (ctx.detached) site.detached = true;
-        this.facts.calls.push(site);
+        this.facts.calls.push(uniformCall(site));
         const handler = routeHandlerName(shape, node, spec);
         if (handler) this.push('fn', popAt, handler.body, { name: handler.name, range: this.range(start, end) });
         if (shape.loop) {
-          const info: LoopInfo = { kind: shape.loop.kind, range: this.range(start, end) };
-          if (shape.loop.iterable) info.iterable = shape.loop.iterable;
+          const info = loopInfo(shape.loop.kind, this.range(start, end), shape.loop.iterable || undefined);
           this.push('loop', popAt, shape.loop.body, { loop: info });
         }
         if (shape.detach) this.push('detach', popAt, shape.detach);
@@ -212,7 +212,7 @@ class Walker {
         const owner = def.owner ?? this.innermostClass();
         const fd: FunctionDef = { name: def.name, range: this.range(node.startIndex, popAt), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex) };
         if (owner) fd.owner = owner;
-        this.facts.functions.push(fd);
+        this.facts.functions.push(uniformFunction(fd));
         this.push('fn', popAt, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range }, true);
         return;
       }
@@ -223,8 +223,7 @@ class Walker {
       }
       case R_LOOP: {
         const l = spec.loop(node);
-        const info: LoopInfo = { kind: l.kind, range: this.range(node.startIndex, popAt) };
-        if (l.iterable) info.iterable = l.iterable;
+        const info = loopInfo(l.kind, this.range(node.startIndex, popAt), l.iterable || undefined);
         this.push('loop', popAt, l.body ?? node, { loop: info }, !l.body);
         return;
       }
@@ -534,7 +533,7 @@ class Walker {
     if (ctx.fn?.name) { site.function = ctx.fn.name; if (ctx.fn.range) site.functionRange = ctx.fn.range; }
     if (ctx.detached) site.detached = true;
     if (helper) site.helper = helper;
-    this.facts.sites.push(site);
+    this.facts.sites.push(uniformSite(site));
   }
 
   private pos(index: number): Position {

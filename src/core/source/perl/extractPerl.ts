@@ -10,6 +10,7 @@ import { joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from '../sql
 import { lexPerl, type Token } from './perlLexer';
 import { discoverPerlRoutes } from '../routes/perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
+import { loopInfo as uniformLoop, uniformCall, uniformFunction, uniformSite } from '../factShapes';
 
 /** Words that look like calls before `(` but are syntax or builtins, not code worth following. */
 const NOT_CALLS = new Set([
@@ -441,7 +442,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
   const infoOf = (l: LoopSpan): LoopInfo => {
     let info = loopInfo.get(l);
     if (!info) {
-      info = l.iterable !== undefined ? { kind: l.kind, range: range(l.start, l.end), iterable: l.iterable } : { kind: l.kind, range: range(l.start, l.end) };
+      info = uniformLoop(l.kind, range(l.start, l.end), l.iterable);
       loopInfo.set(l, info);
     }
     return info;
@@ -473,14 +474,14 @@ function scan(file: string, text: string, facts: FileFacts): void {
       if (p.call.resultVar) site.resultVar = p.call.resultVar;
     }
     if (fn) { site.function = fn.qualified; site.functionRange = range(fn.start, fn.end); }
-    facts.sites.push(site);
+    facts.sites.push(uniformSite(site));
   }
   facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 
   for (const f of funcs) {
     const def: FunctionDef = { name: f.name, range: range(f.start, f.end), nameRange: range(f.nameStart, f.nameEnd) };
     if (f.owner) def.owner = f.owner;
-    facts.functions.push(def);
+    facts.functions.push(uniformFunction(def));
   }
   for (let ci = 0; ci < calls.length; ci++) {
     const c = calls[ci];
@@ -488,7 +489,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
     const site: CallSite = { name: c.name, range: range(c.start, c.end), loops: callCtx[ci].loops.map(infoOf) };
     if (c.receiver !== undefined) site.receiver = c.receiver;
     if (fn) site.function = fn.qualified;
-    facts.calls.push(site);
+    facts.calls.push(uniformCall(site));
   }
 }
 
