@@ -125,7 +125,6 @@ class Walker {
   private readonly callRecs: CallRec[] = [];
   private readonly heredocs: Candidate[] = [];
   private readonly offsets = new Map<string, number[]>();
-  private lineStarts?: number[];
   private nextId = 1;
   private root?: Node;
 
@@ -537,18 +536,8 @@ class Walker {
   }
 
   private pos(index: number): Position {
-    if (!this.lineStarts) {
-      const ls = [0];
-      for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) ls.push(i + 1);
-      this.lineStarts = ls;
-    }
-    const ls = this.lineStarts;
-    let lo = 0, hi = ls.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ls[mid] <= index) lo = mid; else hi = mid - 1;
-    }
-    return { line: lo, character: index - ls[lo] };
+    const p = this.root!.tree.pointAt(index);
+    return { line: p.row, character: p.column };
   }
 
   private range(start: number, end: number): Range {
