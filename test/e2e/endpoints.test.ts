@@ -6,48 +6,27 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
-import { mkdirSync, rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { packageVsix } from '../support/vsix';
-import { startCodeServer, type CodeServer } from './support/codeServer';
 import {
-  cursorPosition, filterQuickPick, launchBrowser, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
-  RESULTS_DIR, runCommand, screenshot, type Browser,
+  cursorPosition, filterQuickPick, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
+  runCommand, screenshot,
 } from './support/workbench';
+import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
-import { copySampleApp } from './sampleApp';
 import { SAMPLE_ENDPOINTS, totalSeconds, writeSampleAccessLog } from './endpointsLog';
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let ws: ReturnType<typeof copySampleApp> | undefined;
-let vsix: string | undefined;
+let session: EditorSession | undefined;
 
 before(async () => {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  ws = copySampleApp();
-  writeSampleAccessLog(ws.dir);
-  vsix = packageVsix();
-  server = await startCodeServer({ workspace: ws.dir, vsix, logFile: join(RESULTS_DIR, 'endpoints.code-server.log'), logsTo: join(RESULTS_DIR, 'endpoints.logs') });
-  browser = await launchBrowser();
+  session = await openEditorSession({ name: 'endpoints', prepare: (dir) => { writeSampleAccessLog(dir); } });
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
-  ws?.remove();
-  if (vsix) rmSync(dirname(vsix), { recursive: true, force: true });
+  await session?.close();
 });
 
 void test('Import access log: Endpoints view ranked by total time, CodeLens over the handler, a row opens the handler', { timeout: 240_000 }, async () => {
-  const page = browser!.page;
-  try {
-    await steps(page);
-  } catch (err) {
-    await screenshot(page, 'endpoints-failure').catch(() => undefined);
-    throw err;
-  }
+  await withFailureShot(session!.page, 'endpoints-failure', steps);
 });
 
 /** Labels of the Endpoints view's rows, top to bottom. */
@@ -57,7 +36,7 @@ async function endpointRows(page: Page): Promise<string[]> {
 }
 
 async function steps(page: Page): Promise<void> {
-  await openWorkbench(page, server!.url());
+  await openWorkbench(page, session!.server.url());
   await runCommand(page, 'Query Insight: Import access log');
   await quickPickRows(page).filter({ hasText: 'access.log' }).first().waitFor({ timeout: 30_000 });
   const offered = await quickPickItems(page);

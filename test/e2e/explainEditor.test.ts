@@ -9,43 +9,28 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import type { MariaDbServer } from '../support/mariadb';
-import { packageVsix } from '../support/vsix';
-import { startCodeServer, type CodeServer } from './support/codeServer';
 import {
-  applyQuickFix, hoverOver, launchBrowser, openProblems, openWorkbench, quickOpen, RESULTS_DIR, runCommand, screenshot, type Browser,
+  applyQuickFix, hoverOver, openProblems, openWorkbench, quickOpen, runCommand, screenshot,
 } from './support/workbench';
+import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
-import { copySampleApp } from './sampleApp';
 import { connectionSettings, SAMPLE_DB, startSampleDb } from './sampleDb';
 
 let db: MariaDbServer | undefined;
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let ws: ReturnType<typeof copySampleApp> | undefined;
-let vsix: string | undefined;
+let session: EditorSession | undefined;
 
 before(async () => {
-  mkdirSync(RESULTS_DIR, { recursive: true });
   db = await startSampleDb();
-  ws = copySampleApp();
-  vsix = packageVsix();
-  server = await startCodeServer({
-    workspace: ws.dir, vsix, settings: connectionSettings(db),
-    logFile: join(RESULTS_DIR, 'explain.code-server.log'), logsTo: join(RESULTS_DIR, 'explain.logs'),
-  });
-  browser = await launchBrowser();
+  session = await openEditorSession({ name: 'explain', settings: connectionSettings(db) });
 }, { timeout: 240_000 } as never);
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await session?.close();
   await db?.stop();
-  ws?.remove();
-  if (vsix) rmSync(dirname(vsix), { recursive: true, force: true });
 });
 
 /**
@@ -69,17 +54,11 @@ const BAD = /db\.Select\(&results,.*`user_id`/;
 const FULL_SCAN = /full table scan of posts: reads ~[\d,]+ rows; no index on posts\(user_id\)/;
 
 void test('EXPLAIN in the editor: status bar, hover, Problems, index quick fixes, N+1', { timeout: 300_000 }, async () => {
-  const page = browser!.page;
-  try {
-    await steps(page);
-  } catch (err) {
-    await screenshot(page, 'explain-failure').catch(() => undefined);
-    throw err;
-  }
+  await withFailureShot(session!.page, 'explain-failure', steps);
 });
 
 async function steps(page: Page): Promise<void> {
-  await openWorkbench(page, server!.url());
+  await openWorkbench(page, session!.server.url());
   await quickOpen(page, 'main.go');
 
   // (c) opening a Go file with SQL connects lazily; the status bar names the server
@@ -131,7 +110,7 @@ async function steps(page: Page): Promise<void> {
   await screenshot(page, 'n-plus-one-problems');
 
   // (d) the light bulb on the full-scan finding: schema-file fix, then database fix
-  const schemaPath = join(ws!.dir, 'webapp', 'sql', 'schema.sql');
+  const schemaPath = join(session!.dir, 'webapp', 'sql', 'schema.sql');
   const schemaBefore = readFileSync(schemaPath, 'utf8');
   await goToLine(page, 155);
   await applyQuickFix(page, sqlOnLine(page, BAD), 'to the schema file');

@@ -6,28 +6,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths';
-import { runExtensionHostTests } from './support/extHost';
+import { runSuiteOnSampleApp } from './support/extHost';
 import { declaredTests, parseMochaSummary } from './support/mochaSummary';
-import { copySampleApp } from './sampleApp';
 
 void test('extension-host suite passes inside code-server', { timeout: 300_000 }, async () => {
-  const ws = copySampleApp();
-  try {
-    const run = await runExtensionHostTests({
-      name: 'exthost', workspace: ws.dir, extensionPath: REPO_ROOT,
-      testsPath: join(REPO_ROOT, 'out', 'test', 'e2e', 'exthost', 'index.js'),
-    });
-    const report = run.output.join('\n');
-    assert.equal(run.code, 0, `extension-host tests failed (exit ${run.code}):\n${report}`);
-    // why: not a fixed count, so adding an extension-host test does not break this runner; every
-    // test the sources declare must have passed, and nothing failed.
-    const summary = parseMochaSummary(run.output);
-    const known = declaredTests(join(REPO_ROOT, 'test', 'e2e', 'exthost'));
-    assert.ok(known.length >= 3, `the exthost sources declare their tests: ${JSON.stringify(known)}`);
-    assert.equal(summary.failing, 0, report);
-    assert.ok(summary.passing >= known.length, `${summary.passing} passing, ${known.length} declared:\n${report}`);
-    for (const title of known) assert.ok(summary.passed.includes(title), `"${title}" passed:\n${report}`);
-  } finally {
-    ws.remove();
-  }
+  const run = await runSuiteOnSampleApp('exthost', 'exthost');
+  const report = run.output.join('\n');
+  assert.equal(run.code, 0, `extension-host tests failed (exit ${run.code}):\n${report}`);
+  // why: not a fixed count, so adding an extension-host test does not break this runner; every
+  // test the sources declare must have passed, and nothing failed.
+  const summary = parseMochaSummary(run.output);
+  const known = declaredTests(join(REPO_ROOT, 'test', 'e2e', 'exthost'));
+  assert.ok(known.length >= 3, `the exthost sources declare their tests: ${JSON.stringify(known)}`);
+  assert.equal(summary.failing, 0, report);
+  assert.ok(summary.passing >= known.length, `${summary.passing} passing, ${known.length} declared:\n${report}`);
+  for (const title of known) assert.ok(summary.passed.includes(title), `"${title}" passed:\n${report}`);
 });

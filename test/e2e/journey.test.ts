@@ -13,8 +13,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { analyzeAccessLogFile } from '../../src/node/accessLogFile';
 import { analyzeSlowLogFile } from '../../src/node/slowLogFile';
@@ -26,51 +26,38 @@ import { codeLensTitle, endpointLabel, sortEndpoints } from '../../src/extension
 import { queryLabel } from '../../src/extension/queries/queryRows';
 import type { MariaDbServer } from '../support/mariadb';
 import { REPO_ROOT } from '../support/paths';
-import { packageVsix } from '../support/vsix';
-import { startCodeServer, type CodeServer } from './support/codeServer';
 import {
-  applyQuickFix, filterQuickPick, hoverOver, launchBrowser, openProblems, openViewContainer, openWorkbench, quickOpen, quickPickItems,
-  quickPickRows, RESULTS_DIR, runCommand, type Browser,
+  applyQuickFix, filterQuickPick, hoverOver, openProblems, openViewContainer, openWorkbench, quickOpen, quickPickItems,
+  quickPickRows, runCommand,
 } from './support/workbench';
+import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
-import { copySampleApp } from './sampleApp';
 import { connectionSettings, SAMPLE_DB, startSampleDb } from './sampleDb';
 
 const SHOTS = join(REPO_ROOT, 'test-results', 'journey');
 
 let db: MariaDbServer | undefined;
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let ws: ReturnType<typeof copySampleApp> | undefined;
-let vsix: string | undefined;
+let session: EditorSession | undefined;
 let round1: BenchmarkResult | undefined;
 
 /** A short round: enough requests for every endpoint, bounded in time on a busy machine. */
-const round = (label: string): Promise<BenchmarkResult> => runBenchmark({
-  db: db!, appDir: ws!.dir, docsFile: join(REPO_ROOT, 'docs', 'nginx-log-formats.md'), outDir: join(ws!.dir, 'logs'),
+const round = (label: string, appDir = session!.dir): Promise<BenchmarkResult> => runBenchmark({
+  db: db!, appDir, docsFile: join(REPO_ROOT, 'docs', 'nginx-log-formats.md'), outDir: join(appDir, 'logs'),
   label, requests: 400, seconds: 8,
 });
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  mkdirSync(RESULTS_DIR, { recursive: true });
   db = await startSampleDb();
-  ws = copySampleApp();
-  round1 = await round('before');
-  vsix = packageVsix();
-  server = await startCodeServer({
-    workspace: ws.dir, vsix, settings: connectionSettings(db),
-    logFile: join(RESULTS_DIR, 'journey.code-server.log'), logsTo: join(RESULTS_DIR, 'journey.logs'),
+  session = await openEditorSession({
+    name: 'journey', settings: connectionSettings(db),
+    prepare: async (dir) => { round1 = await round('before', dir); },
   });
-  browser = await launchBrowser();
 }, { timeout: 240_000 } as never);
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await session?.close();
   await db?.stop();
-  ws?.remove();
-  if (vsix) rmSync(dirname(vsix), { recursive: true, force: true });
 });
 
 let shot = 0;
@@ -79,7 +66,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 void test('journey: hover, index quick fix, access log → Endpoints + CodeLens, slow log → Queries, compare two runs in the report', { timeout: 420_000 }, async () => {
-  const page = browser!.page;
+  const page = session!.page;
   try {
     await steps(page);
   } catch (err) {
@@ -145,7 +132,7 @@ const FULL_SCAN = /full table scan of posts: reads ~[\d,]+ rows; no index on pos
 
 async function steps(page: Page): Promise<void> {
   assert.ok(round1 && round1.load.sent > 20, `the first round served requests: ${JSON.stringify(round1?.load)}`);
-  await openWorkbench(page, server!.url());
+  await openWorkbench(page, session!.server.url());
   await quickOpen(page, 'main.go');
   await page.locator('.statusbar-item', { hasText: /MariaDB 10\.\d+/ }).first().waitFor({ timeout: 60_000 });
 
@@ -168,7 +155,7 @@ async function steps(page: Page): Promise<void> {
   await screenshot(page, 'problems-full-scan');
 
   // 2. the index quick fix: into the schema file, then into the database; the finding goes
-  const schemaPath = join(ws!.dir, 'webapp', 'sql', 'schema.sql');
+  const schemaPath = join(session!.dir, 'webapp', 'sql', 'schema.sql');
   const schemaBefore = readFileSync(schemaPath, 'utf8');
   await page.keyboard.press('Control+1');
   await goToLine(page, 155);
@@ -190,7 +177,7 @@ async function steps(page: Page): Promise<void> {
 
   // 3. benchmark again with the index; import the first round's access log: Endpoints + CodeLens
   const round2 = await round('after');
-  const routes = (await discoverRoutesInDir(ws!.dir)).routes;
+  const routes = (await discoverRoutesInDir(session!.dir)).routes;
   const report = await analyzeAccessLogFile(round1!.accessLog, { format: 'ltsv', routes });
   const ranked: EndpointStats[] = sortEndpoints(report.endpoints, 'total');
   await importLog(page, 'Query Insight: Import access log', 'logs/access-before.ltsv');

@@ -5,51 +5,30 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, dirname } from 'node:path';
-import { rmSync } from 'node:fs';
-import { packageVsix } from '../support/vsix';
-import { startCodeServer, type CodeServer } from './support/codeServer';
 import {
-  cursorPosition, filterQuickPick, launchBrowser, openViewContainer, openWorkbench, quickPickItems,
-  quickPickRows, RESULTS_DIR, runCommand, screenshot, type Browser,
+  cursorPosition, filterQuickPick, openViewContainer, openWorkbench, quickPickItems,
+  quickPickRows, runCommand, screenshot,
 } from './support/workbench';
+import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
-import { copySampleApp } from './sampleApp';
-import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let ws: ReturnType<typeof copySampleApp> | undefined;
-let vsix: string | undefined;
+let session: EditorSession | undefined;
 
 before(async () => {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  ws = copySampleApp();
-  vsix = packageVsix();
-  server = await startCodeServer({ workspace: ws.dir, vsix, logFile: join(RESULTS_DIR, 'ui.code-server.log'), logsTo: join(RESULTS_DIR, 'ui.logs') });
-  browser = await launchBrowser();
+  session = await openEditorSession({ name: 'ui' });
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
-  ws?.remove();
-  if (vsix) rmSync(dirname(vsix), { recursive: true, force: true });
+  await session?.close();
 });
 
 void test('List SQL statements: palette, quick pick rows, jump to the site, side bar', { timeout: 240_000 }, async () => {
-  const page = browser!.page;
-  try {
-    await steps(page);
-  } catch (err) {
-    await screenshot(page, 'list-sql-statements-failure').catch(() => undefined);
-    throw err;
-  }
+  await withFailureShot(session!.page, 'list-sql-statements-failure', steps);
 });
 
 async function steps(page: Page): Promise<void> {
-  await openWorkbench(page, server!.url());
+  await openWorkbench(page, session!.server.url());
 
   await runCommand(page, 'Query Insight: List SQL statements');
   // the quick pick fills once the background scan is done

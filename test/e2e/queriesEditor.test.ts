@@ -9,8 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
-import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { sortStats, type QueryStats } from '../../src/core/logs/slowStats';
 import { analyzeSlowLogFile } from '../../src/node/slowLogFile';
@@ -20,53 +19,39 @@ import { FactsCache } from '../../src/core/workspace';
 import { fsGrammarSource } from '../../src/node/grammars';
 import { scanProject } from '../../src/node/scanDir';
 import { figuresText, queryLabel } from '../../src/extension/queries/queryRows';
-import { packageVsix } from '../support/vsix';
-import { startCodeServer, type CodeServer } from './support/codeServer';
 import {
-  filterQuickPick, hoverOver, launchBrowser, openProblems, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
-  RESULTS_DIR, runCommand, screenshot, type Browser,
+  filterQuickPick, hoverOver, openProblems, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
+  runCommand, screenshot,
 } from './support/workbench';
+import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
-import { copySampleApp } from './sampleApp';
 import { writeSampleSlowLog } from './queriesSlowLog';
 
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let ws: ReturnType<typeof copySampleApp> | undefined;
-let vsix: string | undefined;
+let session: EditorSession | undefined;
 let ranked: QueryStats[] = [];
 /** Per ranked fingerprint: whether the engine maps it to no statement of the workspace. */
 let unmapped: boolean[] = [];
 let logPath = '';
 
 before(async () => {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  ws = copySampleApp();
-  logPath = await writeSampleSlowLog(ws.dir);
-  ranked = sortStats((await analyzeSlowLogFile(logPath)).stats, 'sum');
-  const scan = await scanProject(ws.dir, new FactsCache(new ParserSet(fsGrammarSource())));
-  const index = indexSites(scan.facts.flatMap((f) => f.sites));
-  unmapped = ranked.map((s) => sitesFor(index, s.fingerprint).how === 'none');
-  vsix = packageVsix();
-  server = await startCodeServer({ workspace: ws.dir, vsix, logFile: join(RESULTS_DIR, 'queries.code-server.log'), logsTo: join(RESULTS_DIR, 'queries.logs') });
-  browser = await launchBrowser();
+  session = await openEditorSession({
+    name: 'queries',
+    prepare: async (dir) => {
+      logPath = await writeSampleSlowLog(dir);
+      ranked = sortStats((await analyzeSlowLogFile(logPath)).stats, 'sum');
+      const scan = await scanProject(dir, new FactsCache(new ParserSet(fsGrammarSource())));
+      const index = indexSites(scan.facts.flatMap((f) => f.sites));
+      unmapped = ranked.map((s) => sitesFor(index, s.fingerprint).how === 'none');
+    },
+  });
 }, { timeout: 180_000 } as never);
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
-  ws?.remove();
-  if (vsix) rmSync(dirname(vsix), { recursive: true, force: true });
+  await session?.close();
 });
 
 void test('Import slow query log: Queries view ranked by total time, figures CodeLens on the statement, hover, N+1 confirmed', { timeout: 300_000 }, async () => {
-  const page = browser!.page;
-  try {
-    await steps(page);
-  } catch (err) {
-    await screenshot(page, 'queries-failure').catch(() => undefined);
-    throw err;
-  }
+  await withFailureShot(session!.page, 'queries-failure', steps);
 });
 
 const text = (s: string): string => s.replace(/\u00a0/g, ' ').trim();
@@ -90,7 +75,7 @@ async function steps(page: Page): Promise<void> {
   const lookup = ranked.find((s) => s.fingerprint === 'select * from users where id = ?');
   assert.ok(lookup && lookup.count === 240, `the workload's user lookups are in the log: ${JSON.stringify(ranked.map((s) => [s.fingerprint, s.count]))}`);
 
-  await openWorkbench(page, server!.url());
+  await openWorkbench(page, session!.server.url());
   await runCommand(page, 'Query Insight: Import slow query log');
   await quickPickRows(page).filter({ hasText: 'slow.log' }).first().waitFor({ timeout: 30_000 });
   const offered = await quickPickItems(page);

@@ -12,34 +12,28 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { MariaDbServer } from '../support/mariadb';
 import { startSshd, type SshdServer } from '../support/sshd';
-import { packageVsix } from '../support/vsix';
-import { startCodeServer, type CodeServer } from './support/codeServer';
 import {
-  cursorPosition, launchBrowser, openProblems, openViewContainer, openWorkbench, quickOpen, quickPickRows, RESULTS_DIR, runCommand, screenshot, type Browser,
+  cursorPosition, openProblems, openViewContainer, openWorkbench, quickOpen, quickPickRows, runCommand, screenshot,
 } from './support/workbench';
+import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
-import { copySampleApp } from './sampleApp';
 import { SAMPLE_DB, startSampleDb } from './sampleDb';
 
 let db: MariaDbServer | undefined;
 let sshd: SshdServer | undefined;
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let ws: ReturnType<typeof copySampleApp> | undefined;
-let vsix: string | undefined;
+let session: EditorSession | undefined;
 let scratch: string | undefined;
 let clientKey = '';
 let clientPub = '';
 let failed = false;
 
 before(async () => {
-  mkdirSync(RESULTS_DIR, { recursive: true });
   scratch = mkdtempSync(join(tmpdir(), 'qi-e2e-ssh-'));
   [db, sshd] = await Promise.all([startSampleDb(), startSshd()]);
   // why: the tunnel reaches the server over TCP from 127.0.0.1, which MariaDB may name localhost.
@@ -49,10 +43,8 @@ before(async () => {
   clientKey = join(scratch, 'id_ed25519');
   copyFileSync(sshd.clientKey.path, clientKey);
   clientPub = sshd.clientKey.publicKey;
-  ws = copySampleApp();
-  vsix = packageVsix();
-  server = await startCodeServer({
-    workspace: ws.dir, vsix,
+  session = await openEditorSession({
+    name: 'ssh',
     settings: {
       'queryInsight.connection.host': '127.0.0.1',
       'queryInsight.connection.port': db.port,
@@ -64,24 +56,19 @@ before(async () => {
       'queryInsight.connection.ssh.privateKeyPath': clientKey,
       'queryInsight.connection.ssh.useAgent': false,
     },
-    logFile: join(RESULTS_DIR, 'ssh.code-server.log'), logsTo: join(RESULTS_DIR, 'ssh.logs'),
   });
-  browser = await launchBrowser();
 }, { timeout: 300_000 } as never);
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await session?.close();
   await Promise.all([db?.stop(), sshd?.stop()]);
-  ws?.remove();
-  if (vsix) rmSync(dirname(vsix), { recursive: true, force: true });
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 /** Runs one step; after a failure the later steps are skipped (they build on each other). */
 async function step(name: string, body: (page: Page) => Promise<void>): Promise<void> {
   if (failed) throw new Error('an earlier step failed');
-  const page = browser!.page;
+  const page = session!.page;
   try {
     await body(page);
   } catch (err) {
@@ -123,7 +110,7 @@ async function connectPick(page: Page, label: RegExp): Promise<void> {
 }
 
 void test('(1) an unknown host key: the modal shows its fingerprint; trusting it connects through the tunnel', { timeout: 240_000 }, () => step('trust', async (page) => {
-  await openWorkbench(page, server!.url());
+  await openWorkbench(page, session!.server.url());
   await quickOpen(page, 'main.go');
   // Opening a file with SQL explains its statements: the first connection meets the unknown host key.
   await dialog(page).waitFor({ timeout: 90_000 });

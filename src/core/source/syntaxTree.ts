@@ -73,10 +73,6 @@ export class SyntaxNode {
     return this.tree.pointAt(this.endIndex);
   }
 
-  get childCount(): number {
-    return this.children.length;
-  }
-
   get namedChildren(): SyntaxNode[] {
     return (this.named ??= this.children.filter((c) => c.isNamed));
   }
@@ -89,10 +85,6 @@ export class SyntaxNode {
     return this.children[0] ?? null;
   }
 
-  get lastChild(): SyntaxNode | null {
-    return this.children[this.children.length - 1] ?? null;
-  }
-
   get firstNamedChild(): SyntaxNode | null {
     return this.namedChildren[0] ?? null;
   }
@@ -100,22 +92,6 @@ export class SyntaxNode {
   get lastNamedChild(): SyntaxNode | null {
     const n = this.namedChildren;
     return n[n.length - 1] ?? null;
-  }
-
-  child(i: number): SyntaxNode | null {
-    return this.children[i] ?? null;
-  }
-
-  namedChild(i: number): SyntaxNode | null {
-    return this.namedChildren[i] ?? null;
-  }
-
-  get nextSibling(): SyntaxNode | null {
-    return this.parent?.children[this.index + 1] ?? null;
-  }
-
-  get previousSibling(): SyntaxNode | null {
-    return this.index > 0 ? this.parent!.children[this.index - 1] : null;
   }
 
   get nextNamedSibling(): SyntaxNode | null {

@@ -8,6 +8,8 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer } from './codeServer';
 import { launchBrowser, RESULTS_DIR } from './workbench';
+import { REPO_ROOT } from '../../support/paths';
+import { copySampleApp } from '../sampleApp';
 
 export interface ExtHostRun {
   /** 0 when run() resolved; 'timeout' when it never reported. */
@@ -45,5 +47,18 @@ export async function runExtensionHostTests(opts: {
     writeFileSync(join(RESULTS_DIR, `${opts.name}.console.log`), output.join('\n') + '\n');
     await browser?.close();
     await server.stop();
+  }
+}
+
+/**
+ * Runs the extension-host suite built from test/e2e/<suite>/ (its index.js under out/) on a copy of
+ * the sample app, with the extension loaded from this checkout.
+ */
+export async function runSuiteOnSampleApp(suite: string, name: string): Promise<ExtHostRun> {
+  const ws = copySampleApp();
+  try {
+    return await runExtensionHostTests({ name, workspace: ws.dir, extensionPath: REPO_ROOT, testsPath: join(REPO_ROOT, 'out', 'test', 'e2e', suite, 'index.js') });
+  } finally {
+    ws.remove();
   }
 }

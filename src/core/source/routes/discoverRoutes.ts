@@ -25,7 +25,7 @@ export function discoverRoutes(file: string, text: string, language: Language, p
     const grammar = grammarFor(language, file);
     const parser = grammar ? parsers.get(grammar) : undefined;
     if (!grammar || !parser) return [];
-    return new RouteWalker(file, text, grammar, detectFramework(grammar, text)).run(tree ?? parseSyntax(parser, text));
+    return new RouteWalker(file, grammar, detectFramework(grammar, text)).run(tree ?? parseSyntax(parser, text));
   } catch (err) {
     errors?.push({ file, message: `route discovery failed: ${err instanceof Error ? err.message : String(err)}` });
     return [];

@@ -97,9 +97,8 @@ export class RouteWalker {
   private readonly helperCalls: { name: string; args: (RouterId | undefined)[] }[] = [];
   private readonly fnMounts: { fn: string; parent: RouterId; prefix: string }[] = [];
   private readonly classes: { end: number; name: string }[] = [];
-  private lineStarts?: number[];
 
-  constructor(private readonly file: string, private readonly text: string, private readonly grammar: GrammarName,
+  constructor(private readonly file: string, private readonly grammar: GrammarName,
     private readonly framework: string) {
     this.syn = ROUTE_SYNTAX[grammar];
   }
@@ -586,16 +585,8 @@ export class RouteWalker {
   }
 
   private range(node: Node): Range {
-    return { start: { line: node.startPosition.row, character: this.col(node.startIndex, node.startPosition.row) }, end: { line: node.endPosition.row, character: this.col(node.endIndex, node.endPosition.row) } };
-  }
-
-  /** UTF-16 column of an offset (tree-sitter's columns count bytes). */
-  private col(offset: number, row: number): number {
-    if (!this.lineStarts) {
-      this.lineStarts = [0];
-      for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
-    }
-    return offset - (this.lineStarts[row] ?? 0);
+    const s = node.startPosition, e = node.endPosition;
+    return { start: { line: s.row, character: s.column }, end: { line: e.row, character: e.column } };
   }
 
   private finish(): Route[] {
