@@ -48,7 +48,8 @@ export interface SshOptions {
 export type SshTarget = { host: string; port: number } | { socketPath: string };
 
 export interface SshTunnelOptions extends SshOptions {
-  target: SshTarget;
+  /** Where forwarded connections go; a session used only to run commands (`exec`) has none. */
+  target?: SshTarget;
 }
 
 /** The server's host key as a verifier sees it. */
@@ -125,7 +126,8 @@ export function sshOptionsFromSettings(s: SshSettings, env: NodeJS.ProcessEnv, p
 }
 
 /** `host:port` or `unix:/path` of a target, for messages. */
-export function describeTarget(t: SshTarget): string {
+export function describeTarget(t: SshTarget | undefined): string {
+  if (!t) return 'no forward target';
   return 'socketPath' in t ? `unix:${t.socketPath}` : `${t.host}:${t.port}`;
 }
 
@@ -179,8 +181,9 @@ export class SshTunnel {
 
   /** Opens one channel to the target (for callers that want a stream rather than the local port). */
   async channel(origin: { address: string; port: number } = { address: '127.0.0.1', port: 0 }): Promise<Duplex> {
-    const c = await this.session();
     const t = this.options.target;
+    if (!t) throw new SshTunnelError('forward', `the SSH session to ${this.endpoint} has no forward target`);
+    const c = await this.session();
     return new Promise<Duplex>((resolve, reject) => {
       const done = (err: Error | undefined, ch: ClientChannel): void => {
         if (err) { reject(this.forwardError(err as SshErr)); return; }
@@ -193,6 +196,25 @@ export class SshTunnel {
       } catch (err) {
         // why: ssh2 throws synchronously when the session closed between session() and here.
         reject(new SshTunnelError('lost', `the SSH connection to ${this.endpoint} closed before the forward opened; it is reopened on the next request`, err));
+      }
+    });
+  }
+
+  /**
+   * Runs `command` on the box over this session (the caller quotes it for the remote shell) and
+   * resolves with its channel: stdout is the channel itself, stderr `channel.stderr`, the exit
+   * status comes with the channel's 'exit' event.
+   */
+  async exec(command: string): Promise<ClientChannel> {
+    const c = await this.session();
+    return new Promise<ClientChannel>((resolve, reject) => {
+      try {
+        c.exec(command, (err, ch) => (err
+          ? reject(new SshTunnelError('forward', `${this.endpoint} refused to run a command: ${err.message}`, err))
+          : resolve(ch)));
+      } catch (err) {
+        // why: as in channel(), ssh2 throws synchronously when the session closed in between.
+        reject(new SshTunnelError('lost', `the SSH connection to ${this.endpoint} closed before the command started`, err));
       }
     });
   }
@@ -393,7 +415,7 @@ export class SshTunnel {
     const detail = err.message.replace(/^\(SSH\) Channel open failure:\s*/, '') || 'no reason given';
     if (err.reason === OPEN_PROHIBITED) {
       return new SshTunnelError('forward', `the SSH server ${this.endpoint} refused to forward to ${target} (${detail}): `
-        + `its sshd_config must allow ${'socketPath' in this.options.target ? 'AllowStreamLocalForwarding' : 'AllowTcpForwarding'} for this user`, err);
+        + `its sshd_config must allow ${this.options.target && 'socketPath' in this.options.target ? 'AllowStreamLocalForwarding' : 'AllowTcpForwarding'} for this user`, err);
     }
     if (err.reason === OPEN_CONNECT_FAILED) {
       return new SshTunnelError('forward', `the box ${this.options.host} cannot reach the database at ${target} (${detail}): `

@@ -7,6 +7,7 @@
  * you keep.
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
 /** Called once per line; `lineNo` is 1-based. */
@@ -35,6 +36,14 @@ export interface ReadLinesResult {
   gzip: boolean;
   /** The file did not end with a newline (a log still being written, or cut short); its last line was delivered anyway. */
   unterminatedLastLine: boolean;
+}
+
+/** A stream that failed part way: `partial` counts the complete lines delivered before the failure. */
+export class LineReadError extends Error {
+  constructor(override readonly cause: unknown, readonly partial: ReadLinesResult) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'LineReadError';
+  }
 }
 
 /** Splits a stream of chunks into lines over one reusable buffer. */
@@ -170,4 +179,76 @@ export async function readLines(path: string, onLine: LineHandler, options: Read
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Reads lines from a stream of chunks (a file on another box arriving over SSH, say), as
+ * readLines does from a path: gzip is recognised by its magic bytes in the first chunk and decoded
+ * on the fly, memory stays bounded by the chunk and line limits. `onProgress` gets the raw
+ * (compressed) bytes consumed so far and `totalBytes` when the caller knows it, else 0.
+ */
+export async function readLineStream(source: AsyncIterable<Uint8Array>, onLine: LineHandler, options: ReadLinesOptions & { totalBytes?: number } = {}): Promise<ReadLinesResult> {
+  const maxLine = options.maxLineBytes ?? 1 << 20;
+  const chunk = options.chunkBytes ?? 1 << 18;
+  const splitter = new LineSplitter(maxLine, Math.max(chunk, maxLine + 1) + chunk, onLine, options.onLongLine);
+  const total = options.totalBytes ?? 0;
+  const it = source[Symbol.asyncIterator]();
+  // why: the gzip magic is two bytes; a stream may deliver fewer than that in its first chunk.
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  while (headBytes < 2) {
+    const n = await it.next();
+    if (n.done) { ended = true; break; }
+    const b = Buffer.from(n.value.buffer, n.value.byteOffset, n.value.byteLength);
+    head.push(b);
+    headBytes += b.length;
+  }
+  const first = Buffer.concat(head);
+  const gzip = options.gzip ?? (first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b);
+  let raw = 0;
+  const check = (): void => {
+    if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+  };
+  async function* rawChunks(): AsyncGenerator<Buffer> {
+    if (first.length) { raw += first.length; yield first; }
+    if (ended) return;
+    for (;;) {
+      const n = await it.next();
+      if (n.done) return;
+      raw += n.value.byteLength;
+      yield Buffer.from(n.value.buffer, n.value.byteOffset, n.value.byteLength);
+    }
+  }
+  try {
+    if (gzip) {
+      const input = Readable.from(rawChunks());
+      const gunzip = createGunzip({ chunkSize: 1 << 16 });
+      input.on('error', (e) => gunzip.destroy(e));
+      input.pipe(gunzip);
+      try {
+        for await (const part of gunzip as AsyncIterable<Buffer>) {
+          check();
+          splitter.push(part);
+          options.onProgress?.(raw, total);
+        }
+      } finally {
+        input.destroy();
+        gunzip.destroy();
+      }
+    } else {
+      for await (const part of rawChunks()) {
+        check();
+        splitter.push(part);
+        options.onProgress?.(raw, total);
+      }
+    }
+  } catch (err) {
+    // why: the lines before the failure were delivered; the caller reports them and says where it stopped.
+    throw new LineReadError(err, { lines: splitter.lineNo, bytes: splitter.bytes, longLines: splitter.longLines, gzip, unterminatedLastLine: false });
+  } finally {
+    await it.return?.();
+  }
+  const unterminated = splitter.finish();
+  return { lines: splitter.lineNo, bytes: splitter.bytes, longLines: splitter.longLines, gzip, unterminatedLastLine: unterminated };
 }

@@ -1,0 +1,146 @@
+/**
+ * Reads log files on other boxes over SSH, streamed: one SSH session per box (user, host, port),
+ * shared by every file read from it, and one `cat` (or `tail -c +N` from an offset) per read on an
+ * exec channel. The bytes are split into lines and gunzipped here, as for a local file; nothing is
+ * copied to disk. How to log in to a box (keys, agent, host-key check, ~/.ssh/config) is the
+ * caller's `login` function, so the CLI and the extension apply their own rules.
+ */
+import type { ClientChannel } from 'ssh2';
+import { describeLogSource, type LogSource } from '../core/logs/logSource';
+import { SshTunnel, type SshOptions } from '../db/sshTunnel';
+import { LineReadError, readLineStream, readLines, type LineHandler, type ReadLinesOptions, type ReadLinesResult } from './lineReader';
+
+export type RemoteLogSource = Extract<LogSource, { kind: 'ssh' }>;
+
+/** Turns a remote source into the options of the SSH login to its box. */
+export type SshLogin = (source: RemoteLogSource) => SshOptions | Promise<SshOptions>;
+
+/** A read that failed: which source, which host, and what was read before it failed. */
+export class RemoteReadError extends Error {
+  constructor(readonly source: LogSource, message: string, readonly partial: ReadLinesResult | undefined, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'RemoteReadError';
+  }
+}
+
+/** Quotes one word for a POSIX shell on the box. */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** What stat says of a remote file: size and inode (a new inode after rotation). */
+export interface RemoteStat { size: number; inode: number }
+
+const STDERR_KEEP = 2048;
+
+/** Sessions to the boxes, keyed by `user@host:port` as the login options resolve them. */
+export class RemoteLogReader {
+  private readonly sessions = new Map<string, SshTunnel>();
+
+  constructor(private readonly login: SshLogin) {}
+
+  /**
+   * Reads `source` from byte `offset` (0: the whole file) line by line into `onLine`. A gzip file is
+   * decoded on the fly (from offset 0 only: a gzip stream cannot start in the middle). Rejects with
+   * RemoteReadError naming the host and carrying the lines read when the file is missing, the command
+   * fails or the connection drops part way.
+   */
+  async read(source: RemoteLogSource, onLine: LineHandler, options: ReadLinesOptions & { offset?: number; totalBytes?: number } = {}): Promise<ReadLinesResult> {
+    const where = describeLogSource(source);
+    const tunnel = await this.session(source);
+    const offset = options.offset ?? 0;
+    const command = offset > 0 ? `tail -c +${offset + 1} -- ${shellQuote(source.path)}` : `cat -- ${shellQuote(source.path)}`;
+    let channel: ClientChannel;
+    try {
+      channel = await tunnel.exec(command);
+    } catch (err) {
+      throw new RemoteReadError(source, `${source.host}: cannot read ${source.path}: ${(err as Error).message}`, undefined, err);
+    }
+    let stderr = '';
+    channel.stderr.on('data', (d: Buffer) => { if (stderr.length < STDERR_KEEP) stderr += d.toString('utf8'); });
+    let exit: { code?: number | null; signal?: string } | undefined;
+    const exited = new Promise<void>((resolve) => {
+      channel.on('exit', (code: number | null, signal?: string) => { exit = { code, signal }; resolve(); });
+      channel.on('close', () => resolve());
+    });
+    let result: ReadLinesResult;
+    try {
+      result = await readLineStream(channel as AsyncIterable<Buffer>, onLine, options);
+    } catch (err) {
+      channel.destroy();
+      const partial = err instanceof LineReadError ? err.partial : undefined;
+      const why = err instanceof LineReadError ? err.message : String(err);
+      throw new RemoteReadError(source, `${source.host}: reading ${where} stopped after ${partial?.lines ?? 0} lines: ${why}`, partial, err);
+    }
+    await exited;
+    if (!exit) {
+      // why: the channel closed without an exit status: the session died while the file streamed.
+      throw new RemoteReadError(source, `${source.host}: the connection was lost while reading ${where}, after ${result.lines} lines`, result);
+    }
+    if (exit.code !== 0) {
+      const reason = stderr.trim().split('\n').pop() || (exit.signal ? `killed by ${exit.signal}` : `exit status ${exit.code}`);
+      throw new RemoteReadError(source, `${source.host}: cannot read ${source.path}: ${reason}`, result);
+    }
+    return result;
+  }
+
+  /** Size and inode of a remote file (`stat -L`), for polling a log that grows or rotates. */
+  async stat(source: RemoteLogSource): Promise<RemoteStat> {
+    const tunnel = await this.session(source);
+    const out = await this.run(tunnel, source, `stat -L -c '%s %i' -- ${shellQuote(source.path)}`);
+    const m = /^(\d+) (\d+)\s*$/.exec(out);
+    if (!m) throw new RemoteReadError(source, `${source.host}: stat of ${source.path} printed "${out.trim().slice(0, 80)}"`, undefined);
+    return { size: Number(m[1]), inode: Number(m[2]) };
+  }
+
+  /** Closes every session. */
+  async close(): Promise<void> {
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(all.map((t) => t.close()));
+  }
+
+  private async session(source: RemoteLogSource): Promise<SshTunnel> {
+    let options: SshOptions;
+    try {
+      options = await this.login(source);
+    } catch (err) {
+      throw new RemoteReadError(source, `${source.host}: ${(err as Error).message}`, undefined, err);
+    }
+    const key = `${options.username}@${options.host}:${options.port ?? 22}`;
+    let tunnel = this.sessions.get(key);
+    // why: the session logs in on its first command (and again after a drop); no local listener is opened.
+    if (!tunnel) this.sessions.set(key, tunnel = new SshTunnel(options));
+    return tunnel;
+  }
+
+  private async run(tunnel: SshTunnel, source: RemoteLogSource, command: string): Promise<string> {
+    let ch: ClientChannel;
+    try {
+      ch = await tunnel.exec(command);
+    } catch (err) {
+      throw new RemoteReadError(source, `${source.host}: ${(err as Error).message}`, undefined, err);
+    }
+    let out = '';
+    let err = '';
+    ch.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+    ch.stderr.on('data', (d: Buffer) => { if (err.length < STDERR_KEEP) err += d.toString('utf8'); });
+    const code = await new Promise<number | null>((resolve) => {
+      let status: number | null = null;
+      ch.on('exit', (c: number | null) => { status = c; });
+      ch.on('close', () => resolve(status));
+    });
+    if (code !== 0) throw new RemoteReadError(source, `${source.host}: ${command.split(' ')[0]} ${source.path}: ${err.trim().split('\n').pop() || `exit status ${code}`}`, undefined);
+    return out;
+  }
+}
+
+/**
+ * Reads a log from wherever it is: a local file through readLines, a remote one through `remote`
+ * (required for remote sources).
+ */
+export async function readLogSource(source: LogSource, onLine: LineHandler, options: ReadLinesOptions, remote: RemoteLogReader | undefined): Promise<ReadLinesResult> {
+  if (source.kind === 'local') return readLines(source.path, onLine, options);
+  if (!remote) throw new RemoteReadError(source, `${describeLogSource(source)} is on another box, and no SSH login is set up here`, undefined);
+  return remote.read(source, onLine, options);
+}
