@@ -6,6 +6,7 @@ import type { Route } from '../model';
 import { AccessRecord } from './accessBytes';
 import { createAccessParser, type AccessLineParser, type AccessParserOptions } from './accessParsers';
 import { EndpointAccumulator, SampleBudget, type TimingSummary } from './endpointStats';
+import { HostTally } from './hostTally';
 import { Grouper, OVERFLOW_GROUP, type Group, type GroupKind, type GroupingOptions } from './grouping';
 import { defaultDecoder, forEachLine, type ByteDecoder, type LineSink } from './lineSource';
 
@@ -56,6 +57,8 @@ export interface EndpointStats extends TimingSummary {
   bytes: { sum: number; min: number; max: number; avg: number };
   /** Request bytes ($request_length), when logged. */
   requestBytes?: { sum: number; avg: number };
+  /** Requests per host, when the lines came from several boxes and the reader named them (`setHost`). */
+  hosts?: Record<string, number>;
 }
 
 export interface AccessReport {
@@ -85,6 +88,7 @@ export class AccessAnalyzer {
   private readonly timeField: TimeField;
   private readonly decode: ByteDecoder;
   private endpointCount = 0;
+  private readonly hosts = new HostTally<EndpointAccumulator>();
   lines = 0;
   requests = 0;
   blank = 0;
@@ -143,7 +147,11 @@ export class AccessAnalyzer {
       }
     }
     acc.add(t, rec.status, rec.size, rec.reqSize);
+    if (this.hosts.active) this.hosts.add(acc);
   }
+
+  /** The lines fed from now on come from this host: each endpoint then counts its requests per host. */
+  setHost(name: string): void { this.hosts.setHost(name); }
 
   /** The statistics so far (can be called more than once; the sample arrays get sorted in place). */
   finish(): AccessReport {
@@ -152,6 +160,8 @@ export class AccessAnalyzer {
     for (const [method, groups] of this.byMethod) {
       for (const [g, acc] of groups) {
         const e = toStats(method, g, acc);
+        const hosts = this.hosts.of(acc);
+        if (hosts) e.hosts = hosts;
         if (!e.exact) exact = false;
         endpoints.push(e);
       }

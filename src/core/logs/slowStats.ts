@@ -3,6 +3,7 @@
  * exact query-time samples up to a limit per fingerprint, a log-scale histogram (1 % buckets)
  * beyond; at most `maxFingerprints` distinct fingerprints (later new ones are counted as overflow).
  */
+import { HostTally } from './hostTally';
 import { decodeFingerprint, fingerprintInto, lastFingerprintBytes } from '../sql/fingerprint';
 import { entrySql, type SlowLogEntry } from './slowLogParser';
 
@@ -38,6 +39,8 @@ export interface QueryStats {
   fullScan: number;
   filesort: number;
   tmpTableOnDisk: number;
+  /** Executions per host, when the entries came from several boxes and the reader named them (`setHost`). */
+  hosts?: Record<string, number>;
 }
 
 export interface SlowStatsOptions {
@@ -91,6 +94,7 @@ export class SlowStatsCollector {
   private readonly window: number;
   /** Per connection: ring of the last 4 (fingerprint id, time). */
   private readonly recent = new Map<number, { ids: Int32Array; times: Float64Array; pos: number }>();
+  private readonly hosts = new HostTally<Acc>();
   /** Entries whose fingerprint was new after maxFingerprints was reached. */
   overflowEntries = 0;
   entries = 0;
@@ -106,6 +110,7 @@ export class SlowStatsCollector {
     const a = this.lookup(e);
     if (a === undefined) { this.overflowEntries++; return; }
     this.entries++;
+    if (this.hosts.active) this.hosts.add(a);
     const qt = e.queryTime;
     a.count++;
     a.qtSum += qt;
@@ -214,8 +219,17 @@ export class SlowStatsCollector {
 
   /** The statistics so far, in first-seen order. */
   result(): QueryStats[] {
-    return this.accs.map(toStats);
+    if (!this.hosts.active) return this.accs.map(toStats);
+    return this.accs.map((a) => {
+      const q = toStats(a);
+      const hosts = this.hosts.of(a);
+      if (hosts) q.hosts = hosts;
+      return q;
+    });
   }
+
+  /** The entries added from now on come from this host: each fingerprint then counts its executions per host. */
+  setHost(name: string): void { this.hosts.setHost(name); }
 }
 
 function bucket(qt: number): number {
