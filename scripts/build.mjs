@@ -17,8 +17,8 @@ const tests = process.argv.includes('--tests');
 /** Grammar files shipped beside the bundles; the runtime finds them in dist/grammars. */
 export const GRAMMARS = ['go', 'javascript', 'typescript', 'tsx', 'python', 'ruby', 'php', 'rust'];
 
-function copyGrammars() {
-  const out = join(root, 'dist', 'grammars');
+function copyGrammars(distDir) {
+  const out = join(distDir, 'grammars');
   mkdirSync(out, { recursive: true });
   const wasmDir = dirname(require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter.wasm'));
   for (const g of GRAMMARS) cpSync(join(wasmDir, `tree-sitter-${g}.wasm`), join(out, `tree-sitter-${g}.wasm`));
@@ -106,17 +106,26 @@ export async function buildCli(distDir, { production: prod = production } = {}) 
   ]);
 }
 
-async function main() {
-  rmSync(join(root, 'dist'), { recursive: true, force: true });
-  copyGrammars();
+/**
+ * Builds what the .vsix ships into `distDir`: extension.js, webview.js and the grammars. The CLI is
+ * not part of it (see .vscodeignore): the extension never runs it; it ships with the npm package.
+ */
+export async function buildShipped(distDir, { production: prod = production } = {}) {
+  copyGrammars(distDir);
+  const opts = { ...common, sourcemap: prod ? false : 'linked', minify: prod };
   const builds = [
-    esbuild.build({ ...common, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(root, 'dist/extension.js'), external: ['vscode', ...optionalNative] }),
-    buildCli(join(root, 'dist')),
+    esbuild.build({ ...opts, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(distDir, 'extension.js'), external: ['vscode', ...optionalNative] }),
   ];
   const webviewEntry = join(root, 'src/webview/main.ts');
   if (existsSync(webviewEntry)) {
-    builds.push(esbuild.build({ ...common, define: {}, banner: {}, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: [webviewEntry], outfile: join(root, 'dist/webview.js') }));
+    builds.push(esbuild.build({ ...opts, define: {}, banner: {}, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: [webviewEntry], outfile: join(distDir, 'webview.js') }));
   }
+  await Promise.all(builds);
+}
+
+async function main() {
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  const builds = [buildShipped(join(root, 'dist')), buildCli(join(root, 'dist'))];
   if (tests) {
     rmSync(join(root, 'out'), { recursive: true, force: true });
     const files = [...walk(join(root, 'src'), (p) => p.endsWith('.ts')), ...walk(join(root, 'test'), (p) => p.endsWith('.ts'))];

@@ -8,11 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './paths';
 
-/** Runs vsce like `npm run package` does (without the production rebuild) and returns the .vsix path. */
-export function packageVsix(outDir = mkdtempSync(join(tmpdir(), 'qi-vsix-'))): string {
+/**
+ * Runs vsce like `npm run package` does (without the production rebuild) in `cwd` (the repository, or a
+ * staging copy of what vsce reads) and returns the .vsix path.
+ */
+export function packageVsix(outDir = mkdtempSync(join(tmpdir(), 'qi-vsix-')), cwd = REPO_ROOT): string {
   const out = join(outDir, 'query-insight.vsix');
   const vsce = join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '-o', out], { cwd: REPO_ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '-o', out], { cwd, stdio: 'pipe' });
   return out;
 }
 

@@ -4,7 +4,7 @@
  * rows) the outer one — a `WHERE key IN (…)` batch, or a JOIN folded into the outer query. Returns
  * Markdown for the hover and a comment snippet for a quick fix at the loop; never rewrites code.
  */
-import { Parser } from 'node-sql-parser';
+import { Parser } from 'node-sql-parser/build/mysql';
 import { DYNAMIC_MARK, type Language, type Position } from '../model';
 import type { NPlusOneFinding } from './nPlusOne';
 

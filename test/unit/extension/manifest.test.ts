@@ -74,3 +74,34 @@ void test('the manifest: engine, kind, entry points, activation and the side-bar
   assert.equal(container.title, 'Query Insight');
   assert.ok(readFileSync(join(REPO_ROOT, container.icon), 'utf8').includes('<svg'));
 });
+
+void test('marketplace metadata: a PNG icon, keywords, categories and a real repository', () => {
+  const icon = readFileSync(join(REPO_ROOT, manifest.icon));
+  assert.equal(icon.subarray(1, 4).toString('latin1'), 'PNG', 'the marketplace icon is a PNG');
+  assert.ok(icon.readUInt32BE(16) >= 128 && icon.readUInt32BE(20) >= 128, 'at least 128×128');
+  assert.ok(manifest.keywords.length >= 5 && manifest.keywords.length <= 30, 'keywords');
+  for (const k of ['mysql', 'mariadb', 'explain']) assert.ok(manifest.keywords.includes(k), k);
+  assert.ok(manifest.categories.includes('Linters'));
+  assert.match(manifest.repository.url, /^https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/);
+  assert.ok(!JSON.stringify(manifest).includes('example.invalid'));
+});
+
+/** Whether an `engines.node` range admits some Node 20 (each `||` alternative read by its first comparator). */
+function admitsNode20(range: string): boolean {
+  return range.split('||').some((alt) => {
+    const m = /^\s*(>=|\^|~|=)?\s*v?(\d+)/.exec(alt);
+    if (!m) return true;
+    const major = Number(m[2]);
+    return m[1] === '>=' ? major <= 20 : major === 20;
+  });
+}
+
+void test('a clean install on the Node the README names: no locked dependency asks for a newer Node', () => {
+  assert.equal(manifest.engines.node, '>=20');
+  assert.ok(admitsNode20('^20.19.0 || ^22.13.0 || >=24') && admitsNode20('18 || 20 || >=22') && !admitsNode20('>= 22') && !admitsNode20('>=22.0.0'));
+  const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { engines?: { node?: string } }> };
+  const tooNew = Object.entries(lock.packages)
+    .filter(([, p]) => typeof p.engines?.node === 'string' && !admitsNode20(p.engines.node))
+    .map(([name, p]) => `${name} ${p.engines?.node}`);
+  assert.deepEqual(tooNew, []);
+});
