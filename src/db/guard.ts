@@ -4,7 +4,8 @@
  * purpose's shape is refused before it leaves the process:
  *   explain — EXPLAIN [FORMAT=JSON|EXTENDED|PARTITIONS] of SELECT / WITH / UPDATE / DELETE / INSERT / REPLACE
  *             (never EXPLAIN ANALYZE or ANALYZE, which execute the statement)
- *   schema  — SHOW …, or SELECT reading only information_schema, or SELECT VERSION() / @@variables
+ *   schema  — SHOW …, or SELECT reading only information_schema / performance_schema (server-stats
+ *             snapshots), or SELECT VERSION() / @@variables
  *   sample  — exactly the bounded read built by sampleQuery()
  *   set     — SET [SESSION] of session variables, SET SESSION TRANSACTION READ ONLY
  *   ddl     — ALTER TABLE … ADD INDEX|KEY / DROP INDEX|KEY, only with `confirmed: true`
@@ -32,13 +33,16 @@ export function sampleQuery(database: string, table: string, column: string, cou
 
 const SAMPLE_SHAPE = /^SELECT DISTINCT (`(?:[^`]|``)+`) FROM `(?:[^`]|``)+`\.`(?:[^`]|``)+` WHERE (`(?:[^`]|``)+`) IS NOT NULL LIMIT \d{1,2}$/;
 
+/** The schemas a `schema` read may name: metadata, and the server's own counters (never user data). */
+const READABLE_SCHEMAS = new Set(['information_schema', 'performance_schema']);
+
 function onlyInformationSchema(tokens: Token[]): boolean {
   for (let k = 0; k < tokens.length; k++) {
     const w = kw(tokens[k]);
     if (w !== 'FROM' && w !== 'JOIN') continue;
     const t = tokens[k + 1];
     const db = t ? (t.kind === 'qident' ? t.text.slice(1, -1) : t.text) : '';
-    if (db.toLowerCase() !== 'information_schema' || tokens[k + 2]?.text !== '.') return false;
+    if (!READABLE_SCHEMAS.has(db.toLowerCase()) || tokens[k + 2]?.text !== '.') return false;
   }
   return true;
 }

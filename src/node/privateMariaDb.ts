@@ -14,6 +14,8 @@ export interface MariaDbOptions {
   args?: string[];
   /** Where the server's own directory is created (default: the OS temp dir). */
   parentDir?: string;
+  /** Start with performance_schema = ON (MariaDB's default is OFF), for server-stats measurements. */
+  performanceSchema?: boolean;
 }
 
 export interface MariaDbServer {
@@ -75,6 +77,7 @@ export async function startMariaDb(opts: MariaDbOptions = {}): Promise<MariaDbSe
     `--general-log-file=${join(dir, 'general.log')}`, `--slow-query-log-file=${join(dir, 'slow.log')}`,
     `--user=${user}`, '--innodb-buffer-pool-size=256M', '--innodb-log-file-size=64M',
     '--innodb-flush-log-at-trx-commit=0', '--skip-log-bin', '--character-set-server=utf8mb4',
+    ...(opts.performanceSchema ? ['--performance-schema=ON'] : []),
     ...(opts.args ?? []),
     // why: a process group of its own, so a Ctrl+C in the demo's terminal reaches only the demo,
     // which then shuts the server down in order (stop()) instead of racing it.

@@ -121,7 +121,7 @@ function slowCharts(run: Run): VNode[] {
   const rest = qs.slice(CHART_ROWS).reduce((s, q) => s + q.total, 0) + run.omitted.time;
   const rows: BarRow[] = shown.map((q) => ({
     label: q.fingerprint, segments: [{ cls: 'share', name: 'share', value: q.total / total }],
-    valueText: `${(100 * q.total / total).toFixed(1)}% · ${secs(q.total)}`, note: `${q.count} executions, mean ${secs(q.mean)}, p95 ${secs(q.p95)}`,
+    valueText: `${(100 * q.total / total).toFixed(1)}% · ${secs(q.total)}`, note: `${q.count} executions, mean ${secs(q.mean)}, ${q.p95 === null ? `max ${secs(q.max)}` : `p95 ${secs(q.p95)}`}`,
   }));
   if (rest > 0) rows.push({ label: `${qs.length - shown.length + run.omitted.rows} other fingerprints`, segments: [{ cls: 'share other', name: 'share', value: rest / total }], valueText: `${(100 * rest / total).toFixed(1)}% · ${secs(rest)}` });
   return [barChart(rows, { title: 'Share of query time by fingerprint', tick: (v) => `${Math.round(v * 100)}%` })];

@@ -10,5 +10,6 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   endpoints: async () => (await import('./endpoints')).endpointsCommand,
   explain: async () => (await import('./explain')).explainCommand,
   scan: async () => (await import('./scan')).scanCommand,
+  'server-stats': async () => (await import('./serverStats')).serverStatsCommand,
   slow: async () => (await import('./slow')).slowCommand,
 };

@@ -41,6 +41,8 @@ export interface QueryStats {
   tmpTableOnDisk: number;
   /** Executions per host, when the entries came from several boxes and the reader named them (`setHost`). */
   hosts?: Record<string, number>;
+  /** Set when the figures come from performance_schema (src/core/serverStats): min and p95 are not measured. */
+  fromServer?: true;
 }
 
 export interface SlowStatsOptions {

@@ -53,7 +53,7 @@ function change(before: number | null, after: number | null): Change {
   return { before, after, delta: a - b, ratio: before === null || before === 0 || after === null ? null : after / before };
 }
 
-interface Flat { key: string; method?: string; uri?: string; fingerprint?: string; count: number; total: number; mean: number; tail: number }
+interface Flat { key: string; method?: string; uri?: string; fingerprint?: string; count: number; total: number; mean: number; tail: number | null }
 
 function flatten(run: Run): Flat[] {
   if (run.kind === 'access') {

@@ -49,15 +49,30 @@ export interface RunQuery {
   /** Total query time. */
   total: number;
   mean: number;
-  min: number;
+  /** Null in a server-stats run: performance_schema keeps no minimum or percentile per window. */
+  min: number | null;
   max: number;
   /** The slow-log statistics give p95 (not p99). */
-  p95: number;
+  p95: number | null;
   lockTotal: number;
   rowsSent: number;
   rowsExamined: number;
   /** The slowest execution, cut to `maxExampleChars`. */
   example: string;
+  /** Server-stats runs: executions that read with no index / no good index, temporary tables on disk, rows sorted. */
+  noIndexUsed?: number;
+  noGoodIndexUsed?: number;
+  tmpDiskTables?: number;
+  sortRows?: number;
+}
+
+/** An index a server-stats run never read (src/core/serverStats/indexUsage.ts). */
+export interface RunUnusedIndex {
+  table: string;
+  index: string;
+  columns: string[];
+  /** Rows written to the table during the window. */
+  tableWrites: number;
 }
 
 /** Figures of the whole run. */
@@ -87,10 +102,15 @@ export interface Run {
   omitted: { rows: number; time: number };
   endpoints?: RunEndpoint[];
   queries?: RunQuery[];
+  /** Set on a statement run read from performance_schema (a `slow` run by its rows) instead of a slow log. */
+  origin?: 'performance_schema';
+  /** Server-stats runs: seconds between the two snapshots, and the indexes the window never read. */
+  windowSeconds?: number;
+  unusedIndexes?: RunUnusedIndex[];
 }
 
 /** What a list of runs shows (a run without its rows). */
-export type RunInfo = Omit<Run, 'endpoints' | 'queries' | 'format' | 'version'>;
+export type RunInfo = Omit<Run, 'endpoints' | 'queries' | 'format' | 'version' | 'unusedIndexes' | 'windowSeconds'>;
 
 export interface RunMeta {
   id: string;
@@ -199,7 +219,7 @@ export function runFromSlowStats(input: SlowRunInput, meta: RunMeta, limits: Run
 
 /** The run without its rows. */
 export function runInfo(run: Run): RunInfo {
-  return { id: run.id, label: run.label, kind: run.kind, createdAt: run.createdAt, source: run.source, summary: run.summary, omitted: run.omitted };
+  return { id: run.id, label: run.label, kind: run.kind, createdAt: run.createdAt, source: run.source, summary: run.summary, omitted: run.omitted, ...(run.origin ? { origin: run.origin } : {}) };
 }
 
 /** One line of JSON, the format marker first (so `looksLikeRun` can tell a run file by its start). */
@@ -229,7 +249,7 @@ function checkNumbers(o: Record<string, unknown>, keys: readonly string[], where
 
 const ENDPOINT_NUMBERS = ['count', 'sum', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 's1xx', 's2xx', 's3xx', 's4xx', 's5xx', 'bytes'] as const;
 const ENDPOINT_CLASS_TIMES = ['time1xx', 'time2xx', 'time3xx', 'time4xx', 'time5xx'] as const;
-const QUERY_NUMBERS = ['count', 'total', 'mean', 'min', 'max', 'p95', 'lockTotal', 'rowsSent', 'rowsExamined'] as const;
+const QUERY_NUMBERS = ['count', 'total', 'mean', 'max', 'lockTotal', 'rowsSent', 'rowsExamined'] as const;
 
 /** Checks that a value has the shape of a run; throws RunFormatError naming the first problem. */
 export function validateRun(v: unknown): Run {
@@ -259,6 +279,8 @@ export function validateRun(v: unknown): Run {
       const r = q as Record<string, unknown>;
       need(isStr(r.fingerprint) && isStr(r.example), `queries[${i}] has no fingerprint/example`);
       checkNumbers(r, QUERY_NUMBERS, `queries[${i}]`);
+      // why: a server-stats run has no minimum or p95 (performance_schema keeps neither per window).
+      for (const k of ['min', 'p95']) need(isNum(r[k]) || (o.origin === 'performance_schema' && r[k] === null), `queries[${i}].${k} is not a number`);
     });
   }
   return v as Run;

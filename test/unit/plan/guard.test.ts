@@ -28,6 +28,15 @@ void test('guard: schema reads only from information_schema or SHOW', () => {
   no("SELECT TABLE_NAME FROM information_schema.TABLES INTO OUTFILE '/tmp/x'", 'schema');
 });
 
+void test('guard: server-stats snapshots read performance_schema, and nothing beside it', () => {
+  ok('SELECT SCHEMA_NAME, DIGEST, COUNT_STAR FROM performance_schema.events_statements_summary_by_digest', 'schema');
+  ok("SELECT * FROM `performance_schema`.`table_io_waits_summary_by_index_usage` WHERE OBJECT_SCHEMA = 'isu'", 'schema');
+  no('SELECT d.DIGEST FROM performance_schema.events_statements_summary_by_digest d JOIN isu.users u ON 1', 'schema');
+  no('SELECT * FROM performance_schema.setup_consumers FOR UPDATE', 'schema');
+  no("UPDATE performance_schema.setup_consumers SET ENABLED = 'YES'", 'schema');
+  no('TRUNCATE TABLE performance_schema.events_statements_summary_by_digest', 'schema');
+});
+
 void test('guard: sampling only in the shape sampleQuery builds', () => {
   ok(sampleQuery('isu', 'posts', 'user_id', 5), 'sample');
   ok(sampleQuery('isu', 'we`ird', 'c`ol', 3), 'sample');
