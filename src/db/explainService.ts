@@ -9,10 +9,12 @@
  * explainSite never throws for a statement's own problems: an unparsable statement, a missing
  * table or a timeout come back as `error` (with a kind), and the next call works again.
  */
-import type { Schema, SqlSite } from '../core/model';
+import { DYNAMIC_MARK, type Schema, type SqlSite } from '../core/model';
+import { adviseStatement, type Advice } from '../core/analysis/advisor';
 import { planFindings, type PlanFinding } from '../core/analysis/planFindings';
 import { statementFacts } from '../core/analysis/planFindingsQuery';
-import { explainability, readPartAsSelect } from '../core/plan/explainable';
+import { readPartAsSelect } from '../core/plan/explainable';
+import { prepareStatement } from '../core/plan/statementPrep';
 import { mergeJsonDetail, normalizeJson } from '../core/plan/normalizeJson';
 import { normalizeTabular } from '../core/plan/normalizeTabular';
 import { PlanCache } from '../core/plan/planCache';
@@ -31,6 +33,14 @@ export interface ExplainResult {
   filledSql?: string;
   /** What was sent after EXPLAIN when it differs from filledSql: the SELECT a data-changing statement reads with. */
   explainedSql?: string;
+  /** Clauses left out of what was sent, as written (`FOR UPDATE`, `LOCK IN SHARE MODE`, `INTO @total`): the plan is the same without them. */
+  explainedWithout?: string[];
+  /** The locking clause of a locking read (`FOR UPDATE SKIP LOCKED`), when the statement has one. */
+  lockingClause?: string;
+  /** The index advice for the same statement: findings name the indexes it suggests, so explain, hover and advise agree. */
+  advice?: Advice;
+  /** Something about how the plan was read that a person should know (the JSON plan was unreadable, the tabular one is shown). */
+  planNote?: string;
   /** Why no plan exists (INSERT … VALUES, a dynamic table name …); not an error. */
   skipped?: string;
   error?: { kind: DbErrorKind | 'fill'; message: string };
@@ -85,17 +95,23 @@ export class ExplainService {
     const hit = this.cache.get(sql, generation);
     if (hit) return { ...hit, cached: true };
     const base = { findings: [] as PlanFinding[], substitutions: [] as Substitution[], cached: false, generation };
-    const can = explainability(sql);
-    if (!can.explain) return this.remember(sql, { ...base, skipped: can.reason });
-    const filled = await fillPlaceholders(sql, schema, this.samples, { flavor: schema.flavor });
-    if (!filled.ok) return this.remember(sql, { ...base, skipped: filled.reason });
-    const result: ExplainResult = { ...base, substitutions: filled.substitutions, filledSql: filled.sql };
+    const prep = prepareStatement(sql);
+    if (!prep.ok) return this.remember(sql, { ...base, skipped: prep.reason });
+    const lockingClause = prep.lockingClause;
+    const without = prep.without.length ? { explainedWithout: prep.without } : {};
+    const filled = await fillPlaceholders(prep.sql, schema, this.samples, { flavor: schema.flavor });
+    if (!filled.ok) return this.remember(sql, { ...base, ...without, skipped: filled.reason });
+    const result: ExplainResult = { ...base, ...without, ...(lockingClause ? { lockingClause } : {}), substitutions: filled.substitutions, filledSql: filled.sql };
+    // why: the advisor reads placeholders as parameters (an IN (?) as a list); a dynamic part is not SQL, so it reads the filled text then.
+    result.advice = adviseStatement(prep.sql.includes(DYNAMIC_MARK) ? filled.sql : prep.sql, { schema });
     let target = filled.sql;
-    if (can.kind !== 'select') {
+    if (prep.kind !== 'select') {
       const read = readPartAsSelect(filled.sql);
-      if (!read) return this.remember(sql, { ...result, skipped: `${can.kind.toUpperCase()} without a read part has no plan to explain` });
+      if (!read) return this.remember(sql, { ...result, skipped: `${prep.kind.toUpperCase()} without a read part has no plan to explain` });
       target = read;
       result.explainedSql = read;
+    } else if (prep.without.length) {
+      result.explainedSql = filled.sql;
     }
     try {
       const rows = await this.db.query('explain', `EXPLAIN ${target}`);
@@ -103,17 +119,22 @@ export class ExplainService {
       if (this.options.json !== false) {
         const j = await this.db.query('explain', `EXPLAIN FORMAT=JSON ${target}`);
         const doc = j[0] ? Object.values(j[0])[0] : undefined;
-        if (typeof doc === 'string') plan = mergeJsonDetail(plan, normalizeJson(doc, schema.flavor));
+        if (typeof doc === 'string') {
+          try {
+            plan = mergeJsonDetail(plan, normalizeJson(doc, schema.flavor));
+          } catch (err) {
+            // why: the tabular plan is complete on its own; losing the JSON detail must not lose the plan.
+            result.planNote = `the JSON plan could not be read (${(err as Error).message}); the tabular plan is shown`;
+          }
+        }
       }
       result.plan = plan;
       const facts = statementFacts(target, schema);
-      result.findings = planFindings(plan, facts, schema);
+      result.findings = planFindings(plan, facts, schema, { advice: result.advice, ...(lockingClause ? { locking: lockingClause } : prep.kind === 'update' || prep.kind === 'delete' ? { locking: prep.kind.toUpperCase() } : {}) });
     } catch (err) {
       const e = err instanceof DbError ? err : classifyError(err, this.db.options);
-      // why: a timeout or a dropped connection is not a property of the statement: do not cache it.
-      const transient = e.kind === 'timeout' || e.kind === 'connection-lost' || e.kind === 'unreachable' || e.kind === 'auth';
-      const r = { ...result, error: { kind: e.kind, message: e.message } };
-      return transient ? r : this.remember(sql, r);
+      // why: a failure is never cached as the statement's plan: the next hover asks the server again.
+      return { ...result, error: { kind: e.kind, message: e.message } };
     }
     return this.remember(sql, result);
   }

@@ -11,6 +11,7 @@ import type { Command, CommandIo } from '../command';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import type { IndexSuggestion, Schema, SqlSite } from '../../core/model';
 import { adviseStatement } from '../../core/analysis/advisor';
+import { prepareStatement } from '../../core/plan/statementPrep';
 import { addIndexDdl } from '../../core/analysis/ddl';
 import { parseSchemaText } from '../../core/analysis/ddlParse';
 import { redundantIndexes, type RedundantIndex } from '../../core/analysis/redundantIndexes';
@@ -160,7 +161,10 @@ export const adviseCommand: Command = {
     const items: Parameters<typeof mergeSuggestions>[0] = [];
     let unparsed = 0, statements = 0;
     for (const s of sites) {
-      const advice = adviseStatement(s.sql, { schema });
+      // why: the same statement text explain advises from (locking clause and INTO list left out; incomplete text skipped).
+      const prep = prepareStatement(s.sql);
+      if (!prep.ok) continue;
+      const advice = adviseStatement(prep.sql, { schema });
       if (advice.error) { unparsed++; continue; }
       statements++;
       for (const suggestion of advice.suggestions) items.push({ suggestion, site: { file: s.file, line: siteLine(s), sql: s.sql } });

@@ -52,6 +52,8 @@ export interface ExplainRow {
   message: string;
   sql: string;
   filledSql?: string;
+  /** Clauses left out of what was explained (`FOR UPDATE`, `INTO @x`): the plan is the same without them. */
+  explainedWithout?: string[];
   plan: PlanRow[];
 }
 
@@ -141,12 +143,18 @@ export const explainCommand: Command = {
           if (r.error.kind === 'unreachable' || r.error.kind === 'auth') break;
           continue;
         }
-        if (r.skipped) { skipped++; continue; }
+        if (r.skipped) {
+          skipped++;
+          // why: a statement whose text is only partly known is worth saying so, with the known part, rather than silently left out.
+          if (/^not explainable/.test(r.skipped)) rows.push({ file: site.file, line, code: 'not-explainable', severity: 'info', message: r.skipped, sql: site.sql, plan: [] });
+          continue;
+        }
         explained++;
         for (const f of r.findings) {
           rows.push({
             file: site.file, line, code: f.code, severity: f.severity, ...(f.table ? { table: f.table } : {}), message: f.message,
-            sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: f.planRows.map((i) => r.plan!.rows[i]).filter(Boolean),
+            sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), ...(r.explainedWithout ? { explainedWithout: r.explainedWithout } : {}),
+            plan: f.planRows.map((i) => r.plan!.rows[i]).filter(Boolean),
           });
         }
       }
@@ -160,7 +168,7 @@ export const explainCommand: Command = {
         { header: 'severity', value: (r) => r.severity },
         { header: 'code', value: (r) => r.code },
         { header: 'table', value: (r) => r.table ?? '' },
-        { header: 'message', value: (r) => oneLine(r.message) },
+        { header: 'message', value: (r) => oneLine(r.message + (r.explainedWithout ? ` (explained without ${r.explainedWithout.join(', ')})` : '')) },
       ];
       io.stdout.write(renderRows(rows, columns, format));
     }

@@ -179,7 +179,8 @@ function candidateFor(s: Shape, block: QueryBlock, info: TableInfo | undefined, 
     why.push(`then ${s.minmax}, so MIN()/MAX() reads one index entry${s.sortKind === 'group' ? ' per group' : ''}`);
   }
   if (!cols.length) return undefined;
-  if (cols.length === s.sort.length && s.sortKind === 'order' && block.limit === undefined && !s.minmax) return undefined;
+  // why: an index of the ORDER BY columns alone, without a LIMIT, still reads every row (in order instead of sorting them).
+  if (cols.every((c) => has(s.sort, c)) && s.sortKind === 'order' && block.limit === undefined && !s.minmax) return undefined;
   let covering = false;
   // why: without the table's schema the primary key and column types are unknown, so covering would guess.
   if (info && !s.selectsAll && s.needed.length) {

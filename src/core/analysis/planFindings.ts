@@ -7,11 +7,13 @@
  */
 import type { Finding, IndexInfo, Range, Schema, Severity, TableInfo } from '../model';
 import { hasExtra, isInternalTable, type Plan, type PlanRow } from '../plan/planModel';
+import type { Advice } from './advisor';
 import type { StatementFacts, TableFacts } from './planFindingsQuery';
 
 export const PLAN_FINDING_CODES = [
   'full-table-scan', 'full-index-scan', 'filesort', 'temporary-table', 'join-without-index', 'dependent-subquery',
   'function-on-column', 'leading-wildcard', 'or-across-columns', 'rows-examined-ratio',
+  'limit-order-scan', 'locking-scan', 'measured-over-estimate',
 ] as const;
 export type PlanFindingCode = typeof PLAN_FINDING_CODES[number];
 
@@ -31,11 +33,18 @@ export interface PlanFindingOptions {
   tinyRows?: number;
   /** From this many rows a table counts as large (default 10000). */
   largeRows?: number;
+  /**
+   * The advisor's result for the same statement: every index a finding names is the one advise
+   * suggests (or the finding says why none helps), so explain, hover, diagnostics and advise agree.
+   */
+  advice?: Advice;
+  /** The statement locks the rows it reads: its locking clause (`FOR UPDATE`), or `UPDATE` / `DELETE`. */
+  locking?: string;
 }
 
 type Level = 'scan' | 'sort';
 
-function scaled(rows: number, level: Level, o: Required<PlanFindingOptions>): Severity {
+function scaled(rows: number, level: Level, o: { tinyRows: number; largeRows: number }): Severity {
   const big = rows >= o.largeRows;
   const mid = rows >= o.tinyRows;
   if (level === 'scan') return big ? 'error' : mid ? 'warning' : 'info';
@@ -74,6 +83,20 @@ function leadingIndexOn(t: TableInfo | undefined, column: string): IndexInfo | u
 export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema, options: PlanFindingOptions = {}): PlanFinding[] {
   const o = { tinyRows: options.tinyRows ?? 1000, largeRows: options.largeRows ?? 10000 };
   const out: PlanFinding[] = [];
+  const advice = options.advice;
+  /** What the advisor says for a table: the index it suggests, or why none is suggested (undefined without advice). */
+  const remedy = (table: string): { text: string; columns?: string[]; servesOrder?: boolean } | undefined => {
+    if (!advice) return undefined;
+    const sugg = advice.suggestions.filter((x) => same(x.table, table));
+    if (sugg.length) {
+      const names = sugg.map((x) => `${x.table}(${x.columns.join(', ')})`);
+      return { text: `no index on ${names.join(sugg[0].mergeGroup ? ' nor ' : ', ')}${sugg[0].mergeGroup ? ' (one per OR branch)' : ''}`, columns: sugg[0].columns, servesOrder: sugg[0].servesOrderBy };
+    }
+    const served = advice.served.find((x) => same(x.table, table));
+    if (served?.index) return { text: `index ${served.index} could serve it, yet the server chose this plan for the values tried` };
+    if (served) return { text: `no index helps: ${served.reason}` };
+    return undefined;
+  };
   const baseName = (row: PlanRow): string | undefined => {
     if (isInternalTable(row.table)) return undefined;
     return facts.aliases.get(row.table!.toLowerCase()) ?? row.table!;
@@ -85,6 +108,14 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
   const cols = (f: TableFacts | undefined): string[] => (f ? [...f.eq, ...f.range] : []);
   const otherConds = (f: TableFacts | undefined): boolean => !!f && (f.functionCols.length > 0 || f.leadingWildcard.length > 0 || f.orGroups.length > 0);
 
+  const hasOwnCondition = (f: TableFacts | undefined): boolean => cols(f).length > 0 || otherConds(f);
+  const keyColumns = (t: TableInfo | undefined, key: string | null): string[] => {
+    const idx = key ? t?.indexes.find((x) => same(x.name, key)) : undefined;
+    if (!idx) return [];
+    const pk = t?.indexes.find((x) => x.primary)?.columns ?? [];
+    return idx.primary ? idx.columns : [...idx.columns, ...pk.filter((c) => !has(idx.columns, c))];
+  };
+
   plan.rows.forEach((row, i) => {
     if (/^(INSERT|REPLACE)$/i.test(row.selectType)) return;
     const name = baseName(row);
@@ -93,52 +124,84 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
     const size = sizeOf(row, name);
     const label = name ?? row.table ?? '?';
     const scanned = row.rows ?? size;
+    const fix = name ? remedy(name) : undefined;
+    // why: no WHERE on the table, no GROUP BY and no LIMIT: the statement asks for every row, and no index or rewrite of it reads fewer.
+    const wholeByIntent = !!name && !hasOwnCondition(f) && (f?.group.length ?? 0) === 0 && facts.limit === undefined;
+    const intentText = `the statement asks for every row (no condition on ${label}, no LIMIT), so no index or rewrite of it reads fewer; if it runs often, paginate or keep the result (a counter or a cache)`;
+    const walksForLimit = (row.type === 'index' || row.type === 'ALL') && facts.limit !== undefined && row.rows !== null && size >= o.tinyRows && row.rows < size / 2
+      && !hasExtra(row, 'Using filesort') && !hasExtra(row, 'Using temporary');
 
     if (hasExtra(row, 'Using join buffer') && name) {
       const on = cols(f);
       out.push({
         code: 'join-without-index', severity: scaled(size, 'scan', o), table: name, planRows: [i],
-        message: `joins ${label} without a usable index: every row of the preceding tables is matched against ~${fmt(scanned)} rows of ${label} in a join buffer${on.length ? `; an index on ${label}(${on.join(', ')}) would turn it into a lookup` : ''}`,
+        message: `joins ${label} without a usable index: every row of the preceding tables is matched against ~${fmt(scanned)} rows of ${label} in a join buffer${fix ? `; ${fix.text}` : on.length ? `; an index on ${label}(${on.join(', ')}) would turn it into a lookup` : ''}`,
       });
+    } else if (walksForLimit && name) {
+      const inKey = keyColumns(t, row.key);
+      const filters = [...(f?.filtered ?? []), ...(f?.functionCols.map((x) => x.column) ?? []), ...(f?.leadingWildcard ?? [])].filter((c) => !has(inKey, c));
+      if (filters.length) {
+        const order = f?.order.length ? ` in ORDER BY ${f.order.join(', ')} order` : '';
+        out.push({
+          code: 'limit-order-scan', severity: scaled(size, 'scan', o), table: name, planRows: [i],
+          message: `reads ${row.key ? `index ${row.key} of ${label}` : label}${order} and checks ${filters.join(', ')} on each row until ${facts.limit} match: the estimate of ~${fmt(row.rows!)} rows is a lower bound, and when few rows match it reads all ~${fmt(size)} before finding ${facts.limit}`
+            + (fix ? `; ${fix.text}` : `; an index on (${[...filters, ...(f?.order ?? [])].join(', ')}) finds them directly`),
+        });
+      }
     } else if (row.type === 'ALL' && name) {
       const wanted = cols(f);
       const wantsOrder = (f?.order.length ?? 0) > 0 || (f?.group.length ?? 0) > 0;
       const byPred = t && indexForPredicate(t, f);
       const byOrder = t && indexForOrder(t, f);
       if (wanted.length === 0 && !wantsOrder) {
-        // why: a scan caused by a function, a leading wildcard or an OR is reported under that code below.
-        if (!tiny(size) && !otherConds(f)) out.push({ code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `reads all ~${fmt(size)} rows of ${label} (no condition on it)` });
+        // why: a scan caused by a function, a leading wildcard or an OR is reported under that code below; with a LIMIT and nothing to filter, the scan stops at the LIMIT.
+        if (!tiny(size) && !otherConds(f) && facts.limit === undefined) out.push({ code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `reads all ~${fmt(size)} rows of ${label}: ${intentText}` });
+      } else if (wholeByIntent) {
+        if (!tiny(size)) out.push({ code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `reads all ~${fmt(size)} rows of ${label}: ${intentText}` });
       } else if (tiny(size)) {
         const serving = byPred ?? byOrder;
         out.push(serving
           ? { code: 'full-table-scan', severity: 'hint', table: name, planRows: [i], message: `scans ${label} now only because the table is tiny (~${fmt(size)} rows): index ${serving.name}(${serving.columns.join(', ')}) can serve this at scale` }
-          : { code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `scans ${label} now (~${fmt(size)} rows), and will scan at scale: no index covers ${[...wanted, ...(f?.order ?? [])].join(', ') || 'the query'}` });
+          : { code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `scans ${label} now (~${fmt(size)} rows), and will scan at scale: ${fix ? fix.text : `no index covers ${[...wanted, ...(f?.order ?? [])].join(', ') || 'the query'}`}` });
       } else {
         const why = byPred
           ? `index ${byPred.name} exists but is not used for this predicate`
-          : wanted.length ? `no index on ${label}(${wanted.join(', ')})` : 'no index serves the ORDER BY / GROUP BY';
+          : fix ? fix.text : wanted.length ? `no index on ${label}(${wanted.join(', ')})` : 'no index serves the ORDER BY / GROUP BY';
         out.push({ code: 'full-table-scan', severity: scaled(size, 'scan', o), table: name, planRows: [i], message: `full table scan of ${label}: reads ~${fmt(scanned)} rows; ${why}` });
       }
     } else if (row.type === 'index' && name) {
       const limitWalk = row.rows !== null && size > 0 && row.rows < size / 2;
       if (!limitWalk && !tiny(size)) {
-        out.push({ code: 'full-index-scan', severity: scaled(size, 'sort', o), table: name, planRows: [i], message: `reads the whole index ${row.key ?? ''} of ${label} (~${fmt(scanned)} entries)` });
+        out.push(wholeByIntent
+          ? { code: 'full-index-scan', severity: 'info', table: name, planRows: [i], message: `reads the whole index ${row.key ?? ''} of ${label} (~${fmt(scanned)} entries): ${intentText}` }
+          : { code: 'full-index-scan', severity: scaled(size, 'sort', o), table: name, planRows: [i], message: `reads the whole index ${row.key ?? ''} of ${label} (~${fmt(scanned)} entries)${fix ? `; ${fix.text}` : ''}` });
       }
+    }
+
+    if (options.locking && name && !tiny(size) && (row.type === 'ALL' || row.type === 'index' || hasExtra(row, 'Using join buffer'))) {
+      const what = /^(UPDATE|DELETE)$/.test(options.locking) ? `this ${options.locking}` : `this locking read (${options.locking})`;
+      out.push({
+        code: 'locking-scan', severity: walksForLimit ? 'warning' : scaled(size, 'scan', o), table: name, planRows: [i],
+        message: `${what} ${row.type === 'index' ? `walks index ${row.key ?? ''} of` : 'scans'} ${label} (up to ~${fmt(size)} rows): InnoDB locks every row it reads, not only the matching ones, so other transactions touching ${label} wait until this one ends${fix ? `; ${fix.text}` : ''}`,
+      });
     }
 
     if (hasExtra(row, 'Using filesort')) {
       const sorted = row.rows ?? size;
       const byOrder = t && indexForOrder(t, f);
+      const orderFix = fix?.columns ? (fix.servesOrder ? `; ${fix.text}, which returns them in order` : `; ${fix.text} narrows the rows, the sort stays`) : undefined;
       if (tiny(size) && name) {
-        if (!byOrder && (f?.order.length ?? 0) > 0) out.push({ code: 'filesort', severity: 'hint', table: name, planRows: [i], message: `sorts ${label} in memory; tiny now (~${fmt(size)} rows), but no index serves ORDER BY ${f!.order.join(', ')}, so it will sort at scale` });
+        if (!byOrder && (f?.order.length ?? 0) > 0) out.push({ code: 'filesort', severity: 'hint', table: name, planRows: [i], message: `sorts ${label} in memory; tiny now (~${fmt(size)} rows), but no index serves ORDER BY ${f!.order.join(', ')}, so it will sort at scale${orderFix ?? ''}` });
+      } else if (wholeByIntent) {
+        out.push({ code: 'filesort', severity: 'info', table: name, planRows: [i], message: `sorts all ~${fmt(sorted)} rows of ${label}: ${intentText}` });
       } else if (sorted >= 100 || !name) {
-        out.push({ code: 'filesort', severity: scaled(sorted, 'sort', o), ...(name ? { table: name } : {}), planRows: [i], message: `sorts ~${fmt(sorted)} rows (filesort)${byOrder ? `; index ${byOrder.name} could return them in order` : (f?.order.length ? `; no index returns ${f.order.join(', ')} in order` : '')}` });
+        out.push({ code: 'filesort', severity: scaled(sorted, 'sort', o), ...(name ? { table: name } : {}), planRows: [i], message: `sorts ~${fmt(sorted)} rows (filesort)${byOrder ? `; index ${byOrder.name} could return them in order` : orderFix ?? (f?.order.length ? `; no index returns ${f.order.join(', ')} in order` : '')}` });
       }
     }
     if (hasExtra(row, 'Using temporary') && !isInternalTable(row.table)) {
       const n = row.rows ?? size;
       if (n >= 100 && !tiny(size)) {
-        out.push({ code: 'temporary-table', severity: scaled(n, 'sort', o), ...(name ? { table: name } : {}), planRows: [i], message: `builds a temporary table over ~${fmt(n)} rows${f?.group.length ? ` for GROUP BY ${f.group.join(', ')}` : ''}` });
+        out.push({ code: 'temporary-table', severity: scaled(n, 'sort', o), ...(name ? { table: name } : {}), planRows: [i], message: `builds a temporary table over ~${fmt(n)} rows${f?.group.length ? ` for GROUP BY ${f.group.join(', ')}` : ''}${fix?.columns ? `; ${fix.text}` : ''}` });
       }
     }
   });
@@ -165,14 +228,17 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
     const size = t?.rows ?? 0;
     const ri = rowFor(f.table);
     const rows = ri >= 0 ? [ri] : [];
-    for (const fc of f.functionCols) {
-      const idx = leadingIndexOn(t, fc.column);
-      if (idx) out.push({ code: 'function-on-column', severity: scaled(size, 'scan', o), table: f.table, planRows: rows, message: `${fc.fn}(${fc.column}) hides ${f.table}.${fc.column} from index ${idx.name}: compare the bare column (e.g. a range instead of ${fc.fn}())` });
-      else if (!tiny(size)) out.push({ code: 'function-on-column', severity: 'info', table: f.table, planRows: rows, message: `${fc.fn}(${fc.column}) keeps any index on ${f.table}.${fc.column} unusable` });
+    // One finding per problem per table access: every wrapped column of the table in one message.
+    if (f.functionCols.length) {
+      const wrapped = f.functionCols.map((fc) => ({ ...fc, idx: leadingIndexOn(t, fc.column) }));
+      const hidden = wrapped.filter((w) => w.idx);
+      const list = (ws: typeof wrapped) => ws.map((w) => `${w.fn}(${w.column})`).join(', ');
+      if (hidden.length) out.push({ code: 'function-on-column', severity: scaled(size, 'scan', o), table: f.table, planRows: rows, message: `${list(hidden)} hides ${hidden.map((w) => `${f.table}.${w.column} from index ${w.idx!.name}`).join(', ')}: compare the bare column (e.g. a range instead of ${hidden[0].fn}())` });
+      else if (!tiny(size)) out.push({ code: 'function-on-column', severity: 'info', table: f.table, planRows: rows, message: `${list(wrapped)} keeps any index on ${wrapped.map((w) => `${f.table}.${w.column}`).join(', ')} unusable` });
     }
-    for (const c of f.leadingWildcard) {
-      const idx = leadingIndexOn(t, c);
-      if (idx || !tiny(size)) out.push({ code: 'leading-wildcard', severity: idx ? scaled(size, 'scan', o) : 'info', table: f.table, planRows: rows, message: `LIKE with a leading wildcard on ${f.table}.${c} cannot use ${idx ? `index ${idx.name}` : 'any index'}; it reads every row` });
+    if (f.leadingWildcard.length) {
+      const idx = f.leadingWildcard.map((c) => leadingIndexOn(t, c)).find(Boolean);
+      if (idx || !tiny(size)) out.push({ code: 'leading-wildcard', severity: idx ? scaled(size, 'scan', o) : 'info', table: f.table, planRows: rows, message: `LIKE with a leading wildcard on ${f.leadingWildcard.map((c) => `${f.table}.${c}`).join(', ')} cannot use ${idx ? `index ${idx.name}` : 'any index'}; it reads every row` });
     }
     for (const g of f.orGroups) {
       const row = ri >= 0 ? plan.rows[ri] : undefined;
@@ -189,7 +255,7 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
   }
 
   // Rows examined vs returned, only when no scan finding already explains it.
-  if (!out.some((x) => x.code === 'full-table-scan' || x.code === 'join-without-index' || x.code === 'dependent-subquery')) {
+  if (!out.some((x) => x.code === 'full-table-scan' || x.code === 'join-without-index' || x.code === 'dependent-subquery' || x.code === 'limit-order-scan')) {
     const top = plan.rows.filter((r) => r.id === plan.rows[0]?.id && !isInternalTable(r.table) && r.rows !== null);
     if (top.length) {
       let examined = 0;

@@ -5,7 +5,7 @@
  * the table is tiny" from "will scan at scale".
  */
 import type { Flavor, Schema } from '../model';
-import { aliasMap, columnRef, isNode, parseStatement, tableRefs, walk, type AstNode } from '../sql/fillAst';
+import { aliasMap, columnRef, isNode, parseStatement, tableRefs, walk, type AstNode, type TableRef } from '../sql/fillAst';
 
 export interface TableFacts {
   table: string;
@@ -14,6 +14,8 @@ export interface TableFacts {
   eq: string[];
   /** Columns compared with `<`, `>`, `BETWEEN`, prefix `LIKE`. */
   range: string[];
+  /** Columns of eq / range compared with a value (not only with another table's column in a join). */
+  filtered: string[];
   order: string[];
   group: string[];
   /** Columns wrapped in a function in a comparison (`DATE(created_at) = …`). */
@@ -43,9 +45,34 @@ function conjuncts(e: unknown, out: AstNode[] = []): AstNode[] {
   return out;
 }
 
-function colRefsIn(e: unknown): { table: string | null; column: string }[] {
+/** A node that opens a scope of its own: a SELECT (subquery, derived table, UNION member) or the statement. */
+function isScope(n: AstNode): boolean {
+  return n.type === 'select' || n.type === 'update' || n.type === 'delete' || n.type === 'insert' || n.type === 'replace';
+}
+
+/** Column references of an expression, leaving out those inside subqueries (they belong to the subquery's scope). */
+function ownColumns(e: unknown): { table: string | null; column: string }[] {
   const out: { table: string | null; column: string }[] = [];
-  walk(e, (n) => { const c = columnRef(n); if (c) out.push(c); });
+  walk(e, (n) => {
+    if (isScope(n)) return false;
+    const c = columnRef(n);
+    if (c) out.push(c);
+    return true;
+  });
+  return out;
+}
+
+/** The tables a statement or SELECT names itself (FROM, JOIN, UPDATE's table list), not those of its subqueries. */
+function directRefs(sel: AstNode): TableRef[] {
+  const out: TableRef[] = [];
+  for (const key of ['from', 'table']) {
+    const list = sel[key];
+    if (!Array.isArray(list)) continue;
+    for (const t of list) {
+      if (!isNode(t) || typeof t.table !== 'string') continue;
+      out.push({ name: t.table, ...(typeof t.as === 'string' ? { alias: t.as } : {}) });
+    }
+  }
   return out;
 }
 
@@ -79,27 +106,41 @@ export function statementFacts(sql: string, schema?: Schema, flavor?: Flavor): S
   const tables: TableFacts[] = [];
   const factsFor = (name: string): TableFacts => {
     let f = tables.find((t) => t.table.toLowerCase() === name.toLowerCase());
-    if (!f) { f = { table: name, eq: [], range: [], order: [], group: [], functionCols: [], leadingWildcard: [], orGroups: [] }; tables.push(f); }
+    if (!f) { f = { table: name, eq: [], range: [], filtered: [], order: [], group: [], functionCols: [], leadingWildcard: [], orGroups: [] }; tables.push(f); }
     return f;
   };
   for (const r of refs) { const f = factsFor(r.name); if (r.alias && !f.alias) f.alias = r.alias; }
-  const resolve = (c: { table: string | null; column: string }): TableFacts | undefined => {
-    if (c.table) { const t = aliases.get(c.table.toLowerCase()); return t ? factsFor(t) : undefined; }
-    for (const r of refs) {
-      const t = schema?.tables[r.name.toLowerCase()];
-      if (t?.columns.some((col) => col.name.toLowerCase() === c.column.toLowerCase())) return factsFor(r.name);
+  const hasColumn = (table: string, column: string): boolean | undefined => {
+    const t = schema?.tables[table.toLowerCase()];
+    return t ? t.columns.some((col) => col.name.toLowerCase() === column.toLowerCase()) : undefined;
+  };
+  /** Resolves a column in its own SELECT first, then in the enclosing ones (a correlated subquery). */
+  const resolveIn = (chain: TableRef[][], c: { table: string | null; column: string }): TableFacts | undefined => {
+    if (c.table) {
+      const q = c.table.toLowerCase();
+      for (const scope of chain) {
+        const r = scope.find((x) => (x.alias ?? x.name).toLowerCase() === q || x.name.toLowerCase() === q);
+        if (r) return factsFor(r.name);
+      }
+      const t = aliases.get(q);
+      return t ? factsFor(t) : undefined;
     }
-    return refs.length === 1 || !schema ? (refs[0] ? factsFor(refs[0].name) : undefined) : undefined;
+    for (const scope of chain) {
+      const owner = scope.find((r) => hasColumn(r.name, c.column));
+      if (owner) return factsFor(owner.name);
+    }
+    const own = chain[0] ?? refs;
+    return own.length === 1 || !schema ? (own[0] ? factsFor(own[0].name) : undefined) : undefined;
   };
   const add = (list: string[], col: string): void => { if (!list.some((x) => x.toLowerCase() === col.toLowerCase())) list.push(col); };
 
-  const condition = (e: AstNode): void => {
+  const condition = (e: AstNode, chain: TableRef[][]): void => {
     const op = String(e.operator ?? '').toUpperCase();
     if (e.type !== 'binary_expr') return;
     if (op === 'OR') {
       const byTable = new Map<TableFacts, string[]>();
-      for (const c of colRefsIn(e)) {
-        const f = resolve(c);
+      for (const c of ownColumns(e)) {
+        const f = resolveIn(chain, c);
         if (!f) continue;
         const l = byTable.get(f) ?? [];
         add(l, c.column);
@@ -111,43 +152,53 @@ export function statementFacts(sql: string, schema?: Schema, flavor?: Flavor): S
     for (const [side, other] of [[e.left, e.right], [e.right, e.left]] as const) {
       const c = columnRef(side);
       if (c) {
-        const f = resolve(c);
+        const f = resolveIn(chain, c);
         if (!f) continue;
         if (EQ_OPS.has(op)) add(f.eq, c.column);
         else if (RANGE_OPS.has(op)) add(f.range, c.column);
+        if ((EQ_OPS.has(op) || RANGE_OPS.has(op)) && !columnRef(other)) add(f.filtered, c.column);
         else if (op === 'LIKE') {
           if (side === e.left && startsWithWildcard(other)) add(f.leadingWildcard, c.column);
           else if (side === e.left) add(f.range, c.column);
         }
         continue;
       }
+      // why: only a column the function itself wraps is hidden from its index; a subquery inside the
+      // call (`IFNULL((SELECT …), 0)`) wraps no column of this scope, and its own columns belong to it.
       if (isNode(side) && side.type === 'function' && (EQ_OPS.has(op) || RANGE_OPS.has(op) || op === 'LIKE')) {
-        for (const inner of colRefsIn(side)) {
-          const f = resolve(inner);
+        for (const inner of ownColumns(side)) {
+          const f = resolveIn(chain, inner);
           if (f && !f.functionCols.some((x) => x.column === inner.column)) f.functionCols.push({ column: inner.column, fn: fnName(side) });
         }
       }
     }
   };
 
-  walk(ast, (n) => {
-    if (n.where) for (const c of conjuncts(n.where)) condition(c);
-    if (Array.isArray(n.from)) for (const t of n.from) if (isNode(t) && t.on) for (const c of conjuncts(t.on)) condition(c);
-    if (Array.isArray(n.orderby)) {
-      for (const o of n.orderby) {
+  const visitSelect = (sel: AstNode, outer: TableRef[][]): void => {
+    const chain = [directRefs(sel), ...outer];
+    if (sel.where) for (const c of conjuncts(sel.where)) condition(c, chain);
+    if (Array.isArray(sel.from)) for (const t of sel.from) if (isNode(t) && t.on) for (const c of conjuncts(t.on)) condition(c, chain);
+    if (Array.isArray(sel.orderby)) {
+      for (const o of sel.orderby) {
         const c = isNode(o) ? columnRef(o.expr) : undefined;
-        const f = c && resolve(c);
+        const f = c && resolveIn(chain, c);
         if (c && f) add(f.order, c.column);
       }
     }
-    const g = n.groupby;
+    const g = sel.groupby;
     const groupCols = Array.isArray(g) ? g : isNode(g) && Array.isArray(g.columns) ? g.columns : [];
     for (const e of groupCols) {
       const c = columnRef(e);
-      const f = c && resolve(c);
+      const f = c && resolveIn(chain, c);
       if (c && f) add(f.group, c.column);
     }
-  });
+    walk(sel, (n) => {
+      if (n === sel) return true;
+      if (isScope(n)) { visitSelect(n, chain); return false; }
+      return true;
+    });
+  };
+  visitSelect(ast, []);
   let limit: number | undefined;
   const lim = ast.limit;
   if (isNode(lim) && Array.isArray(lim.value) && lim.value.length) {

@@ -10,6 +10,7 @@
  * wrappers still yield their tables.
  */
 import type { Flavor } from '../model';
+import { parseExplainJsonText } from './jsonText';
 import type { Plan, PlanRow } from './planModel';
 
 type Obj = Record<string, unknown>;
@@ -158,7 +159,7 @@ function emptyRow(id: number | null, selectType: string, table: string | null, t
  * Throws an Error naming what was wrong when the text is not an EXPLAIN JSON document.
  */
 export function normalizeJson(doc: unknown, flavor: Flavor): Plan {
-  const json = typeof doc === 'string' ? JSON.parse(doc) as unknown : doc;
+  const json = typeof doc === 'string' ? parseExplainJsonText(doc) : doc;
   if (!isObj(json) || !isObj(json.query_block)) throw new Error('not an EXPLAIN FORMAT=JSON document (no query_block)');
   const w = new Walker();
   w.queryBlock(json.query_block, 'SIMPLE');

@@ -55,7 +55,7 @@ export class ExplainHoverProvider implements vscode.HoverProvider {
       const server = a.session.service.db.server;
       const built = explainHoverMarkdown({
         sql: site.sql, plan: a.result.plan, findings: a.result.findings, substitutions: a.result.substitutions,
-        filledSql: a.result.filledSql, explainedSql: a.result.explainedSql, skipped: a.result.skipped, error: a.result.error,
+        filledSql: a.result.filledSql, explainedSql: a.result.explainedSql, explainedWithout: a.result.explainedWithout, planNote: a.result.planNote, skipped: a.result.skipped, error: a.result.error,
         suggestions: a.advice.suggestions, cached: a.result.cached,
         server: server ? `${server.flavor === 'mariadb' ? 'MariaDB' : 'MySQL'} ${server.version}` : undefined,
       }, {

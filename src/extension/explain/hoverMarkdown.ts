@@ -17,6 +17,10 @@ export interface ExplainHoverInput {
   substitutions: readonly Substitution[];
   filledSql?: string;
   explainedSql?: string;
+  /** Clauses left out of what was explained (`FOR UPDATE`, `INTO @x`). */
+  explainedWithout?: readonly string[];
+  /** How the plan was read, when a person should know (JSON unreadable, tabular shown). */
+  planNote?: string;
   skipped?: string;
   error?: { kind: string; message: string };
   suggestions: readonly IndexSuggestion[];
@@ -116,6 +120,8 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
     }
   }
   const explained = input.explainedSql ?? input.filledSql;
+  if (input.explainedWithout?.length) out.push('', `Explained without ${escapeMarkdown(input.explainedWithout.join(', '))}: the plan is the same, and the read-only session cannot take locks.`);
+  if (input.planNote) out.push('', `$(info) ${escapeMarkdown(input.planNote)}`);
   if (explained && explained !== input.sql) out.push('', 'Explained as:', '', codeBlock(explained));
   if (input.suggestions.length) {
     out.push('', '**Suggested index**', '');

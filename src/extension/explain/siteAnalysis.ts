@@ -63,14 +63,17 @@ export async function analyzeSite(manager: ConnectionManager, site: SqlSite): Pr
   const got = await manager.explain(site.sql);
   if (!got) return undefined;
   const { result, session } = got;
-  const key = `advice:${result.generation}:${site.sql}`;
-  let advice = session.memo.get(key) as Advice | undefined;
+  // why: one voice — the advice the findings were phrased from is the one the hover and quick fixes offer.
+  let advice = result.advice;
   if (!advice) {
-    const schema = await session.service.schema();
-    // why: the advisor parses the statement; a dynamic part is not SQL, the filled statement is.
-    const sql = site.sql.includes(DYNAMIC_MARK) ? (result.filledSql ?? site.sql) : site.sql;
-    advice = adviseStatement(sql, { schema });
-    session.memo.set(key, advice);
+    const key = `advice:${result.generation}:${site.sql}`;
+    advice = session.memo.get(key) as Advice | undefined;
+    if (!advice) {
+      const schema = await session.service.schema();
+      const sql = site.sql.includes(DYNAMIC_MARK) ? (result.filledSql ?? site.sql) : site.sql;
+      advice = adviseStatement(sql, { schema });
+      session.memo.set(key, advice);
+    }
   }
   return { site, result, advice, session };
 }
