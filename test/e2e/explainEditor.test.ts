@@ -51,7 +51,7 @@ async function goToLine(page: Page, line: number): Promise<void> {
 
 /** Line 155: posts filtered by user_id and sorted by created_at, neither indexed. */
 const BAD = /db\.Select\(&results,.*`user_id`/;
-const FULL_SCAN = /full table scan of posts: reads ~[\d,]+ rows; no index on posts\(user_id\)/;
+const FULL_SCAN = /full table scan of posts: reads ~[\d,]+ rows; no index on posts\(user_id, created_at\)/;
 
 void test('EXPLAIN in the editor: status bar, hover, Problems, index quick fixes, N+1', { timeout: 300_000 }, async () => {
   await withFailureShot(session!.page, 'explain-failure', steps);

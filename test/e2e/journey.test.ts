@@ -128,7 +128,7 @@ async function webviewFrame(page: Page, selector: string): Promise<Frame> {
 
 /** Line 155: posts filtered by user_id and sorted by created_at, neither indexed. */
 const BAD = /db\.Select\(&results,.*`user_id`/;
-const FULL_SCAN = /full table scan of posts: reads ~[\d,]+ rows; no index on posts\(user_id\)/;
+const FULL_SCAN = /full table scan of posts: reads ~[\d,]+ rows; no index on posts\(user_id, created_at\)/;
 
 async function steps(page: Page): Promise<void> {
   assert.ok(round1 && round1.load.sent > 20, `the first round served requests: ${JSON.stringify(round1?.load)}`);

@@ -80,7 +80,7 @@ async function step(name: string, body: (page: Page) => Promise<void>): Promise<
 
 const dialog = (page: Page) => page.locator('.monaco-dialog-box');
 const statusItem = (page: Page, text: RegExp) => page.locator('.statusbar-item', { hasText: text }).first();
-const FULL_SCAN = /full table scan of posts: reads ~[\d,]+ rows; no index on posts\(user_id\)/;
+const FULL_SCAN = /full table scan of posts: reads ~[\d,]+ rows; no index on posts\(user_id, created_at\)/;
 
 /** The Findings pane, and the label texts of its rows. */
 function findingsPane(page: Page): Locator {
