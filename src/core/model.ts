@@ -51,6 +51,8 @@ export interface SqlSite {
   helper?: string;
   /** True when the statement runs in a goroutine/async task/thread body that is started once and awaited (as CallSite.detached). */
   detached?: boolean;
+  /** True when its result is kept for the request and reused (`@me ||= …`, a guard returning the kept value first): it does not run per call. */
+  memoised?: boolean;
 }
 
 /** Marker that stands for a dynamic part in SqlSite.sql. Chosen to be invalid SQL so nothing mistakes it for a value. */

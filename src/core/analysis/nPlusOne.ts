@@ -370,6 +370,8 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
     ws.currentLoops.length = 0;
     ws.currentOuters.length = 0;
     for (const site of file.sites) {
+      // A lookup kept for the request (`@me ||= …`, a guard returning the kept value) runs once, not per iteration.
+      if (site.memoised) continue;
       const ex = execution(file, site, ws);
       // A task started per iteration (goroutine, async callback) still sends one statement per element:
       // `detached` only changes the wording. A task started once outside any loop has no loops here.

@@ -97,6 +97,9 @@ export function isSmallConstantCollection(iterable: string, max = 5): boolean {
     return n <= max;
   }
   if (/^\d+$/.test(inner)) return Number(inner) <= max;
+  // C-style counted loops: `i := 0; i < 3; i++`, `$i = 0; $i < 3; $i++`, `let i = 0; i <= 2; i++`.
+  const counted = /^(?:(?:let|var|int|my)\s+)?\$?(\w+)\s*:?=\s*(\d+)\s*;\s*\$?(\w+)\s*(<=?)\s*(\d+)\s*;/.exec(inner);
+  if (counted && counted[1] === counted[3]) return Number(counted[5]) - Number(counted[2]) + (counted[4] === '<=' ? 1 : 0) <= max;
   const pyRange = /^range\(\s*(-?\d+)\s*(?:,\s*(-?\d+)\s*)?\)$/.exec(t);
   if (pyRange) return (pyRange[2] === undefined ? Number(pyRange[1]) : Number(pyRange[2]) - Number(pyRange[1])) <= max;
   // Word lists: %w[a b], %i(a b), qw(a b) / qw/a b/.

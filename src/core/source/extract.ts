@@ -15,6 +15,8 @@ import { readLiteral, applyFormat, type Literal } from './literal';
 import { extractPerl } from './perl/extractPerl';
 import { discoverRoutes } from './routes/discoverRoutes';
 import { loopInfo, uniformCall, uniformFunction, uniformSite } from './factShapes';
+import { ValueFlow, argNodes, type Variant } from './valueFlow';
+import { MemoIndex } from './memoised';
 
 export { languageForPath } from './languageOf';
 
@@ -65,11 +67,14 @@ interface Candidate {
   parts: SqlPart[];
   ctx: Context;
   start: number;
+  /** The whole value the literal is part of (concatenation, format call, helper call). */
+  top: Node;
   call?: CallRec;
   helper?: string;
   binding?: string;
-  /** Ruby heredoc whose body is read later. */
+  /** Ruby heredoc whose body is read later, and where its opener starts. */
   pendingHeredoc?: string;
+  opener?: number;
 }
 
 const QUICK = /select|insert|update|delete|replace|with/i;
@@ -124,9 +129,15 @@ class Walker {
   private readonly candidates: Candidate[] = [];
   private readonly callRecs: CallRec[] = [];
   private readonly heredocs: Candidate[] = [];
-  private readonly offsets = new Map<string, number[]>();
+  /** Ruby heredoc openers (their start) and the literal read from their body. */
+  private readonly heredocBodies = new Map<number, Literal>();
+  /** Bodies of iterating calls (`rows.each do … end`), by node id: loops for value flow. */
+  private readonly loopBodies = new Set<number>();
   private nextId = 1;
   private root?: Node;
+  private tree?: SyntaxTree;
+  private flow?: ValueFlow;
+  private memo?: MemoIndex;
 
   constructor(private readonly file: string, private readonly text: string, private readonly language: Language,
     grammar: GrammarName, private readonly facts: FileFacts) {
@@ -137,6 +148,7 @@ class Walker {
   run(tree: SyntaxTree): void {
     const root = tree.rootNode;
     this.root = root;
+    this.tree = tree;
     if (root.hasError) {
       const bad = firstError(root);
       this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` near "${bad.text.slice(0, 30).replace(/\s+/g, ' ')}"` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
@@ -199,6 +211,7 @@ class Walker {
         const handler = routeHandlerName(shape, node, spec);
         if (handler) this.push('fn', popAt, handler.body, { name: handler.name, range: this.range(start, end) });
         if (shape.loop) {
+          this.loopBodies.add(shape.loop.body.id);
           const info = loopInfo(shape.loop.kind, this.range(start, end), shape.loop.iterable || undefined);
           this.push('loop', popAt, shape.loop.body, { loop: info });
         }
@@ -236,6 +249,7 @@ class Walker {
         const c = this.heredocs.shift();
         if (!c) return;
         const lit = readLiteral(node, this.text, spec, c.pendingHeredoc);
+        if (c.opener !== undefined) this.heredocBodies.set(c.opener, lit);
         c.literals = [lit];
         c.parts = applyPendingFormat(lit.parts, c);
         c.start = lit.range[0];
@@ -281,7 +295,7 @@ class Walker {
       this.collect(expr, literals, parts);
       if (!literals.length) return;
     }
-    const c: Candidate = { literals, parts, ctx: this.context(expr.startIndex), start: literals[0]?.range[0] ?? expr.startIndex };
+    const c: Candidate = { literals, parts, ctx: this.context(expr.startIndex), start: literals[0]?.range[0] ?? expr.startIndex, top: expr };
     let format: FormatStyle | undefined;
     let cur = expr;
     for (let guard = 0; guard < 50; guard++) {
@@ -316,8 +330,10 @@ class Walker {
       }
       break;
     }
+    c.top = cur;
     if (heredoc) {
       c.pendingHeredoc = expr.text;
+      c.opener = expr.startIndex;
       (c as Candidate & { format?: FormatStyle }).format = format;
       this.heredocs.push(c);
     } else if (format) {
@@ -348,7 +364,7 @@ class Walker {
 
   /** The variable a call's result is assigned to, computed on first use (most calls never need it). */
   private resultOf(rec: CallRec): string | undefined {
-    if (rec.resultVar === undefined) rec.resultVar = this.resultVar(rec.node) ?? null;
+    if (rec.resultVar === undefined) rec.resultVar = destination(rec.shape) ?? this.resultVar(rec.node) ?? null;
     return rec.resultVar ?? undefined;
   }
 
@@ -373,155 +389,95 @@ class Walker {
     return undefined;
   }
 
-  /** Links statements held in variables to the calls they flow into, then emits the sites. */
+  /**
+   * Emits the sites: each literal-led statement written in a call (its variables and interpolations
+   * filled in by value flow), then each call that receives a statement through a variable (the values
+   * that reach it there), then statements held in variables that reach no call.
+   */
   private resolve(): void {
+    const flow = new ValueFlow(this.tree!.nodes, this.text, this.spec, this.language, this.loopBodies, this.heredocBodies);
+    this.flow = flow;
+    const used = new Set<number>();
+    const owned = new Set<number>();
+    let held = false;
     for (const c of this.candidates) {
       if (c.pendingHeredoc !== undefined || !c.literals.length) continue;
-      const { sql, dynamic } = joinSqlParts(c.parts);
-      if (!looksLikeSql(sql)) continue;
-      if (c.binding && !c.call) {
-        const found = this.flow(c);
-        if (found.length) {
-          for (const f of found) {
-            // Text appended to the variable before the call: one site per variant the database may receive.
-            for (const v of this.variants(c, f.name, f.call)) {
-              const j = v.parts.length ? joinSqlParts([...c.parts, ...v.parts]) : { sql, dynamic };
-              this.emit(c, j.sql, j.dynamic, f.call, f.helper ?? c.helper, v.literals);
-            }
-          }
-          continue;
-        }
+      if (c.binding && !c.call) { held = true; continue; }
+      owned.add(c.top.id);
+      for (const v of this.valuesOf(c, flow)) {
+        const { sql, dynamic } = joinSqlParts(v.parts);
+        if (!looksLikeSql(sql)) continue;
+        for (const l of v.literals) used.add(l.range[0]);
+        this.emit(v.literals.length ? v.literals : c.literals, sql, dynamic, c.ctx, c.call, v.helper ?? c.helper);
       }
-      this.emit(c, sql, dynamic, c.call, c.helper);
+    }
+    if (held) this.flowIntoCalls(flow, owned, used, this.candidates.flatMap((c) => (c.binding && !c.call ? [c.binding, `.${c.binding}`] : [])));
+    for (const c of this.candidates) {
+      if (c.pendingHeredoc !== undefined || !c.literals.length || !c.binding || c.call) continue;
+      if (c.literals.some((l) => used.has(l.range[0]))) continue;
+      // A statement kept in a variable that reaches no call (a constant, a query passed on): reported where it is written.
+      for (const v of this.valuesOf(c, flow)) {
+        const { sql, dynamic } = joinSqlParts(v.parts);
+        if (looksLikeSql(sql)) this.emit(v.literals.length ? v.literals : c.literals, sql, dynamic, c.ctx, undefined, v.helper ?? c.helper);
+      }
     }
     this.facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   }
 
-  private flow(c: Candidate): { call: CallRec; helper?: string; name: string }[] {
-    const out: { call: CallRec; helper?: string; name: string }[] = [];
-    const scopeId = c.ctx.fn?.id;
-    let name = c.binding!;
-    let after = c.literals[c.literals.length - 1].range[1];
-    let helper: string | undefined;
-    for (let hop = 0; hop < 3; hop++) {
-      // The name as a value (`q`, `$q`, `self::Q`), not as a method being called (`db.query(`).
-      const re = valueUse(name);
-      const text = this.text;
-      // why: the name must occur among the arguments for the pattern to match there; its offsets, found
-      // once, rule most calls out with a binary search.
-      const at = this.offsetsOf(name);
-      const mentions = (r: CallRec) => { const i = lowerBound(at, r.argsStart); return i < at.length && at[i] + name.length <= r.argsEnd; };
-      const hits = this.callRecs.filter((r) => (scopeId === undefined || r.ctx.fn?.id === scopeId) && (scopeId === undefined || r.start >= after)
-        && mentions(r) && !NOT_A_DB_CALL.test(r.shape.name) && re.test(text.slice(r.argsStart, r.argsEnd)));
-      const helperHit = hits.find((h) => this.spec.helpers.has(h.shape.name));
-      const helperVar = helperHit ? this.resultOf(helperHit) : undefined;
-      if (helperHit && helperVar) {
-        const next = bindingKey(helperVar);
-        if (!next) break;
-        helper = helperHit.shape.callee; name = next; after = helperHit.end; continue;
-      }
-      // A call whose arguments hold another hit (array_map(fn() => $db->query(Q), …)) is not where the SQL goes.
-      for (const h of hits) {
-        if (this.spec.helpers.has(h.shape.name)) continue;
-        if (hits.some((o) => o !== h && o.start >= h.argsStart && o.end <= h.argsEnd)) continue;
-        out.push({ call: h, helper, name });
-      }
-      break;
-    }
-    return out;
+  /** A candidate's values: its own parts when they are all known, else what value flow makes of its whole expression. */
+  private valuesOf(c: Candidate, flow: ValueFlow): Variant[] {
+    if (!c.parts.some((p) => p.dynamic)) return [{ parts: c.parts, literals: c.literals }];
+    const vs = flow.eval(c.top);
+    // why: the literals read by the walker carry the ranges the site reports; value flow read the same nodes.
+    return vs.some((v) => v.literals.length) ? vs : [{ parts: c.parts, literals: c.literals }];
   }
 
-  /** Every offset where `name` occurs in the text, ascending (computed once per name and file). */
-  private offsetsOf(name: string): number[] {
-    let at = this.offsets.get(name);
-    if (!at) {
-      at = [];
-      for (let i = this.text.indexOf(name); i >= 0; i = this.text.indexOf(name, i + 1)) at.push(i);
-      this.offsets.set(name, at);
-    }
-    return at;
-  }
-
-  /**
-   * The texts the statement held in `name` may carry when it reaches `call`: appends (`q += "…"`,
-   * `$q .= '…'`, `q << '…'`, `q.push_str("…")`, `q = q + "…"`) between the statement and the call in
-   * the call's function. An append inside a condition gives a variant with and one without it (at most
-   * MAX_VARIANTS; past that it counts as a dynamic part); one inside a loop is a dynamic part.
-   */
-  private variants(c: Candidate, name: string, call: CallRec): { parts: SqlPart[]; literals: Literal[] }[] {
-    const none = [{ parts: [], literals: [] }];
-    const fn = call.ctx.fn;
-    const from = Math.max(c.literals[c.literals.length - 1].range[1], fn ? fn.start : 0);
-    if (!this.root || !fn || from >= call.start) return none;
-    const text = this.text;
-    let out: { parts: SqlPart[]; literals: Literal[] }[] = none;
-    for (let i = text.indexOf(name, from); i >= 0 && i < call.start; i = text.indexOf(name, i + name.length)) {
-      if (/[\w$]/.test(text[i + name.length] ?? '') || /\w/.test(text[i - 1] ?? '')) continue;
-      const a = this.appendAt(i, name, call);
-      if (a === 'reassigned') { out = none; continue; }
-      if (!a) continue;
-      if (a.kind === 'always') out = out.map((v) => ({ parts: [...v.parts, ...a.parts], literals: [...v.literals, ...a.literals] }));
-      else if (a.kind === 'loop' || out.length >= MAX_VARIANTS) out = out.map((v) => ({ parts: [...v.parts, { dynamic: true }], literals: v.literals }));
-      else out = out.flatMap((v) => [v, { parts: [...v.parts, ...a.parts], literals: [...v.literals, ...a.literals] }]);
-    }
-    return out;
-  }
-
-  /** Reads an append to `name` whose target starts at `index`; 'reassigned' for a plain assignment of a new value. */
-  private appendAt(index: number, name: string, call: CallRec): { parts: SqlPart[]; literals: Literal[]; kind: 'always' | 'if' | 'loop' } | 'reassigned' | undefined {
-    const spec = this.spec;
-    const id = this.root!.descendantForIndex(index, index + name.length);
-    let stmt: Node | undefined;
-    let rhs: Node | null | undefined;
-    let selfConcat = false;
-    for (let cur: Node | null = id, up = 0; cur && up < 4 && !stmt; cur = cur.parent, up++) {
-      const p = cur.parent;
-      if (!p) break;
-      const left = p.childForFieldName('left');
-      const op = p.childForFieldName('operator')?.type;
-      if (left && left.startIndex <= index && left.endIndex >= index + name.length && bindingKey(left.text) === name) {
-        if (op && (APPEND_OPS.has(op) || (op === '<<' && this.language === 'ruby'))) { stmt = p; rhs = p.childForFieldName('right'); break; }
-        if (spec.assignments.has(p.type)) {
-          const a = spec.assignment(p);
-          let v: Node | null | undefined = a.value;
-          while (v && spec.transparent.has(v.type) && v.namedChildCount === 1) v = v.firstNamedChild;
-          const first = v && (spec.binary.has(v.type) && spec.concatOps.has(v.childForFieldName('operator')?.type ?? '')) ? leftmost(v, spec) : null;
-          if (!first || bindingKey(first.text) !== name) return a.target && a.value ? 'reassigned' : undefined;
-          stmt = p; rhs = v; selfConcat = true; break;
+  /** Sites of statements handed to a call through variables: one per call and distinct text that reaches it. */
+  private flowIntoCalls(flow: ValueFlow, owned: ReadonlySet<number>, used: Set<number>, seeds: string[]): void {
+    const keys = flow.sqlVariables(QUICK, seeds);
+    if (!keys.size) return;
+    for (const r of this.callRecs) {
+      const shape = r.shape;
+      if (!shape.args || NOT_A_DB_CALL.test(shape.name) || this.spec.formatCalls.has(shape.name) || this.spec.helpers.has(shape.name)) continue;
+      const args = argNodes(shape.args, this.spec);
+      let onError: boolean | undefined;
+      const seen = new Set<string>();
+      for (const a of args) {
+        if (owned.has(a.id) || (a.parent && owned.has(a.parent.id)) || !flow.mentions(a, keys)) continue;
+        // A variable handed to a call while an error is handled (`if err != nil { … }`, `rescue`) is being reported, not run.
+        if (onError === undefined) onError = flow.onErrorPath(r.node);
+        if (onError) break;
+        for (const v of flow.eval(a)) {
+          if (!v.literals.length) continue;
+          const { sql, dynamic } = joinSqlParts(v.parts);
+          if (seen.has(sql) || !looksLikeSql(sql)) continue;
+          seen.add(sql);
+          for (const l of v.literals) used.add(l.range[0]);
+          this.emit(v.literals, sql, dynamic, r.ctx, r, v.helper);
         }
       }
-      // Rust `q.push_str("…")`.
-      if (cur === id && p.childForFieldName('field')?.text === 'push_str' && p.parent && spec.calls.has(p.parent.type)) {
-        stmt = p.parent; rhs = spec.call(p.parent)?.args?.firstNamedChild; break;
-      }
     }
-    if (!stmt || !rhs || stmt.startIndex >= call.start) return undefined;
-    const literals: Literal[] = [], parts: SqlPart[] = [];
-    this.collect(rhs, literals, parts);
-    if (selfConcat) parts.shift();
-    // A statement of its own pushed onto a list (`sql << 'DELETE …'`) is not part of this one.
-    if (looksLikeSql(joinSqlParts(parts).sql)) return undefined;
-    let kind: 'always' | 'if' | 'loop' = 'always';
-    for (let a: Node | null = stmt.parent; a && !(a.startIndex <= call.start && a.endIndex >= call.end); a = a.parent) {
-      if (spec.loops.has(a.type) || this.callRecs.some((r) => r.shape.loop && r.shape.loop.body.startIndex === a!.startIndex && r.shape.loop.body.endIndex === a!.endIndex)) { kind = 'loop'; break; }
-      if (CONDITIONAL.test(a.type)) kind = 'if';
-    }
-    return { parts, literals, kind };
   }
 
-  private emit(c: Candidate, sql: string, dynamic: boolean, call: CallRec | undefined, helper: string | undefined, appended: Literal[] = []): void {
-    const first = c.literals[0].range, last = c.literals[c.literals.length - 1].range;
-    const ctx = call && c.binding ? call.ctx : c.ctx;
+  private emit(literals: Literal[], sql: string, dynamic: boolean, ctx: Context, call: CallRec | undefined, helper: string | undefined): void {
+    // The statement is reported at its literals in the function that runs it (a shared constant stays in the list of ranges).
+    // `literals` come in the order of the text they give: the first one starts the statement.
+    const fn = ctx.fn;
+    const local = fn ? literals.filter((l) => l.range[0] >= fn.start && l.range[1] <= fn.end) : literals;
+    const first = (local.length ? local : literals)[0];
+    let end = first.range[1];
+    for (const l of local) if (l.range[0] >= first.range[0] && l.range[1] > end) end = l.range[1];
+    const sorted = [...literals].sort((a, b) => a.range[0] - b.range[0]);
     const site: SqlSite = {
       file: this.file,
       language: this.language,
-      range: this.range(first[0], last[1]),
-      literalRanges: [...c.literals, ...appended].map((l) => this.range(l.range[0], l.range[1])),
+      range: this.range(first.range[0], end),
+      literalRanges: sorted.map((l) => this.range(l.range[0], l.range[1])),
       sql,
       placeholders: placeholdersOf(sql),
       dynamic,
       loops: ctx.loops,
-      textStart: this.pos(c.literals[0].textStart),
+      textStart: this.pos(first.textStart),
     };
     if (call) {
       site.call = call.shape.callee;
@@ -532,6 +488,10 @@ class Walker {
     if (ctx.fn?.name) { site.function = ctx.fn.name; if (ctx.fn.range) site.functionRange = ctx.fn.range; }
     if (ctx.detached) site.detached = true;
     if (helper) site.helper = helper;
+    if (call && this.flow) {
+      this.memo ??= new MemoIndex(this.tree!.nodes, this.spec.assignments);
+      if (this.memo.memoised(call.node, this.flow.functionOf(call.node))) site.memoised = true;
+    }
     this.facts.sites.push(uniformSite(site));
   }
 
@@ -545,34 +505,11 @@ class Walker {
   }
 }
 
-const valueUses = new Map<string, RegExp>();
-
-/** Operators that append to a string in place (`+=`, PHP and Perl `.=`); Ruby's `<<` is checked apart. */
-const APPEND_OPS = new Set(['+=', '.=']);
-/** Node types of branches: an append inside one may or may not happen. */
-const CONDITIONAL = /(?:^|_)(?:if|else|elif|elsif|unless|case|switch|when|conditional|ternary|try|catch|rescue|match)(?:_|$)/;
-/** Variants of one statement reported at most (two conditional appends); further conditional appends count as dynamic. */
-const MAX_VARIANTS = 4;
-
-/** The pattern of `name` used as a value (`q`, `$q`, `self::Q`), not as a method being called (`db.query(`); compiled once per name. */
-function valueUse(name: string): RegExp {
-  let re = valueUses.get(name);
-  if (!re) {
-    if (valueUses.size > 4096) valueUses.clear();
-    re = new RegExp(`(?:^|[^\\w$])[$@]?${name.replace(/[$]/g, '\\$')}(?![\\w$]|\\s*\\()`);
-    valueUses.set(name, re);
-  }
-  return re;
-}
-
-/** The first index of the ascending `xs` whose value is >= `x` (xs.length when none is). */
-function lowerBound(xs: number[], x: number): number {
-  let lo = 0, hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid] < x) lo = mid + 1; else hi = mid;
-  }
-  return lo;
+/** Go's `db.Select(&posts, …)` / `db.Get(&u, …)`: the rows land in the variable the first argument points to. */
+function destination(shape: CallShape): string | undefined {
+  const first = shape.args?.firstNamedChild;
+  const m = first && first.type === 'unary_expression' ? /^&\s*([A-Za-z_]\w*)$/.exec(first.text) : null;
+  return m ? m[1] : undefined;
 }
 
 function applyPendingFormat(parts: SqlPart[], c: Candidate): SqlPart[] {

@@ -32,6 +32,15 @@ function firstNamedArg(args: Node | null | undefined, types: ReadonlySet<string>
   return null;
 }
 
+/** A C-style `for (i = 0; i < 3; i++)` header without `for` and parentheses (it bounds the count: N+1 severity); undefined for other loops. */
+function forHeader(node: Node): string | undefined {
+  if (node.type !== 'for_statement') return undefined;
+  const body = node.childForFieldName('body');
+  const text = node.text.slice(0, body ? body.startIndex - node.startIndex : undefined);
+  const m = /^for\s*\(([\s\S]*)\)\s*:?\s*$/.exec(text.trim());
+  return m ? m[1].replace(/\s+/g, ' ').trim() : undefined;
+}
+
 // ---------------------------------------------------------------- Go
 
 /** `load := func(…) {…}`: a func literal assigned to one variable is named after it, so calls to it can be followed (N+1). */
@@ -82,6 +91,9 @@ const go: LangSpec = {
   loop(node) {
     const range = childOfType(node, set('range_clause'));
     if (range) return { kind: 'range', iterable: iterableText(range.childForFieldName('right')), body: node.childForFieldName('body') };
+    // `for i := 0; i < 3; i++`: the clause bounds the count (a retry loop, a small range; N+1 severity).
+    const clause = childOfType(node, set('for_clause'));
+    if (clause) return { kind: 'for', iterable: iterableText(clause), body: node.childForFieldName('body') };
     // `for rows.Next() { … }`: the condition names what the loop walks (links it to the query behind `rows`, N+1).
     const cond = node.namedChildren.find((c) => c && c.type !== 'for_clause' && c.type !== 'block' && c.type !== 'comment');
     return cond ? { kind: 'for', iterable: iterableText(cond), body: node.childForFieldName('body') } : { kind: 'for', body: node.childForFieldName('body') };
@@ -269,7 +281,8 @@ const php: LangSpec = {
     if (node.type === 'foreach_statement') return { kind: 'foreach', iterable: iterableText(node.namedChildren[0]), body: node.childForFieldName('body') };
     // `while ($row = $stmt->fetch())`: the condition names the statement handle the loop walks (N+1).
     const cond = node.type === 'while_statement' ? node.childForFieldName('condition') : null;
-    return { kind: node.type.replace('_statement', ''), ...(cond ? { iterable: iterableText(cond) } : {}), body: node.childForFieldName('body') };
+    const header = cond ? iterableText(cond) : forHeader(node);
+    return { kind: node.type.replace('_statement', ''), ...(header ? { iterable: header } : {}), body: node.childForFieldName('body') };
   },
   assignments: set('assignment_expression', 'const_element', 'property_element'),
   assignment(node) {
@@ -334,7 +347,7 @@ const js: LangSpec = {
       const op = node.childForFieldName('operator')?.text ?? 'in';
       return { kind: `for-${op}`, iterable: iterableText(node.childForFieldName('right')), body: node.childForFieldName('body') };
     }
-    return { kind: node.type.replace('_statement', ''), body: node.childForFieldName('body') };
+    return { kind: node.type.replace('_statement', ''), iterable: forHeader(node), body: node.childForFieldName('body') };
   },
   assignments: set('variable_declarator', 'assignment_expression', 'public_field_definition', 'field_definition'),
   assignment(node) {

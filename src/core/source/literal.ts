@@ -45,9 +45,10 @@ function transform(parts: SqlPart[], fn: (s: string) => string): SqlPart[] {
 
 /**
  * Reads a string literal node (or, for Ruby, a heredoc body with its opener) into parts.
- * `heredocOpener` is the opener's text (`<<~SQL`) when `node` is a Ruby heredoc body.
+ * `heredocOpener` is the opener's text (`<<~SQL`) when `node` is a Ruby heredoc body; with `holes`,
+ * each interpolation's dynamic part carries its node.
  */
-export function readLiteral(node: Node, text: string, spec: LangSpec, heredocOpener?: string): Literal {
+export function readLiteral(node: Node, text: string, spec: LangSpec, heredocOpener?: string, holes = false): Literal {
   const raw = spec.rawStrings.has(node.type) || (spec.rawPrefix ? spec.rawPrefix(node) : false) || (heredocOpener !== undefined && /^<<[~-]?'/.test(heredocOpener));
   let parts: SqlPart[] = [];
   let contentStart = -1;
@@ -95,7 +96,8 @@ export function readLiteral(node: Node, text: string, spec: LangSpec, heredocOpe
         add(raw ? ch.text : decodeEscape(ch.text));
       } else {
         if (contentStart < 0) contentStart = ch.startIndex;
-        parts.push({ dynamic: true });
+        // With `holes`, the dynamic part keeps its expression so value flow can fill it in (valueFormat.ts HolePart).
+        parts.push(holes ? ({ dynamic: true, hole: ch } as SqlPart) : { dynamic: true });
       }
     }
   };

@@ -1,0 +1,83 @@
+/**
+ * Request memoisation over a syntax tree: a lookup whose result is kept and handed back on the next
+ * call (`@me ||= db.query(…)`, `if st.me != nil { return st.me } … st.me = &u`, a PHP `static`),
+ * which therefore does not run once per iteration of a loop that calls it.
+ */
+import type { SyntaxNode as Node } from './syntaxTree';
+
+const OR_ASSIGN = new Set(['||=', '??=', '//=']);
+const OP_ASSIGN = new Set(['augmented_assignment', 'operator_assignment', 'augmented_assignment_expression', 'compound_assignment_expr', 'assignment_expression']);
+/** Places that outlive one call: members, attributes, instance variables, index slots. */
+const KEPT = new Set(['selector_expression', 'attribute', 'member_expression', 'member_access_expression', 'field_expression', 'instance_variable',
+  'class_variable', 'subscript', 'subscript_expression', 'element_reference', 'index_expression', 'scoped_property_access_expression']);
+const IF = /^if(?:_statement|_expression|_modifier)?$|^unless(?:_modifier)?$/;
+const RETURN = /^return(?:_statement|_expression)?$/;
+
+interface Memo { stores: { at: number; key: string }[]; guards: { at: number; cond: string }[] }
+
+/** Per function node (by id) of one tree: where kept values are stored and where a guard returns early. */
+export class MemoIndex {
+  private readonly byFn = new Map<number, Memo>();
+
+  constructor(private readonly nodes: readonly Node[], private readonly assignments: ReadonlySet<string>) {}
+
+  /** True when the statement run by `at` (a call) inside `fn` is memoised. */
+  memoised(at: Node, fn: Node): boolean {
+    for (let a = at.parent; a && a !== fn; a = a.parent) {
+      if (OP_ASSIGN.has(a.type) && OR_ASSIGN.has(a.childForFieldName('operator')?.type ?? a.children[1]?.type ?? '')) return true;
+    }
+    if (!fn.parent) return false;
+    const m = this.index(fn);
+    if (!m.guards.length || !m.stores.length) return false;
+    for (const s of m.stores) {
+      if (s.at < at.endIndex) continue;
+      const word = new RegExp(`(?:^|[^\\w$])\\$?${s.key}(?![\\w$])`);
+      if (m.guards.some((g) => g.at < at.startIndex && word.test(g.cond))) return true;
+    }
+    return false;
+  }
+
+  private index(fn: Node): Memo {
+    let m = this.byFn.get(fn.id);
+    if (m) return m;
+    m = { stores: [], guards: [] };
+    const statics = new Set<string>();
+    for (let i = fn.id + 1; i < this.nodes.length && this.nodes[i].startIndex < fn.endIndex; i++) {
+      const n = this.nodes[i];
+      const t = n.type;
+      if (t === 'static_variable_declaration') {
+        const name = n.childForFieldName('name')?.text.replace(/^\$/, '');
+        if (name) statics.add(name);
+      } else if (this.assignments.has(t) || OP_ASSIGN.has(t)) {
+        let target = n.childForFieldName('left') ?? n.firstNamedChild;
+        if (target?.type === 'expression_list' && target.namedChildCount === 1) target = target.firstNamedChild;
+        if (!target) continue;
+        const plain = target.text.replace(/^[$@]+/, '');
+        if (KEPT.has(target.type)) {
+          const key = /(\w+)['"]?\s*[\]}]?\s*$/.exec(target.text)?.[1];
+          if (key) m.stores.push({ at: n.startIndex, key });
+        } else if (statics.has(plain)) m.stores.push({ at: n.startIndex, key: plain });
+      } else if (IF.test(t)) {
+        const cond = n.childForFieldName('condition');
+        if (cond && hasReturn(n, cond)) m.guards.push({ at: n.startIndex, cond: cond.text });
+      }
+    }
+    this.byFn.set(fn.id, m);
+    return m;
+  }
+}
+
+/** The `if` returns straight away when its condition holds (`if x { return x }`, `return x if x`). */
+function hasReturn(ifNode: Node, cond: Node): boolean {
+  for (const c of ifNode.namedChildren) {
+    if (c === cond || /else|elif|elsif/.test(c.type)) continue;
+    if (RETURN.test(c.type)) return true;
+    const first = c.type === 'expression_statement' ? c.firstNamedChild : c;
+    if (first && RETURN.test(first.type)) return true;
+    for (const s of c.namedChildren) {
+      if (RETURN.test(s.type) || (s.type === 'expression_statement' && s.firstNamedChild && RETURN.test(s.firstNamedChild.type))) return true;
+      if (s.type === 'statement_list') for (const x of s.namedChildren) if (RETURN.test(x.type)) return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,467 @@
+/**
+ * Value flow over one file's syntax tree, the same for every tree-sitter language: which
+ * assignments of a variable can reach a given use (in program order, within the variable's scope,
+ * killed by a later assignment on every path, stopped by an early return), and what string values
+ * an expression can have there — literals, concatenations, interpolations, format calls and the
+ * variables they name, as a few variants with unknown parts marked dynamic.
+ *
+ * why: a statement was attached to a call by the variable's name alone, so a `query` reused in
+ * one function, or in the next handler of the same file, reached every call that named it.
+ */
+import type { SyntaxNode as Node } from './syntaxTree';
+import type { Language } from '../model';
+import type { LangSpec, FormatStyle } from './langSpec';
+import type { SqlPart } from './sqlText';
+import { readLiteral, type Literal } from './literal';
+import { evalFormat, type HolePart } from './valueFormat';
+
+/** One value an expression may have: its parts and the literals they come from. */
+export interface Variant {
+  parts: SqlPart[];
+  literals: Literal[];
+  /** IN-list / rebinding helper the value passed through (`sqlx.In`). */
+  helper?: string;
+}
+
+/** An assignment to a variable: a new value (`set`) or text added to the old one (`append`). */
+export interface Def {
+  key: string;
+  node: Node;
+  value: Node | null;
+  kind: 'set' | 'append';
+  /** Where the variable lives: the block of a block-scoped declaration, else the function (or file). */
+  scope: Node;
+}
+
+/** Variants kept per value; past that, further alternatives are dropped (the first ones stand). */
+export const MAX_VARIANTS = 4;
+
+const DYNAMIC: Variant[] = [{ parts: [{ dynamic: true }], literals: [] }];
+const EMPTY: Variant[] = [{ parts: [], literals: [] }];
+
+/** Node types that assign with an operator (`+=`, `.=`, `||=`), by grammar. */
+const OP_ASSIGN = new Set(['augmented_assignment', 'operator_assignment', 'augmented_assignment_expression', 'compound_assignment_expr']);
+/** Blocks that scope a declaration (Go `:=`/`var`, JS `let`/`const`, Rust `let`). */
+const BLOCKS = new Set(['block', 'statement_block']);
+/** Branches: code inside may or may not run. */
+const CONDITIONAL = /(?:^|_)(?:if|else|elif|elsif|unless|case|switch|when|conditional|ternary|try|catch|rescue|except|match|default)(?:_|$)/;
+/** Statements that leave the function (or, for the loop ones, the iteration). */
+const LEAVES = /^(?:return|raise|throw|exit)(?:_statement|_expression)?$/;
+const LEAVES_ITERATION = /^(?:break|continue|next)(?:_statement|_expression)?$/;
+/** Calls that never return to the next statement. */
+const EXIT_CALLS = new Set(['halt', 'panic', 'die', 'exit', 'abort', 'redirect', 'croak', 'error!', 'Fatal', 'Fatalf', 'Exit']);
+/** Calls whose result is their argument's (or receiver's) text. */
+const SAME_TEXT = new Set(['from', 'to_string', 'to_owned', 'into', 'String', 'str', 'strip', 'trim', 'rstrip', 'lstrip', 'freeze', 'dedent', 'as_str', 'clone', 'squish', 'chomp']);
+const EMPTY_CALLS = new Set(['new', 'String::new']);
+/** Calls that join a list into one text: what the list holds is not followed (a dynamic part). */
+const JOINS = new Set(['join', 'Join', 'implode']);
+const IDENTS = new Set(['identifier', 'variable_name', 'name', 'constant', 'instance_variable', 'class_variable', 'global_variable', 'shorthand_property_identifier']);
+const MEMBERS = new Set(['selector_expression', 'attribute', 'member_expression', 'member_access_expression', 'scoped_identifier',
+  'class_constant_access_expression', 'field_expression', 'scope_resolution', 'scoped_property_access_expression']);
+
+export class ValueFlow {
+  private defs?: Map<string, Def[]>;
+  private readonly values = new Map<Def, Variant[]>();
+  private readonly active = new Set<Def>();
+  private sqlKeys?: Set<string>;
+
+  constructor(
+    private readonly nodes: readonly Node[],
+    private readonly text: string,
+    private readonly spec: LangSpec,
+    private readonly language: Language,
+    /** Loop bodies that are not loop statements (`rows.each do … end`, `xs.map(x => …)`), by node id. */
+    private readonly loopBodies: ReadonlySet<number>,
+    /** Ruby heredoc openers (their start) and the literal of their body. */
+    private readonly heredocs: ReadonlyMap<number, Literal>,
+  ) {}
+
+  /** The key a use or target of a variable is filed under: `q`, `$q` → `q`; `self.q`, `@q`, `self::Q` → `.q`, `.Q`. */
+  keyOf(node: Node): string | undefined {
+    let n = node;
+    while (this.spec.transparent.has(n.type) && n.namedChildCount === 1) n = n.firstNamedChild!;
+    const t = n.type;
+    if (IDENTS.has(t)) {
+      const name = n.text.replace(/^[$@]+/, '');
+      return t === 'instance_variable' || t === 'class_variable' ? `.${name}` : name;
+    }
+    if (MEMBERS.has(t)) {
+      const last = n.lastNamedChild;
+      return last ? `.${last.text.replace(/^[$@]+/, '')}` : undefined;
+    }
+    // Go `rows, err :=`, Python `a, b =`: the first name.
+    if (t === 'expression_list' || t === 'pattern_list' || t === 'tuple_pattern' || t === 'left_assignment_list') {
+      const first = n.firstNamedChild;
+      return first ? this.keyOf(first) : undefined;
+    }
+    return undefined;
+  }
+
+  /** Every assignment of the file, by variable key (built on first use). */
+  private index(): Map<string, Def[]> {
+    if (this.defs) return this.defs;
+    const defs = new Map<string, Def[]>();
+    const spec = this.spec;
+    const add = (node: Node, target: Node | null | undefined, value: Node | null | undefined, kind: Def['kind'], declare: boolean) => {
+      const key = target ? this.keyOf(target) : undefined;
+      if (!key) return;
+      const d: Def = { key, node, value: value ?? null, kind, scope: this.scopeOf(node, declare) };
+      const xs = defs.get(key);
+      if (xs) xs.push(d); else defs.set(key, [d]);
+    };
+    for (const n of this.nodes) {
+      const t = n.type;
+      if (spec.assignments.has(t)) {
+        const a = spec.assignment(n);
+        // Go writes `q += "…"` as an assignment statement with an operator.
+        const op = n.childForFieldName('operator')?.type;
+        if (op === '+=' || op === '.=') add(n, a.target, a.value, 'append', false);
+        else add(n, a.target, a.value, 'set', this.declares(n));
+      } else if (OP_ASSIGN.has(t)) {
+        const op = n.childForFieldName('operator')?.type ?? n.children[1]?.type;
+        if (op === '+=' || op === '.=') add(n, n.childForFieldName('left'), n.childForFieldName('right'), 'append', false);
+        else if (op === '||=' || op === '??=' || op === '//=') add(n, n.childForFieldName('left'), n.childForFieldName('right'), 'set', false);
+      } else if (t === 'binary' && this.language === 'ruby' && n.childForFieldName('operator')?.type === '<<' && n.parent && !spec.binary.has(n.parent.type)) {
+        add(n, n.childForFieldName('left'), n.childForFieldName('right'), 'append', false);
+      } else if (t === 'call_expression' && this.language === 'rust') {
+        const f = n.childForFieldName('function');
+        if (f?.type === 'field_expression' && f.childForFieldName('field')?.text === 'push_str') {
+          add(n, f.childForFieldName('value'), n.childForFieldName('arguments')?.firstNamedChild, 'append', false);
+        }
+      }
+    }
+    this.defs = defs;
+    return defs;
+  }
+
+  /** True for a declaration that opens a new variable in its block (Go `:=`/`var`, JS `let`/`const`, Rust `let`). */
+  private declares(n: Node): boolean {
+    switch (this.language) {
+      case 'go': return n.type === 'short_var_declaration' || n.type === 'var_spec' || n.type === 'const_spec';
+      case 'javascript': case 'typescript': return n.type === 'variable_declarator' && n.parent?.type === 'lexical_declaration';
+      case 'rust': return n.type === 'let_declaration';
+      default: return false;
+    }
+  }
+
+  /** The innermost function (or Ruby block) around `n`, or the root. */
+  functionOf(n: Node): Node {
+    let a: Node | null = n.parent;
+    for (; a && a.parent; a = a.parent) if (this.isFunction(a)) return a;
+    return a ?? n;
+  }
+
+  private isFunction(n: Node): boolean {
+    return this.spec.functions.has(n.type) || (this.language === 'ruby' && (n.type === 'do_block' || n.type === 'block'));
+  }
+
+  private scopeOf(n: Node, declare: boolean): Node {
+    let a: Node | null = n.parent;
+    for (; a && a.parent; a = a.parent) {
+      if (this.isFunction(a) || (declare && BLOCKS.has(a.type))) return a;
+    }
+    return a ?? n;
+  }
+
+  isLoop(n: Node): boolean {
+    return this.spec.loops.has(n.type) || this.loopBodies.has(n.id);
+  }
+
+  /** Keys of variables some assignment gives SQL-looking text (directly or through another such variable). */
+  sqlVariables(quick: RegExp, seeds: Iterable<string> = []): Set<string> {
+    if (this.sqlKeys) return this.sqlKeys;
+    const keys = new Set<string>(seeds);
+    const all = [...this.index().values()].flat();
+    for (const d of all) if (d.value && quick.test(this.text.slice(d.value.startIndex, Math.min(d.value.endIndex, d.value.startIndex + 2000)))) keys.add(d.key);
+    for (let round = 0; round < 3; round++) {
+      let grew = false;
+      for (const d of all) {
+        if (keys.has(d.key) || !d.value) continue;
+        if (this.mentions(d.value, keys)) { keys.add(d.key); grew = true; }
+      }
+      if (!grew) break;
+    }
+    this.sqlKeys = keys;
+    return keys;
+  }
+
+  /** True when `node` holds a use of one of `keys`. */
+  mentions(node: Node, keys: ReadonlySet<string>): boolean {
+    if (!keys.size) return false;
+    const k = IDENTS.has(node.type) || MEMBERS.has(node.type) ? this.keyOf(node) : undefined;
+    if (k !== undefined && (keys.has(k) || (k.startsWith('.') && keys.has(k.slice(1))))) return true;
+    for (const c of node.namedChildren) if (this.mentions(c, keys)) return true;
+    return false;
+  }
+
+  /** The assignments of `key` that can reach `at`: in scope, before it, not killed on every path, not behind an early return. */
+  reaching(key: string, at: Node): Def[] {
+    const ds = this.index().get(key);
+    if (!ds) return [];
+    const cands = ds.filter((d) => d.node.endIndex <= at.startIndex && within(d.scope, at));
+    const out: Def[] = [];
+    for (let i = 0; i < cands.length; i++) {
+      const d = cands[i];
+      let killed = false;
+      for (let j = i + 1; j < cands.length && !killed; j++) {
+        const k = cands[j];
+        if (k.node.startIndex >= d.node.endIndex && this.always(k.node, at, k.kind === 'append')) killed = true;
+      }
+      if (!killed && !this.leavesBefore(d.node, at)) out.push(d);
+    }
+    return out;
+  }
+
+  /** True when `n` runs on every path that reaches `at` (no branch, loop or function between them). */
+  private always(n: Node, at: Node, append: boolean): boolean {
+    for (let a = n.parent; a && !(a.startIndex <= at.startIndex && a.endIndex >= at.endIndex); a = a.parent) {
+      // why: text appended in a loop is what the loop is for (`VALUES (?)` + `, (?)` per row); its value
+      // (the old text and a dynamic part) stands for the statement, not the bare start.
+      if (append && this.isLoop(a)) continue;
+      if (CONDITIONAL.test(a.type) || this.isLoop(a) || this.isFunction(a)) return false;
+    }
+    return true;
+  }
+
+  /** True when every path from `n` to `at` leaves first (`return`, `raise`, `halt` … after `n` in an enclosing block). */
+  private leavesBefore(n: Node, at: Node): boolean {
+    let crossesLoop = false;
+    for (let a = n.parent; a && !(a.startIndex <= at.startIndex && a.endIndex >= at.endIndex); a = a.parent) if (this.isLoop(a)) crossesLoop = true;
+    for (let c: Node = n; c.parent; c = c.parent) {
+      const p = c.parent;
+      const top = p.startIndex <= at.startIndex && p.endIndex >= at.endIndex;
+      const sibs = p.children;
+      for (let i = c.index + 1; i < sibs.length; i++) {
+        const s = sibs[i];
+        if (top && s.endIndex > at.startIndex) break;
+        if (this.isExit(s, crossesLoop)) return true;
+      }
+      if (top) return false;
+    }
+    return false;
+  }
+
+  /** An exit statement standing on its own (not under a condition). */
+  isExit(s: Node, crossesLoop: boolean): boolean {
+    if (!s.isNamed) return false;
+    const t = s.type;
+    if (LEAVES.test(t) || (!crossesLoop && LEAVES_ITERATION.test(t))) return true;
+    if (t === 'expression_statement' && s.firstNamedChild) return this.isExit(s.firstNamedChild, crossesLoop);
+    if (this.spec.calls.has(t)) {
+      const shape = this.spec.call(s);
+      return !!shape && EXIT_CALLS.has(shape.name);
+    }
+    return false;
+  }
+
+  /** True when `n` sits where an error is being handled: a catch/rescue/except clause, or `if err != nil { … }`. */
+  onErrorPath(n: Node): boolean {
+    for (let a = n.parent; a && !this.isFunction(a); a = a.parent) {
+      if (/(?:^|_)(?:catch|rescue|except)(?:_|$)/.test(a.type)) return true;
+      if (/^if_(?:statement|expression)$/.test(a.type)) {
+        const cond = a.childForFieldName('condition');
+        const body = a.childForFieldName('consequence') ?? a.childForFieldName('body');
+        if (cond && body && body.startIndex <= n.startIndex && body.endIndex >= n.endIndex && /\berr\s*!=\s*nil\b|\.is_err\(\)|\bError\b/.test(cond.text)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** The values `node` may have where it stands. */
+  eval(node: Node, depth = 0): Variant[] {
+    if (depth > 12) return DYNAMIC;
+    const spec = this.spec;
+    const t = node.type;
+    if (spec.transparent.has(t) && node.namedChildCount === 1) return this.eval(node.firstNamedChild!, depth + 1);
+    if (spec.strings.has(t)) return this.literal(node, readLiteral(node, this.text, spec, undefined, true), depth);
+    if (t === spec.heredocBegin) {
+      const lit = this.heredocs.get(node.startIndex);
+      return lit ? this.literal(node, lit, depth) : DYNAMIC;
+    }
+    if (spec.binary.has(t)) {
+      const op = node.childForFieldName('operator')?.type ?? '';
+      const left = node.childForFieldName('left'), right = node.childForFieldName('right');
+      if (spec.concatOps.has(op) && left && right) return product([this.eval(left, depth + 1), this.eval(right, depth + 1)]);
+      if (spec.formatOps.has(op) && left && right) {
+        const args = right.type === 'tuple' || right.type === 'array' || right.type === 'parenthesized_expression' ? right.namedChildren : [right];
+        return this.format(this.eval(left, depth + 1), 'printf', args, node, depth);
+      }
+      return DYNAMIC;
+    }
+    if (spec.implicitConcat.has(t)) return product(node.namedChildren.filter((c) => c.type !== 'comment').map((c) => this.eval(c, depth + 1)));
+    if (IDENTS.has(t) || MEMBERS.has(t)) return this.variable(node, depth);
+    if (spec.calls.has(t)) return this.call(node, depth);
+    if (t === 'conditional_expression' || t === 'ternary_expression' || t === 'conditional') {
+      const alts = t === 'conditional_expression' && this.language === 'python'
+        ? [node.namedChildren[0], node.namedChildren[2]]
+        : [node.childForFieldName('consequence') ?? node.childForFieldName('body'), node.childForFieldName('alternative')];
+      const out: Variant[] = [];
+      for (const a of alts) if (a) for (const v of this.eval(a, depth + 1)) if (out.length < MAX_VARIANTS) out.push(v);
+      return out.length ? out : DYNAMIC;
+    }
+    return DYNAMIC;
+  }
+
+  /** The values of a variable where `node` uses it. */
+  private variable(node: Node, depth: number): Variant[] {
+    const key = this.keyOf(node);
+    if (!key) return DYNAMIC;
+    let defs = this.reaching(key, node);
+    // `self::Q`, `self.Q`, `Foo.Q`: a constant or attribute assigned in a class body.
+    if (!defs.length && key.startsWith('.')) defs = this.reaching(key.slice(1), node).filter((d) => !this.isFunction(d.scope));
+    if (!defs.length) return DYNAMIC;
+    const out: Variant[] = [];
+    for (const d of defs) for (const v of this.valueOf(d, depth + 1)) if (out.length < MAX_VARIANTS) out.push(v);
+    return out;
+  }
+
+  /** The values a variable holds right after the assignment `d`. */
+  valueOf(d: Def, depth = 0): Variant[] {
+    const memo = this.values.get(d);
+    if (memo) return memo;
+    if (this.active.has(d)) return DYNAMIC;
+    this.active.add(d);
+    let out: Variant[];
+    if (d.kind === 'set') out = d.value ? this.eval(d.value, depth) : DYNAMIC;
+    else {
+      const priorDefs = this.reaching(d.key, d.node);
+      const loop = this.loopOf(d.node);
+      const prior: Variant[] = [];
+      for (const p of priorDefs) for (const v of this.valueOf(p, depth + 1)) if (prior.length < MAX_VARIANTS) prior.push(v);
+      // Text appended in a loop to a value from before the loop: a part per iteration, how many is not known.
+      const grows = loop !== undefined && priorDefs.some((p) => !within(loop, p.node));
+      out = grows ? prior.map((v) => ({ ...v, parts: [...v.parts, { dynamic: true }] }))
+        : product([prior.length ? prior : EMPTY, d.value ? this.eval(d.value, depth + 1) : DYNAMIC]);
+    }
+    this.active.delete(d);
+    this.values.set(d, out);
+    return out;
+  }
+
+  /** The innermost loop around `n` within its function. */
+  private loopOf(n: Node): Node | undefined {
+    for (let a = n.parent; a && !this.isFunction(a); a = a.parent) if (this.isLoop(a)) return a;
+    return undefined;
+  }
+
+  private call(node: Node, depth: number): Variant[] {
+    const spec = this.spec;
+    const shape = spec.call(node);
+    if (!shape) return DYNAMIC;
+    const args = argNodes(shape.args, spec);
+    const style: FormatStyle | undefined = spec.formatCalls.get(shape.name);
+    if (style && args.length) return this.format(this.eval(args[0], depth + 1), style, args.slice(1), node, depth);
+    if (spec.formatMethod && shape.name === spec.formatMethod.name) {
+      const fn = node.childForFieldName('function');
+      const recv = fn?.firstNamedChild;
+      if (recv && fn?.type === spec.formatMethod.member) return this.format(this.eval(recv, depth + 1), spec.formatMethod.style, args, node, depth);
+    }
+    if (spec.helpers.has(shape.name) && args.length) return this.eval(args[0], depth + 1).map((v) => ({ ...v, helper: v.helper ?? shape.callee }));
+    if (JOINS.has(shape.name)) return DYNAMIC;
+    if (EMPTY_CALLS.has(shape.callee) || (shape.name === 'new' && shape.receiver === 'String')) return EMPTY;
+    if (SAME_TEXT.has(shape.name)) {
+      if (args.length === 1 && !shape.receiver?.match(/\w$/)) return this.eval(args[0], depth + 1);
+      if (args.length === 1 && (shape.name === 'from' || shape.name === 'String')) return this.eval(args[0], depth + 1);
+      const fn = node.childForFieldName('function') ?? node.childForFieldName('receiver');
+      const recv = fn && fn !== node ? (fn.childForFieldName('value') ?? fn.childForFieldName('object') ?? fn.childForFieldName('operand') ?? (fn.type === 'call' ? null : fn.firstNamedChild)) : null;
+      const rubyRecv = node.childForFieldName('receiver');
+      const r = rubyRecv ?? recv;
+      if (r && args.length === 0) return this.eval(r, depth + 1);
+    }
+    return DYNAMIC;
+  }
+
+  /** A format string's values with its holes filled from `args` where they are known text. */
+  private format(fmt: Variant[], style: FormatStyle, args: Node[], at: Node, depth: number): Variant[] {
+    return evalFormat(fmt, style, args, (n) => this.eval(n, depth + 1), (name) => {
+      const key = name.replace(/^[$@]+/, '');
+      const defs = this.reaching(key, at);
+      const out: Variant[] = [];
+      for (const d of defs) for (const v of this.valueOf(d, depth + 1)) if (out.length < MAX_VARIANTS) out.push(v);
+      return out.length ? out : undefined;
+    });
+  }
+
+  /** A literal's values: interpolated variables filled in where known. */
+  private literal(node: Node, lit: Literal, depth: number): Variant[] {
+    const holes = lit.parts.filter((p) => p.dynamic && (p as HolePart).hole);
+    const base: Literal = holes.length ? { ...lit, parts: lit.parts.map((p) => (p.dynamic ? { dynamic: true } : p)) } : lit;
+    if (!holes.length) return [{ parts: lit.parts, literals: [lit] }];
+    // Each interpolation: a variable's values, else a dynamic part.
+    const pieces: Variant[][] = [];
+    let run: SqlPart[] = [];
+    for (const p of lit.parts) {
+      const h = p.dynamic ? (p as HolePart).hole : undefined;
+      if (!h) { run.push(p.dynamic ? { dynamic: true } : p); continue; }
+      if (run.length) pieces.push([{ parts: run, literals: [] }]);
+      run = [];
+      pieces.push(this.hole(h, depth));
+    }
+    if (run.length) pieces.push([{ parts: run, literals: [] }]);
+    return product(pieces).map((v) => ({ ...v, literals: [base, ...v.literals] }));
+    void node;
+  }
+
+  private hole(h: Node, depth: number): Variant[] {
+    let e: Node | null = h;
+    // Ruby `#{q}`, Python `{q}` (no conversion or format spec), JS `${q}`, PHP `$q` / `{$q}`.
+    if (h.type === 'interpolation' || h.type === 'template_substitution') {
+      if (h.namedChildCount !== 1) return DYNAMIC;
+      e = h.firstNamedChild;
+    }
+    return e && (IDENTS.has(e.type) || MEMBERS.has(e.type)) ? this.variable(e, depth + 1) : DYNAMIC;
+  }
+}
+
+/** The argument expressions of a call (PHP's `argument` wrappers and Rust's token trees read through). */
+export function argNodes(args: Node | null | undefined, spec: LangSpec): Node[] {
+  if (!args) return [];
+  if (args.type === 'token_tree') {
+    // Rust macros: arguments are tokens separated by commas; a single named token is the argument.
+    const out: Node[] = [];
+    let group: Node[] = [];
+    const flush = () => {
+      const named = group.filter((g) => g.isNamed);
+      const amp = group.length === 2 && group[0].type === '&';
+      if (named.length === 1 && (group.length === 1 || amp)) out.push(named[0]);
+      else if (group.length) out.push(group[0]);
+      group = [];
+    };
+    const cs = args.children;
+    for (let i = 1; i < cs.length - 1; i++) {
+      if (cs[i].type === ',') flush(); else group.push(cs[i]);
+    }
+    flush();
+    return out;
+  }
+  const out: Node[] = [];
+  for (const c of args.namedChildren) {
+    if (c.type === 'comment') continue;
+    out.push(c.type === 'argument' && c.firstNamedChild ? c.firstNamedChild : c);
+  }
+  void spec;
+  return out;
+}
+
+/** All combinations of one variant from each piece, in order (at most MAX_VARIANTS). */
+export function product(pieces: Variant[][]): Variant[] {
+  let out: Variant[] = EMPTY;
+  for (const p of pieces) {
+    const next: Variant[] = [];
+    for (const a of out) {
+      for (const b of p) {
+        if (next.length >= MAX_VARIANTS) break;
+        const v: Variant = { parts: [...a.parts, ...b.parts], literals: [...a.literals, ...b.literals] };
+        const helper = a.helper ?? b.helper;
+        if (helper) v.helper = helper;
+        next.push(v);
+      }
+    }
+    out = next;
+  }
+  return out;
+}
+
+function within(outer: Node, inner: Node): boolean {
+  return outer.startIndex <= inner.startIndex && outer.endIndex >= inner.endIndex;
+}
