@@ -51,6 +51,8 @@ export interface SqlSite {
   helper?: string;
   /** True when the statement runs in a goroutine/async task/thread body that is started once and awaited (as CallSite.detached). */
   detached?: boolean;
+  /** For a prepared statement: the call that runs it (`$stmt->execute(…)` on this prepare's handle), when known. */
+  runRange?: Range;
   /** True when its result is kept for the request and reused (`@me ||= …`, a guard returning the kept value first): it does not run per call. */
   memoised?: boolean;
 }

@@ -303,7 +303,11 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   }
   let result: Execution = exec ? { loops: withoutHeaderLoops(site, exec.loops), detached: !!exec.detached || !!site.detached }
     : { loops: withoutHeaderLoops(site, site.loops), detached: !!site.detached };
-  if (PREPARES.test(name) && site.resultVar) {
+  // The extractor followed the prepared handle to the call that runs it.
+  if (site.runRange) {
+    for (const c of file.calls) if (sameRange(c.range, site.runRange)) return { loops: c.loops, detached: !!c.detached };
+  }
+  if (PREPARES.test(name) && site.resultVar && site.language === 'perl') {
     const handle = stripSigil(site.resultVar);
     if (fn === null) fn = ws.enclosing(file, site.range);
     let run: CallSite | undefined;

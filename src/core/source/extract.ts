@@ -214,6 +214,18 @@ class Walker {
           this.loopBodies.add(shape.loop.body.id);
           const info = loopInfo(shape.loop.kind, this.range(start, end), shape.loop.iterable || undefined);
           this.push('loop', popAt, shape.loop.body, { loop: info });
+          // A function passed by name (`xs.map(loadUser)`, `map(load_user, xs)`) is called once per element.
+          const body = shape.loop.body;
+          if (!spec.functions.has(body.type)) {
+            const name = body.text.replace(/^['"]|['"]$/g, '');
+            const m = /^(?:(.*)(?:\.|::|->))?([A-Za-z_$][\w$]*)$/.exec(name);
+            if (m) {
+              const named: CallSite = { name: m[2], range: this.range(body.startIndex, body.endIndex), loops: [...ctx.loops, info] };
+              if (m[1]) named.receiver = m[1];
+              if (ctx.fn?.name) named.function = ctx.fn.name;
+              this.facts.calls.push(uniformCall(named));
+            }
+          }
         }
         if (shape.detach) this.push('detach', popAt, shape.detach);
         return;
@@ -364,8 +376,48 @@ class Walker {
 
   /** The variable a call's result is assigned to, computed on first use (most calls never need it). */
   private resultOf(rec: CallRec): string | undefined {
-    if (rec.resultVar === undefined) rec.resultVar = destination(rec.shape) ?? this.resultVar(rec.node) ?? null;
+    if (rec.resultVar === undefined) {
+      const assigned = this.resultVar(rec.node);
+      rec.resultVar = destination(rec.shape) ?? (assigned ? this.fetchedInto(rec, assigned) ?? assigned : this.fetchedInto(rec, rec.shape.receiver)) ?? null;
+    }
     return rec.resultVar ?? undefined;
+  }
+
+  /**
+   * `cur.execute(q)` then `rows = cur.fetchall()`, `$stmt = $db->query(q)` then `$posts = $stmt->fetchAll()`: the rows land
+   * where the next call on the handle, when it is a fetch in the same function, puts them.
+   */
+  private fetchedInto(rec: CallRec, handle: string | undefined): string | undefined {
+    if (!handle || !/^[$@]?[A-Za-z_]\w*$/.test(handle)) return undefined;
+    const i = this.callRecs.indexOf(rec);
+    for (let j = i + 1; j < this.callRecs.length; j++) {
+      const r = this.callRecs[j];
+      if (r.ctx.fn !== rec.ctx.fn || r.start < rec.end) continue;
+      if (r.shape.receiver !== handle) continue;
+      // A prepared handle is run (and given its values) before its rows are fetched.
+      if (/^(?:execute|bind\w*)$/i.test(r.shape.name)) continue;
+      if (!/^fetch/i.test(r.shape.name)) return undefined;
+      const v = this.resultVar(r.node);
+      return v;
+    }
+    return undefined;
+  }
+
+  /**
+   * The first call that runs the statement `prepare` made (`$stmt->execute(…)` where `$stmt` holds this
+   * prepare's result by value flow), so a handle reused by the next handler or iteration is told apart.
+   */
+  private runOf(prepare: CallRec): CallRec | undefined {
+    const flow = this.flow;
+    if (!flow) return undefined;
+    for (const r of this.callRecs) {
+      if (r.start < prepare.end || !r.shape.receiver || !RUNS_PREPARED.test(r.shape.name)) continue;
+      const recv = receiverNode(r.node);
+      const key = recv ? flow.keyOf(recv) : undefined;
+      if (!key || !recv) continue;
+      if (flow.reaching(key, recv).some((d) => d.value && d.value.startIndex <= prepare.start && d.value.endIndex >= prepare.end)) return r;
+    }
+    return undefined;
   }
 
   private resultVar(call: Node): string | undefined {
@@ -484,6 +536,8 @@ class Walker {
       site.callRange = this.range(call.start, call.end);
       const rv = this.resultOf(call);
       if (rv) site.resultVar = rv;
+      const run = PREPARES.test(call.shape.name) && rv ? this.runOf(call) : undefined;
+      if (run) site.runRange = this.range(run.start, run.end);
     }
     if (ctx.fn?.name) { site.function = ctx.fn.name; if (ctx.fn.range) site.functionRange = ctx.fn.range; }
     if (ctx.detached) site.detached = true;
@@ -503,6 +557,18 @@ class Walker {
   private range(start: number, end: number): Range {
     return { start: this.pos(start), end: this.pos(end) };
   }
+}
+
+/** Calls that prepare a statement, and those that run a prepared one. */
+const PREPARES = /^prepare/i;
+const RUNS_PREPARED = /^(?:execute|exec|query|queryrow|querycontext|queryrowcontext|execcontext|run|all|get|first|select|selectrow_\w+|fetch_all)$/i;
+
+/** The object a method is called on (`$stmt` in `$stmt->execute()`, `cur` in `cur.execute()`). */
+function receiverNode(call: Node): Node | null {
+  const direct = call.childForFieldName('object') ?? call.childForFieldName('receiver');
+  if (direct) return direct;
+  const fn = call.childForFieldName('function');
+  return fn ? fn.childForFieldName('object') ?? fn.childForFieldName('operand') ?? fn.childForFieldName('value') : null;
 }
 
 /** Go's `db.Select(&posts, …)` / `db.Get(&u, …)`: the rows land in the variable the first argument points to. */

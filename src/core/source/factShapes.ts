@@ -14,7 +14,7 @@ export function uniformSite(s: SqlSite): SqlSite {
   const out: Uniform<SqlSite> = {
     file: s.file, language: s.language, range: s.range, literalRanges: s.literalRanges, sql: s.sql, placeholders: s.placeholders,
     dynamic: s.dynamic, call: s.call, function: s.function, functionRange: s.functionRange, loops: s.loops, resultVar: s.resultVar,
-    textStart: s.textStart, callRange: s.callRange, helper: s.helper, detached: s.detached, memoised: s.memoised,
+    textStart: s.textStart, callRange: s.callRange, helper: s.helper, detached: s.detached, runRange: s.runRange, memoised: s.memoised,
   };
   return out;
 }

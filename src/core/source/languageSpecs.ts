@@ -203,7 +203,7 @@ const python: LangSpec = {
     // `map(lambda x: …, xs)` / `filter(…)`: the lambda runs once per element, like a loop body (N+1).
     if ((s.name === 'map' || s.name === 'filter') && !s.receiver && s.args) {
       const [fn, xs] = s.args.namedChildren;
-      if (fn?.type === 'lambda') s.loop = { kind: s.name, body: fn, iterable: iterableText(xs) };
+      if (fn?.type === 'lambda' || fn?.type === 'identifier' || fn?.type === 'attribute') s.loop = { kind: s.name, body: fn, iterable: iterableText(xs) };
     }
     return s;
   },
@@ -262,7 +262,7 @@ const php: LangSpec = {
     if (lf && s.args) {
       const args = s.args.namedChildren;
       const fn = args[lf.fn]?.firstNamedChild;
-      if (fn && PHP_FUNC_NODES.has(fn.type)) s.loop = { kind: s.name, body: fn, iterable: iterableText(args[lf.arr]) };
+      if (fn && (PHP_FUNC_NODES.has(fn.type) || fn.type === 'string' || fn.type === 'encapsed_string')) s.loop = { kind: s.name, body: fn, iterable: iterableText(args[lf.arr]) };
     }
     return s;
   },
@@ -319,7 +319,8 @@ const js: LangSpec = {
     const fn = node.childForFieldName('function');
     const s = shape(compact(fn), node.childForFieldName('arguments'));
     if (JS_LOOP_METHODS.has(s.name) && fn?.type === 'member_expression') {
-      const cb = firstNamedArg(s.args, JS_FUNC_NODES);
+      // `xs.map(loadUser)`: a named function runs once per element as much as an inline one.
+      const cb = firstNamedArg(s.args, JS_FUNC_NODES) ?? firstNamedArg(s.args, set('identifier', 'member_expression'));
       if (cb) {
         s.loop = { kind: s.name, body: cb, iterable: iterableText(fn.childForFieldName('object')) };
         // why: an async callback starts one task per element; Promise.all awaits them together.
@@ -387,7 +388,7 @@ const rust: LangSpec = {
     const fn = node.childForFieldName('function');
     const s = shape(compact(fn).replace(/::<.*>$/, ''), node.childForFieldName('arguments'));
     if (RUST_LOOP_METHODS.has(s.name) && fn?.type === 'field_expression') {
-      const cb = firstNamedArg(s.args, set('closure_expression'));
+      const cb = firstNamedArg(s.args, set('closure_expression', 'identifier', 'scoped_identifier'));
       if (cb) {
         s.loop = { kind: s.name, body: cb, iterable: iterableText(fn.childForFieldName('value')) };
         const body = cb.childForFieldName('body');
