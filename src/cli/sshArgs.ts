@@ -59,7 +59,8 @@ export function sshFromArgs(values: SshArgValues, io: CommandIo): SshOptions | u
   };
 }
 
-async function verifyKnownHost(key: HostKeyInfo, host: string, port: number, io: CommandIo): Promise<boolean> {
+/** Checks a host key against ~/.ssh/known_hosts and /etc/ssh/ssh_known_hosts, printing why a key is refused or new. */
+export async function verifyKnownHost(key: HostKeyInfo, host: string, port: number, io: CommandIo): Promise<boolean> {
   const paths = [join(io.env.HOME || homedir(), '.ssh', 'known_hosts'), '/etc/ssh/ssh_known_hosts'];
   const files: { path: string; text: string }[] = [];
   for (const path of paths) {

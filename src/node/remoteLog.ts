@@ -5,8 +5,9 @@
  * copied to disk. How to log in to a box (keys, agent, host-key check, ~/.ssh/config) is the
  * caller's `login` function, so the CLI and the extension apply their own rules.
  */
+import { gunzipSync } from 'node:zlib';
 import type { ClientChannel } from 'ssh2';
-import { describeLogSource, type LogSource } from '../core/logs/logSource';
+import { describeLogSource, hostLabel, type LogSource } from '../core/logs/logSource';
 import { SshTunnel, type SshOptions } from '../db/sshTunnel';
 import { LineReadError, readLineStream, readLines, type LineHandler, type ReadLinesOptions, type ReadLinesResult } from './lineReader';
 
@@ -54,7 +55,7 @@ export class RemoteLogReader {
     try {
       channel = await tunnel.exec(command);
     } catch (err) {
-      throw new RemoteReadError(source, `${source.host}: cannot read ${source.path}: ${(err as Error).message}`, undefined, err);
+      throw new RemoteReadError(source, `${hostLabel(source)}: cannot read ${source.path}: ${(err as Error).message}`, undefined, err);
     }
     let stderr = '';
     channel.stderr.on('data', (d: Buffer) => { if (stderr.length < STDERR_KEEP) stderr += d.toString('utf8'); });
@@ -70,16 +71,16 @@ export class RemoteLogReader {
       channel.destroy();
       const partial = err instanceof LineReadError ? err.partial : undefined;
       const why = err instanceof LineReadError ? err.message : String(err);
-      throw new RemoteReadError(source, `${source.host}: reading ${where} stopped after ${partial?.lines ?? 0} lines: ${why}`, partial, err);
+      throw new RemoteReadError(source, `${hostLabel(source)}: reading ${where} stopped after ${partial?.lines ?? 0} lines: ${why}`, partial, err);
     }
     await exited;
     if (!exit) {
       // why: the channel closed without an exit status: the session died while the file streamed.
-      throw new RemoteReadError(source, `${source.host}: the connection was lost while reading ${where}, after ${result.lines} lines`, result);
+      throw new RemoteReadError(source, `${hostLabel(source)}: the connection was lost while reading ${where}, after ${result.lines} lines`, result);
     }
     if (exit.code !== 0) {
       const reason = stderr.trim().split('\n').pop() || (exit.signal ? `killed by ${exit.signal}` : `exit status ${exit.code}`);
-      throw new RemoteReadError(source, `${source.host}: cannot read ${source.path}: ${reason}`, result);
+      throw new RemoteReadError(source, `${hostLabel(source)}: cannot read ${source.path}: ${reason}`, result);
     }
     return result;
   }
@@ -89,8 +90,23 @@ export class RemoteLogReader {
     const tunnel = await this.session(source);
     const out = await this.run(tunnel, source, `stat -L -c '%s %i' -- ${shellQuote(source.path)}`);
     const m = /^(\d+) (\d+)\s*$/.exec(out);
-    if (!m) throw new RemoteReadError(source, `${source.host}: stat of ${source.path} printed "${out.trim().slice(0, 80)}"`, undefined);
+    if (!m) throw new RemoteReadError(source, `${hostLabel(source)}: stat of ${source.path} printed "${out.trim().slice(0, 80)}"`, undefined);
     return { size: Number(m[1]), inode: Number(m[2]) };
+  }
+
+  /**
+   * The start of a remote file as text (gunzipped when it is gzip), at most `bytes` of it: enough to
+   * tell what kind of log it is.
+   */
+  async head(source: RemoteLogSource, bytes = 64 * 1024): Promise<string> {
+    const tunnel = await this.session(source);
+    const raw = await this.run(tunnel, source, `head -c ${bytes} -- ${shellQuote(source.path)}`, 'latin1');
+    let b = Buffer.from(raw, 'latin1');
+    if (b[0] === 0x1f && b[1] === 0x8b) {
+      // why: only the start of the stream is here; Z_SYNC_FLUSH accepts a cut-off gzip stream.
+      try { b = gunzipSync(b, { finishFlush: 2 }); } catch { return ''; }
+    }
+    return b.toString('utf8');
   }
 
   /** Closes every session. */
@@ -105,7 +121,7 @@ export class RemoteLogReader {
     try {
       options = await this.login(source);
     } catch (err) {
-      throw new RemoteReadError(source, `${source.host}: ${(err as Error).message}`, undefined, err);
+      throw new RemoteReadError(source, `${hostLabel(source)}: ${(err as Error).message}`, undefined, err);
     }
     const key = `${options.username}@${options.host}:${options.port ?? 22}`;
     let tunnel = this.sessions.get(key);
@@ -114,23 +130,23 @@ export class RemoteLogReader {
     return tunnel;
   }
 
-  private async run(tunnel: SshTunnel, source: RemoteLogSource, command: string): Promise<string> {
+  private async run(tunnel: SshTunnel, source: RemoteLogSource, command: string, encoding: BufferEncoding = 'utf8'): Promise<string> {
     let ch: ClientChannel;
     try {
       ch = await tunnel.exec(command);
     } catch (err) {
-      throw new RemoteReadError(source, `${source.host}: ${(err as Error).message}`, undefined, err);
+      throw new RemoteReadError(source, `${hostLabel(source)}: ${(err as Error).message}`, undefined, err);
     }
     let out = '';
     let err = '';
-    ch.on('data', (d: Buffer) => { out += d.toString('utf8'); });
+    ch.on('data', (d: Buffer) => { out += d.toString(encoding); });
     ch.stderr.on('data', (d: Buffer) => { if (err.length < STDERR_KEEP) err += d.toString('utf8'); });
     const code = await new Promise<number | null>((resolve) => {
       let status: number | null = null;
       ch.on('exit', (c: number | null) => { status = c; });
       ch.on('close', () => resolve(status));
     });
-    if (code !== 0) throw new RemoteReadError(source, `${source.host}: ${command.split(' ')[0]} ${source.path}: ${err.trim().split('\n').pop() || `exit status ${code}`}`, undefined);
+    if (code !== 0) throw new RemoteReadError(source, `${hostLabel(source)}: ${command.split(' ')[0]} ${source.path}: ${err.trim().split('\n').pop() || `exit status ${code}`}`, undefined);
     return out;
   }
 }

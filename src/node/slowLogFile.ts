@@ -1,10 +1,12 @@
 /**
  * Reads a slow-log file (plain or gzip) into per-fingerprint statistics: the file side of
- * src/core/logs/slowLogParser.ts + slowStats.ts, shared by the CLI and the extension.
+ * src/core/logs/slowLogParser.ts + slowStats.ts, shared by the CLI and the extension. One local
+ * source of src/node/logSources.ts, which also reads several files and files on other boxes.
  */
-import { SlowLogParser, type SlowLogParseSummary } from '../core/logs/slowLogParser';
-import { SlowStatsCollector, type QueryStats, type SlowStatsOptions } from '../core/logs/slowStats';
-import { readLines, type ReadLinesOptions, type ReadLinesResult } from './lineReader';
+import type { SlowLogParseSummary } from '../core/logs/slowLogParser';
+import type { QueryStats, SlowStatsOptions } from '../core/logs/slowStats';
+import type { ReadLinesOptions, ReadLinesResult } from './lineReader';
+import { analyzeSlowSources } from './logSources';
 
 export interface SlowLogFileResult {
   stats: QueryStats[];
@@ -14,28 +16,17 @@ export interface SlowLogFileResult {
   read: ReadLinesResult;
 }
 
-/** Node's decoder (faster than TextDecoder for short strings); also for the parser's own Uint8Array copies. */
-const bufferDecode = (b: Uint8Array, s: number, e: number): string =>
-  (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString('utf8', s, e);
-
 /**
  * Parses and aggregates one slow-log file in bounded memory. Lines longer than `maxLineBytes`
- * (default 16 MiB: a bulk INSERT can be long) are reported as malformed entries.
+ * (default 16 MiB: a bulk INSERT can be long) are reported as malformed entries. Rejects when the
+ * file cannot be read.
  */
 export async function analyzeSlowLogFile(path: string, options: SlowStatsOptions = {}, read: Omit<ReadLinesOptions, 'onLongLine'> = {}): Promise<SlowLogFileResult> {
-  const collector = new SlowStatsCollector(options);
-  const parser = new SlowLogParser((e) => collector.add(e), { decode: bufferDecode });
-  const longLines: { line: number; length: number }[] = [];
-  const result = await readLines(path, (b, s, e, n) => parser.line(b, s, e, n), {
-    maxLineBytes: 16 << 20,
-    ...read,
-    onLongLine: (line, length) => { longLines.push({ line, length }); },
+  const r = await analyzeSlowSources([{ kind: 'local', path }], options, {
+    signal: read.signal, maxLineBytes: read.maxLineBytes,
+    onProgress: read.onProgress ? (_s, done, total) => read.onProgress!(done, total) : undefined,
   });
-  const summary = parser.end();
-  for (const l of longLines) {
-    summary.malformed++;
-    if (summary.problems.length < 10) summary.problems.push({ line: l.line, reason: `line too long (${l.length} bytes), skipped`, text: '' });
-  }
-  summary.lines = result.lines;
-  return { stats: collector.result(), summary, overflowEntries: collector.overflowEntries, read: result };
+  const [only] = r.sources;
+  if (only.error || !only.result) throw new Error(only.error ?? `${path}: nothing read`);
+  return { stats: r.stats, summary: r.summary, overflowEntries: r.overflowEntries, read: only.result };
 }

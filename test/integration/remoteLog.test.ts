@@ -66,7 +66,7 @@ void test('a read from an offset gets only what was appended; stat gives size an
 void test('a missing file names the host and the reason', { skip }, async () => {
   await assert.rejects(lines(src(join(dir, 'nope.log'))), (e: Error) => {
     assert.ok(e instanceof RemoteReadError);
-    assert.match(e.message, new RegExp(`^${sshd.host}: cannot read .*nope\\.log: .*No such file`));
+    assert.match(e.message, new RegExp(`^${sshd.host}:${sshd.port}: cannot read .*nope\\.log: .*No such file`));
     return true;
   });
 });
@@ -83,7 +83,7 @@ void test('a connection dropped mid-read reports the host and the lines read bef
   });
   await assert.rejects(p, (e: Error) => {
     assert.ok(e instanceof RemoteReadError, String(e));
-    assert.match(e.message, new RegExp(`^${sshd.host}: .*(lost|stopped).* after \\d+ lines`));
+    assert.match(e.message, new RegExp(`^${sshd.host}:${sshd.port}: .*(lost|stopped).* after \\d+ lines`));
     assert.ok(e.partial && e.partial.lines >= 1000 && e.partial.lines < 2_000_000, `partial ${e.partial?.lines}`);
     assert.equal(e.partial!.lines, seen);
     return true;

@@ -7,9 +7,12 @@ import { AccessAnalyzer, type AccessAnalysisOptions, type EndpointStats, type Ti
 import { ACCESS_LOG_FORMATS, type AccessLogFormat, type FieldMapping } from '../../core/logs/accessParsers';
 import { splitMatchingGroups } from '../../core/logs/grouping';
 import type { Route } from '../../core/model';
-import { bufferDecoder } from '../../node/accessLogFile';
-import { readLines } from '../../node/lineReader';
+import type { LogSource } from '../../core/logs/logSource';
+import { accessAnalyzer, analyzeAccessSources } from '../../node/logSources';
+import type { RemoteLogReader } from '../../node/remoteLog';
+import { sniffText } from '../../node/runFile';
 import { discoverRoutesInDir } from '../../node/routesDir';
+import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
 import { gunzipSync } from 'node:zlib';
 
 const SORTS = ['sum', 'count', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'stddev', 'errors', 'bytes', 'uri'] as const;
@@ -41,7 +44,9 @@ options:
   --limit N                         at most N endpoints; the rest share one row (default 5000)
   --top N                           print only the first N rows
   --format table|md|json|csv|tsv    output (json = JSON Lines, one object per endpoint)
-  --quiet                           no summary on stderr`;
+  --quiet                           no summary on stderr
+
+${LOG_SOURCE_HELP}`;
 
 function seconds(v: number): string { return v.toFixed(3); }
 
@@ -119,6 +124,20 @@ export async function guessLogFormat(path: string): Promise<AccessLogFormat> {
   }
 }
 
+/**
+ * Guesses the layout from the first source that can be opened (a box that cannot be reached is
+ * reported when it is read); ltsv when none can.
+ */
+async function guessSourcesFormat(sources: readonly LogSource[], remote: RemoteLogReader | undefined): Promise<AccessLogFormat> {
+  for (const s of sources) {
+    try {
+      if (s.kind === 'local') return await guessLogFormat(s.path);
+      if (remote) return sniffText(await remote.head(s)).accessFormat ?? 'ltsv';
+    } catch { /* unreadable: its read says why */ }
+  }
+  return 'ltsv';
+}
+
 /** Routes from `--routes`: a JSON / JSON Lines file of Route objects, or a source directory to scan. */
 async function loadRoutes(path: string): Promise<Route[]> {
   const info = await stat(path).catch(() => undefined);
@@ -142,10 +161,11 @@ async function run(args: string[], io: CommandIo): Promise<number> {
       routes: { type: 'string' }, 'matching-groups': { type: 'string', short: 'm' }, 'keep-query': { type: 'boolean', short: 'q' },
       'no-static-groups': { type: 'boolean' }, 'no-normalize': { type: 'boolean' }, sort: { type: 'string' },
       reverse: { type: 'boolean', short: 'r' }, limit: { type: 'string' }, top: { type: 'string' }, format: { type: 'string' },
-      quiet: { type: 'boolean' },
+      quiet: { type: 'boolean' }, ...LOG_SOURCE_OPTIONS,
     },
   });
   if (positionals.length === 0) throw new UsageError('give at least one access-log file');
+  const sources = parseLogArgs(positionals, io.cwd);
   const format = parseFormat(values.format, ['table', 'md', 'json', 'csv', 'tsv']);
   const sort = (values.sort ?? 'sum') as SortKey;
   if (!SORTS.includes(sort)) throw new UsageError(`--sort must be one of ${SORTS.join(', ')} (got "${values.sort}")`);
@@ -159,7 +179,9 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} takes a positive integer (got "${v}")`);
     return n;
   };
-  logFormat ??= await guessLogFormat(positionals[0]);
+  const remote = remoteReaderFor(sources, values, io);
+  try {
+  logFormat ??= await guessSourcesFormat(sources, remote);
   let routes: Route[] | undefined;
   if (values.routes) routes = await loadRoutes(values.routes);
   let matchingGroups: string[] | undefined;
@@ -167,22 +189,12 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   const options: AccessAnalysisOptions = {
     format: logFormat, pattern: values.pattern, fields: parseFields(values.field), time, routes, matchingGroups,
     keepQuery: values['keep-query'], staticByExtension: !values['no-static-groups'], normalize: !values['no-normalize'],
-    maxEndpoints: intOpt('limit', values.limit), decode: bufferDecoder,
+    maxEndpoints: intOpt('limit', values.limit),
   };
   let analyzer: AccessAnalyzer;
-  try { analyzer = new AccessAnalyzer(options); } catch (err) { throw new UsageError((err as Error).message); }
-  let lineBase = 0;
-  for (const file of positionals) {
-    const base = lineBase;
-    const r = await readLines(file, (b, s, e, n) => analyzer.line(b, s, e, base + n), {
-      onLongLine: (n, len) => {
-        analyzer.malformed++;
-        if (analyzer.malformedExamples.length < 10) analyzer.malformedExamples.push({ line: base + n, reason: `line too long (${len} bytes)`, text: '' });
-      },
-    });
-    lineBase += r.lines;
-  }
-  const report = analyzer.finish();
+  try { analyzer = accessAnalyzer(options); } catch (err) { throw new UsageError((err as Error).message); }
+  const report = await analyzeAccessSources(sources, analyzer, { remote, byHost: values['by-host'] });
+  const lineBase = report.lines;
   const dir = values.reverse ? 1 : -1;
   const rows = [...report.endpoints].sort((a, b) => {
     const x = sortValue(a, sort), y = sortValue(b, sort);
@@ -195,7 +207,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (format === 'json') {
     io.stdout.write(renderJsonLines(shown.map(toJson)));
   } else {
-    io.stdout.write(renderRows(shown, COLUMNS, format));
+    io.stdout.write(renderRows(shown, values['by-host'] ? [...COLUMNS, { header: 'HOSTS', value: (e) => hostsCell(e.hosts) }] : COLUMNS, format));
   }
   if (!values.quiet) {
     const parts = [`${lineBase} lines`, `${report.requests} requests`, `${report.endpoints.length} endpoints`];
@@ -205,8 +217,13 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     io.stderr.write(`# ${logFormat}: ${parts.join(', ')}\n`);
     for (const m of report.malformedExamples) io.stderr.write(`#   line ${m.line}: ${m.reason}${m.text ? `: ${m.text}` : ''}\n`);
     for (const r of report.rejectedRoutes) io.stderr.write(`#   route ${r.route.pattern} (${r.route.file}) not usable: ${r.reason}\n`);
+    if (sources.length > 1) for (const r of report.sources) io.stderr.write(`#   ${r.name}: ${r.lines} lines${r.gzip ? ' (gzip)' : ''}${r.error ? ', incomplete' : ''}\n`);
   }
-  return 0;
+  // why: the report of what could be read comes first; a source that failed still makes the exit non-zero.
+  return reportSourceErrors(report.sources, io) ? 1 : 0;
+  } finally {
+    await remote?.close();
+  }
 }
 
 /** The JSON Lines shape of one endpoint (times in seconds). */
@@ -218,6 +235,7 @@ export function toJson(e: EndpointStats): Record<string, unknown> {
     exact: e.exact, bytes: e.bytes,
   };
   if (e.requestBytes) o.requestBytes = e.requestBytes;
+  if (e.hosts) o.hosts = e.hosts;
   const h = handlerOf(e.route);
   if (h) o.handler = h;
   if (e.route) o.framework = e.route.framework;

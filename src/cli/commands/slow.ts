@@ -11,11 +11,12 @@ import { ParserSet } from '../../core/source/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { fsGrammarSource } from '../../node/grammars';
 import { scanProject } from '../../node/scanDir';
-import { analyzeSlowLogFile } from '../../node/slowLogFile';
+import { analyzeSlowSources } from '../../node/logSources';
+import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
 
 const SORTS: readonly SortKey[] = ['sum', 'count', 'avg', 'p95', 'max'];
 
-const HELP = `usage: query-insight slow LOG [options]
+const HELP = `usage: query-insight slow LOG... [options]
 
 Reads a MySQL 5.7 / 8 or MariaDB slow query log (plain or .gz; run the benchmark with
 long_query_time = 0 to see every statement), groups statements by fingerprint (literals -> ?,
@@ -27,7 +28,9 @@ options:
   --source DIR                    find the SQL in the app's source under DIR and show each
                                   fingerprint's site(s) as file:line (unmapped ones say so)
   --format table|md|json|csv|tsv  output (json = JSON Lines, one object per fingerprint)
-  --quiet                         no summary on stderr`;
+  --quiet                         no summary on stderr
+
+${LOG_SOURCE_HELP}`;
 
 interface Row { rank: number; s: QueryStats; share: number; sites: SqlSite[]; how: string }
 
@@ -38,7 +41,7 @@ function where(r: Row): string {
   return r.sites.map((x) => `${x.file}:${x.range.start.line + 1}`).join(' ') + (r.how === 'pattern' ? ' (dynamic)' : '');
 }
 
-function columns(withSites: boolean, table: boolean): Column<Row>[] {
+function columns(withSites: boolean, table: boolean, byHost = false): Column<Row>[] {
   const cols: Column<Row>[] = [
     { header: 'RANK', value: (r) => r.rank, right: true },
     { header: 'COUNT', value: (r) => r.s.count, right: true },
@@ -54,6 +57,7 @@ function columns(withSites: boolean, table: boolean): Column<Row>[] {
     { header: 'EXAM/SENT', value: (r) => r.s.examinedPerSent === null ? '-' : r.s.examinedPerSent.toFixed(1), right: true },
   ];
   if (withSites) cols.push({ header: 'SITE', value: where });
+  if (byHost) cols.push({ header: 'HOSTS', value: (r) => hostsCell(r.s.hosts) });
   const max = 120;
   cols.push({ header: 'FINGERPRINT', value: (r) => table && r.s.fingerprint.length > max ? r.s.fingerprint.slice(0, max - 1) + '…' : r.s.fingerprint });
   return cols;
@@ -70,6 +74,7 @@ function jsonOf(r: Row, withSites: boolean): Record<string, unknown> {
     peakPerSecond: s.peakPerSecond, activeSeconds: s.activeSeconds, repeats: s.repeats,
     ...(s.fullScan || s.filesort || s.tmpTableOnDisk ? { fullScan: s.fullScan, filesort: s.filesort, tmpTableOnDisk: s.tmpTableOnDisk } : {}),
     example: s.example, exampleSchema: s.exampleSchema || null,
+    ...(s.hosts ? { hosts: s.hosts } : {}),
     ...(withSites ? { mapped: r.how !== 'none', sites: r.sites.map((x) => ({ file: x.file, line: x.range.start.line + 1, ...(x.function ? { function: x.function } : {}) })) } : {}),
   };
 }
@@ -79,21 +84,25 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     args, allowPositionals: true, strict: true,
     options: {
       sort: { type: 'string' }, limit: { type: 'string' }, source: { type: 'string' },
-      format: { type: 'string' }, quiet: { type: 'boolean' },
+      format: { type: 'string' }, quiet: { type: 'boolean' }, ...LOG_SOURCE_OPTIONS,
     },
   });
-  if (positionals.length !== 1) throw new UsageError('give exactly one slow-log file');
+  if (positionals.length === 0) throw new UsageError('give at least one slow-log file');
   const format = parseFormat(values.format, ['table', 'md', 'json', 'csv', 'tsv']);
   const sort = (values.sort ?? 'sum') as SortKey;
   if (!SORTS.includes(sort)) throw new UsageError(`--sort must be one of ${SORTS.join(', ')} (got "${values.sort}")`);
   const limit = values.limit === undefined ? 30 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit must be a whole number >= 0 (got "${values.limit}")`);
-  const path = resolve(io.cwd, positionals[0]);
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) throw new Error(`cannot read ${path}: no such file`);
+  const sources = parseLogArgs(positionals, io.cwd);
+  for (const s of sources) {
+    if (s.kind === 'local' && !(await stat(s.path).catch(() => undefined))?.isFile()) throw new Error(`cannot read ${s.path}: no such file`);
+  }
 
   const started = Date.now();
-  const { stats, summary, overflowEntries, read } = await analyzeSlowLogFile(path);
+  const remote = remoteReaderFor(sources, values, io);
+  const { stats, summary, overflowEntries, sources: reads } = await analyzeSlowSources(sources, {}, { remote, byHost: values['by-host'] })
+    .finally(() => remote?.close());
+  const read = { bytes: reads.reduce((a, r) => a + r.bytes, 0), gzip: reads.some((r) => r.gzip) };
   const elapsed = (Date.now() - started) / 1000;
   let sites: SqlSite[] = [];
   if (values.source !== undefined) {
@@ -113,7 +122,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   });
 
   if (format === 'json') io.stdout.write(renderJsonLines(rows.map((r) => jsonOf(r, withSites))));
-  else io.stdout.write(renderRows(rows, columns(withSites, format === 'table'), format));
+  else io.stdout.write(renderRows(rows, columns(withSites, format === 'table', values['by-host']), format));
 
   if (!values.quiet) {
     const lines = [
@@ -132,9 +141,11 @@ async function run(args: string[], io: CommandIo): Promise<number> {
       lines.push(`# ${summary.malformed} malformed entries, skipped; the first ones:`);
       for (const p of summary.problems) lines.push(`#   line ${p.line}: ${p.reason}${p.text ? `: ${oneLine(p.text).slice(0, 100)}` : ''}`);
     }
+    if (reads.length > 1) for (const r of reads) lines.push(`#   ${r.name}: ${r.lines} lines${r.gzip ? ' (gzip)' : ''}${r.error ? ', incomplete' : ''}`);
     io.stderr.write(lines.join('\n') + '\n');
   }
-  return 0;
+  // why: the report of what could be read comes first; a source that failed still makes the exit non-zero.
+  return reportSourceErrors(reads, io) ? 1 : 0;
 }
 
 export const slowCommand: Command = {

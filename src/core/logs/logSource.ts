@@ -87,7 +87,8 @@ export function describeLogSource(s: LogSource): string {
     : `${s.user ? `${s.user}@` : ''}${host}:${s.path}`;
 }
 
-/** The name a report gives the box a source is on: the host as written, or `local`. */
+/** The name a report gives the box a source is on: the host as written (with the port when one is written), or `local`. */
 export function hostLabel(s: LogSource): string {
-  return s.kind === 'local' ? 'local' : s.host;
+  if (s.kind === 'local') return 'local';
+  return s.port !== undefined ? `${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}` : s.host;
 }

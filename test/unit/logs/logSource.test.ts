@@ -37,4 +37,5 @@ void test('described back as written, labelled by host', () => {
   }
   assert.equal(hostLabel(parseLogSource('u@isu3:/a')), 'isu3');
   assert.equal(hostLabel(parseLogSource('/a')), 'local');
+  assert.equal(hostLabel(parseLogSource('ssh://u@isu3:2222/a')), 'isu3:2222');
 });

@@ -1,0 +1,93 @@
+/**
+ * Log arguments of `endpoints`, `slow` and `diff`: local paths and files on other boxes
+ * (`ssh://[USER@]HOST[:PORT]/PATH` or `[USER@]HOST:/PATH`), and how the CLI logs in to those boxes:
+ * the user, port and key given in the argument or by --ssh-key, else the defaults `ssh` uses
+ * (the local user name, port 22, ~/.ssh/id_ed25519, id_ecdsa, id_rsa), the agent at SSH_AUTH_SOCK,
+ * and the host key checked against known_hosts.
+ */
+import { existsSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LogSourceError, parseLogSource, type LogSource } from '../core/logs/logSource';
+import type { SshOptions } from '../db/sshTunnel';
+import { RemoteLogReader, type RemoteLogSource } from '../node/remoteLog';
+import type { SourceRead } from '../node/logSources';
+import type { CommandIo } from './command';
+import { UsageError } from './output';
+import { verifyKnownHost } from './sshArgs';
+
+/** Spread into a parseArgs `options` table. */
+export const LOG_SOURCE_OPTIONS = {
+  'by-host': { type: 'boolean' },
+  'ssh-key': { type: 'string' },
+} as const;
+
+/** Help lines for the log arguments and the options above. */
+export const LOG_SOURCE_HELP = `LOG is a local file, or a file on another box read over SSH as it streams (gzip too):
+  ssh://[USER@]HOST[:PORT]/ABSOLUTE/PATH   or   [USER@]HOST:/ABSOLUTE/PATH
+Several logs, local and remote mixed, are merged into one report.
+
+  --by-host                 a HOST column (JSON: "hosts": {"name": count}) splitting each row by box
+  --ssh-key FILE            private key for the boxes (default: the agent at SSH_AUTH_SOCK and
+                            ~/.ssh/id_ed25519, id_ecdsa, id_rsa); host keys are checked against
+                            ~/.ssh/known_hosts`;
+
+export interface LogSourceArgValues {
+  'by-host'?: boolean;
+  'ssh-key'?: string;
+}
+
+/** Reads the positional log arguments; local paths are resolved against the working directory. */
+export function parseLogArgs(positionals: readonly string[], cwd: string): LogSource[] {
+  return positionals.map((p) => {
+    let s: LogSource;
+    try {
+      s = parseLogSource(p);
+    } catch (err) {
+      if (err instanceof LogSourceError) throw new UsageError(err.message);
+      throw err;
+    }
+    return s.kind === 'local' ? { kind: 'local', path: resolve(cwd, s.path) } : s;
+  });
+}
+
+const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa'];
+
+/** The SSH login the CLI uses for a box a log is on. */
+export function cliSshLogin(values: LogSourceArgValues, io: CommandIo): (s: RemoteLogSource) => SshOptions {
+  const home = io.env.HOME || homedir();
+  const explicit = values['ssh-key'] === undefined ? undefined : resolve(io.cwd, values['ssh-key']);
+  const agent = io.env.SSH_AUTH_SOCK || undefined;
+  const passphrase = io.env.QI_SSH_PASSPHRASE || undefined;
+  return (s) => {
+    const key = explicit ?? DEFAULT_KEYS.map((k) => join(home, '.ssh', k)).find((p) => existsSync(p));
+    if (!key && !agent) throw new Error(`no way to log in to ${s.host}: give --ssh-key FILE or run an ssh-agent (SSH_AUTH_SOCK)`);
+    const port = s.port ?? 22;
+    return {
+      host: s.host, port, username: s.user ?? (io.env.USER || userInfo().username),
+      ...(key ? { privateKeyPath: key } : {}), ...(agent ? { agent } : {}), ...(passphrase ? { passphrase } : {}),
+      verifyHostKey: (k) => verifyKnownHost(k, s.host, port, io),
+    };
+  };
+}
+
+/** A reader for the remote sources, or undefined when every source is local. Close it when done. */
+export function remoteReaderFor(sources: readonly LogSource[], values: LogSourceArgValues, io: CommandIo): RemoteLogReader | undefined {
+  return sources.some((s) => s.kind === 'ssh') ? new RemoteLogReader(cliSshLogin(values, io)) : undefined;
+}
+
+/** Prints one stderr line per source that failed; returns true when any did. */
+export function reportSourceErrors(reads: readonly SourceRead[], io: CommandIo): boolean {
+  let failed = false;
+  for (const r of reads) {
+    if (!r.error) continue;
+    failed = true;
+    io.stderr.write(`query-insight: ${r.error}\n`);
+  }
+  return failed;
+}
+
+/** `{ host: count }` as one table cell: `isu1 120, isu2 80`. */
+export function hostsCell(hosts: Record<string, number> | undefined): string {
+  return hosts ? Object.entries(hosts).map(([h, n]) => `${h} ${n}`).join(', ') : '';
+}

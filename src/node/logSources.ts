@@ -1,0 +1,148 @@
+/**
+ * Several logs, local and remote mixed, merged into one report in one pass each: every source is
+ * streamed in turn into the same analyzer (so memory stays that of one file), with the host named
+ * before its lines when a per-host split is wanted. A source that fails part way (a lost SSH
+ * connection, a missing file) keeps what was read from it and is reported with its host; the
+ * others are still read.
+ */
+import { AccessAnalyzer, type AccessAnalysisOptions, type AccessReport } from '../core/logs/accessAnalysis';
+import { describeLogSource, hostLabel, type LogSource } from '../core/logs/logSource';
+import { SlowLogParser, type SlowLogParseSummary } from '../core/logs/slowLogParser';
+import { SlowStatsCollector, type QueryStats, type SlowStatsOptions } from '../core/logs/slowStats';
+import { bufferDecoder } from './accessLogFile';
+import type { ReadLinesOptions, ReadLinesResult } from './lineReader';
+import { readLogSource, RemoteReadError, type RemoteLogReader } from './remoteLog';
+
+/** What was read from one source. */
+export interface SourceRead {
+  source: LogSource;
+  /** The source as written (scp form for remote files). */
+  name: string;
+  /** `local` or the host as written. */
+  host: string;
+  lines: number;
+  bytes: number;
+  gzip: boolean;
+  /** Set when the source failed; `lines` then counts what was read before. */
+  error?: string;
+  /** The reader's own figures (absent when nothing could be read). */
+  result?: ReadLinesResult;
+}
+
+export interface MultiSourceOptions {
+  /** Reads the remote sources; required when any source is remote. */
+  remote?: RemoteLogReader;
+  /** Count per host (`hosts` on each endpoint or fingerprint). */
+  byHost?: boolean;
+  signal?: AbortSignal;
+  /** Bytes read from the source being read, its total when known, and which source it is. */
+  onProgress?: (source: LogSource, bytesRead: number, bytesTotal: number) => void;
+}
+
+type Feed = (source: LogSource, lineBase: number) => {
+  onLine: (b: Buffer, s: number, e: number, n: number) => void;
+  onLongLine: (n: number, length: number) => void;
+};
+
+async function readAll(sources: readonly LogSource[], options: MultiSourceOptions, read: Omit<ReadLinesOptions, 'onLongLine' | 'signal' | 'onProgress'>, setHost: ((host: string) => void) | undefined, feed: Feed): Promise<SourceRead[]> {
+  const out: SourceRead[] = [];
+  let lineBase = 0;
+  for (const source of sources) {
+    const host = hostLabel(source);
+    // why: feed() ends the previous source's parser, which may still hand out that file's last entry.
+    const f = feed(source, lineBase);
+    setHost?.(host);
+    const entry: SourceRead = { source, name: describeLogSource(source), host, lines: 0, bytes: 0, gzip: false };
+    let r: ReadLinesResult | undefined;
+    try {
+      r = await readLogSource(source, f.onLine, {
+        ...read, signal: options.signal, onLongLine: f.onLongLine,
+        onProgress: options.onProgress ? (done, total) => options.onProgress!(source, done, total) : undefined,
+      }, options.remote);
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      r = err instanceof RemoteReadError ? err.partial : undefined;
+      entry.error = err instanceof RemoteReadError ? err.message : `${entry.name}: ${(err as Error).message}`;
+    }
+    if (r) Object.assign(entry, { lines: r.lines, bytes: r.bytes, gzip: r.gzip, result: r });
+    lineBase += entry.lines;
+    out.push(entry);
+  }
+  return out;
+}
+
+export interface AccessSourcesResult extends AccessReport {
+  sources: SourceRead[];
+}
+
+/** An analyzer reading bytes with Node's fast decoders. Throws on bad options (a regex that does not compile …). */
+export function accessAnalyzer(analysis: AccessAnalysisOptions): AccessAnalyzer {
+  return new AccessAnalyzer({ decode: bufferDecoder, ...analysis });
+}
+
+/** Analyses access logs from several places into one endpoint report. */
+export async function analyzeAccessSources(sources: readonly LogSource[], analyzer: AccessAnalyzer, options: MultiSourceOptions = {}, maxExamples = 10): Promise<AccessSourcesResult> {
+  const read = await readAll(sources, options, {}, options.byHost ? (h) => analyzer.setHost(h) : undefined, (_source, base) => ({
+    onLine: (b, s, e, n) => analyzer.line(b, s, e, base + n),
+    onLongLine: (n, length) => {
+      analyzer.malformed++;
+      analyzer.lines = base + n;
+      if (analyzer.malformedExamples.length < maxExamples) analyzer.malformedExamples.push({ line: base + n, reason: `line too long (${length} bytes)`, text: '' });
+    },
+  }));
+  const report = analyzer.finish();
+  return { ...report, lines: read.reduce((a, r) => a + r.lines, 0), sources: read };
+}
+
+export interface SlowSourcesResult {
+  stats: QueryStats[];
+  summary: SlowLogParseSummary;
+  overflowEntries: number;
+  sources: SourceRead[];
+}
+
+/** Adds one source's parse summary into the total: counts summed, problems kept up to 10, features merged. */
+function mergeSummary(total: SlowLogParseSummary, part: SlowLogParseSummary, name: string | undefined): void {
+  const t = total as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(part)) {
+    if (typeof v === 'number') t[k] = ((t[k] as number | undefined) ?? 0) + v;
+  }
+  for (const p of part.problems) {
+    if (total.problems.length < 10) total.problems.push(name ? { ...p, reason: `${name}: ${p.reason}` } : p);
+  }
+  for (const f of part.features) if (!total.features.includes(f)) total.features.push(f);
+}
+
+/** Analyses slow logs from several places into one per-fingerprint report (a new parser per file, one collector). */
+export async function analyzeSlowSources(sources: readonly LogSource[], statsOptions: SlowStatsOptions = {}, options: MultiSourceOptions & { maxLineBytes?: number } = {}): Promise<SlowSourcesResult> {
+  const collector = new SlowStatsCollector(statsOptions);
+  const decode = (b: Uint8Array, s: number, e: number): string =>
+    (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString('utf8', s, e);
+  const summary: SlowLogParseSummary = { entries: 0, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, features: [] };
+  const several = sources.length > 1;
+  let parser: SlowLogParser | undefined;
+  let current: { name: string; long: { line: number; length: number }[] } | undefined;
+  const close = (): void => {
+    if (!parser || !current) return;
+    const part = parser.end();
+    for (const l of current.long) {
+      part.malformed++;
+      if (part.problems.length < 10) part.problems.push({ line: l.line, reason: `line too long (${l.length} bytes), skipped`, text: '' });
+    }
+    part.lines = 0; // why: lines are counted from the reads below, long lines included
+    mergeSummary(summary, part, several ? current.name : undefined);
+    parser = undefined;
+  };
+  // why: a bulk INSERT can be long; lines past 16 MiB are counted as malformed.
+  const read = await readAll(sources, options, { maxLineBytes: options.maxLineBytes ?? 16 << 20 }, options.byHost ? (h) => collector.setHost(h) : undefined, (source) => {
+    close();
+    const p = new SlowLogParser((e) => collector.add(e), { decode });
+    parser = p;
+    const long: { line: number; length: number }[] = [];
+    current = { name: describeLogSource(source), long };
+    return { onLine: (b, s, e, n) => p.line(b, s, e, n), onLongLine: (line, length) => { long.push({ line, length }); } };
+  });
+  close();
+  summary.lines = read.reduce((a, r) => a + r.lines, 0);
+  return { stats: collector.result(), summary, overflowEntries: collector.overflowEntries, sources: read };
+}
