@@ -7,6 +7,7 @@
 import { Parser } from 'node-sql-parser/build/mysql';
 import { DYNAMIC_MARK, type Language, type Position } from '../model';
 import type { NPlusOneFinding } from './nPlusOne';
+import { escapeRegExp, lexSql } from '../sql/sqlLexer';
 
 export interface NPlusOneAdvice {
   /** Hover text (Markdown; SQL in fenced blocks, identifiers in code spans). */
@@ -38,33 +39,30 @@ const DIALECT = { database: 'MySQL' };
 
 interface Tokenized { text: string; tokens: Map<string, string> }
 
-/** Replaces placeholders (in order) and dynamic parts with identifiers the parser accepts; `tokens` maps them back. */
-function tokenize(sql: string, placeholders: readonly string[]): Tokenized {
+/**
+ * Replaces placeholders and dynamic parts (as the one SQL lexer reads them, so `?`, `$1`, `:name`,
+ * `%s`, `%(name)s` alike) with identifiers the parser accepts; `tokens` maps them back. A list
+ * placeholder (`IN %s`) becomes a one-item list `(__qi_lN__)` and maps back without the parentheses.
+ */
+function tokenize(sql: string): Tokenized {
   const tokens = new Map<string, string>();
-  let d = 0;
-  let text = sql.split(DYNAMIC_MARK).join('\u0000');
   let out = '';
+  let at = 0;
   let k = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "'" || c === '"' || c === '`') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== c) j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1); i = j; continue;
-    }
-    if (c === '\u0000') { const t = `__qi_d${d++}__`; tokens.set(t, '…'); out += t; continue; }
-    const ph = placeholders[k];
-    if (ph !== undefined && text.startsWith(ph, i) && !/[\w$]/.test(text[i + ph.length] ?? '')) {
-      const t = `__qi_p${k}__`; tokens.set(t, ph); out += t; i += ph.length - 1; k++; continue;
-    }
-    out += c;
+  let d = 0;
+  for (const t of lexSql(sql)) {
+    let put: string;
+    if (t.kind === 'dynamic') { put = `__qi_d${d}__`; tokens.set(put, '…'); d++; }
+    else if (t.kind === 'placeholder') { put = t.list ? `__qi_l${k}__` : `__qi_p${k}__`; tokens.set(put, t.text); if (t.list) put = `(${put})`; k++; }
+    else continue;
+    out += sql.slice(at, t.start) + put;
+    at = t.end;
   }
-  text = out;
-  return { text, tokens };
+  return { text: out + sql.slice(at), tokens };
 }
 
 function untokenize(text: string, tokens: Map<string, string>): string {
-  return text.replace(/`?(__qi_[pd]\d+__)`?/g, (_m, t: string) => tokens.get(t) ?? t);
+  return text.replace(/\(\s*`?(__qi_l\d+__)`?\s*\)|`?(__qi_[pd]\d+__)`?/g, (_m, l: string | undefined, t: string | undefined) => tokens.get((l ?? t)!) ?? (l ?? t)!);
 }
 
 // Loose views of node-sql-parser's AST: only the fields read here.
@@ -87,7 +85,7 @@ function colName(c: ColumnRef): string {
 }
 
 const isToken = (n: Node | undefined): boolean =>
-  !!n && ((n.type === 'column_ref' && /^__qi_p\d+__$/.test(colName(n as ColumnRef))) || (n.type === 'origin' && n.value === '?'));
+  !!n && ((n.type === 'column_ref' && /^__qi_[pl]\d+__$/.test(colName(n as ColumnRef))) || (n.type === 'origin' && n.value === '?'));
 
 /** `col = <placeholder>` predicates joined by AND at the top of a WHERE clause. */
 function keyPredicates(where: Node | null): { column: string; token: string }[] {
@@ -106,6 +104,11 @@ function keyPredicates(where: Node | null): { column: string; token: string }[] 
 
 function tokenOf(n: Node): string {
   return n.type === 'column_ref' ? colName(n as ColumnRef) : '?';
+}
+
+/** `[qualifier.]column = <token>` in the tokenized text; the column may hold any character (escaped). */
+function keyPattern(key: { column: string; token: string }): RegExp {
+  return new RegExp(`((?:\`?\\w+\`?\\.)?\`?${escapeRegExp(key.column)}\`?)\\s*=\\s*${escapeRegExp(key.token)}`);
 }
 
 /** `users` → `user`, `categories` → `category`, `statuses` → `status`, `people` stays. */
@@ -147,12 +150,12 @@ function planSelect(inner: SelectAst, innerT: Tokenized, outer: SelectAst | unde
   const outerCol = toOne ? `${singular(table)}_id` : outerTable && key.column === `${singular(outerTable)}_id` ? 'id' : key.column;
   const source = outerTable ? `the \`${outerTable}\` rows' \`${outerCol}\`` : iterable ? `\`${iterable}\`` : 'the loop';
   const ph = innerT.tokens.get(key.token) ?? '?';
-  const keyRe = new RegExp(`((?:\`?\\w+\`?\\.)?\`?${key.column}\`?)\\s*=\\s*${key.token}`);
+  const keyRe = keyPattern(key);
   let batch = innerT.text.replace(keyRe, (_m, col: string) => `${col} IN (${placeholderList(ph)})`);
   const aggregate = Array.isArray(inner.columns) && inner.columns.some((c) => c.expr.type === 'aggr_func');
   const limit = inner.limit?.value?.[0]?.value;
   if (aggregate && !inner.groupby) {
-    batch = batch.replace(/^(\s*SELECT\s+)/i, `$1${key.column}, `);
+    batch = batch.replace(/^(\s*SELECT\s+)/i, (_m, sel: string) => `${sel}${key.column}, `);
     const tail = /\s+(ORDER\s+BY|LIMIT)\b/i.exec(batch);
     batch = tail ? `${batch.slice(0, tail.index)} GROUP BY ${key.column}${batch.slice(tail.index)}` : `${batch.trimEnd()} GROUP BY ${key.column}`;
     prose.push(`Count for every \`${key.column}\` at once: collect ${source}, run the grouped statement once, and read each count from a map keyed by \`${key.column}\` (missing keys mean 0).`);
@@ -243,7 +246,7 @@ function planWrite(ast: Node, t: Tokenized): Plan {
     const setHasParams = ast.type === 'update' && JSON.stringify(ast.set ?? '').includes('__qi_p');
     if (keys.length && !setHasParams) {
       const key = keys[0];
-      const re = new RegExp(`((?:\`?\\w+\`?\\.)?\`?${key.column}\`?)\\s*=\\s*${key.token}`);
+      const re = keyPattern(key);
       const ph = t.tokens.get(key.token) ?? '?';
       return { batchSql: untokenize(t.text.replace(re, (_m, col: string) => `${col} IN (${placeholderList(ph)})`), t.tokens), prose: [`Collect the \`${key.column}\` values in the loop and run one statement for all of them after it.`] };
     }
@@ -271,9 +274,9 @@ function code(s: string): string {
  */
 export function adviseNPlusOne(finding: NPlusOneFinding, options: AdviceOptions = {}): NPlusOneAdvice {
   const d = finding.data;
-  const innerT = tokenize(d.innerSql, d.innerPlaceholders);
+  const innerT = tokenize(d.innerSql);
   const inner = parse(innerT);
-  const outerT = d.outer ? tokenize(d.outer.sql, d.outer.placeholders) : undefined;
+  const outerT = d.outer ? tokenize(d.outer.sql) : undefined;
   const outer = outerT ? parse(outerT) : undefined;
   const plan: Plan = !inner ? { prose: ['Collect what each iteration needs, fetch it with one statement before the loop, and look the rows up in a map inside it.'] }
     : inner.type === 'select' ? planSelect(inner as SelectAst, innerT, outer?.type === 'select' ? outer as SelectAst : undefined, outerT, d.iterable)

@@ -6,6 +6,7 @@
  * Used by the tree-sitter extractor and by the Perl lexer; the exported signatures are stable.
  */
 import { DYNAMIC_MARK } from '../model';
+import { cursorOf, T_COMMENT, T_EOF, T_EXEC_COMMENT, T_PLACEHOLDER, T_PUNCT, T_WORD } from '../sql/sqlLexer';
 
 /** One piece of a statement as written in source: literal text, or a part known only at run time. */
 export type SqlPart = { text: string; dynamic?: false } | { dynamic: true };
@@ -30,49 +31,27 @@ const IDENT = /^(?:`[^`]+`|"[^"]+"|\[[^\]]+\]|[A-Za-z_][\w$]*)(?:\.(?:`[^`]+`|"[
 
 /** Skips whitespace, SQL comments (`--`, `#`, `/* *\/`) and opening parentheses at `i`. */
 function skipNoise(s: string, i: number, parens: boolean): number {
-  for (;;) {
-    const c = s.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) { i++; continue; }
-    if (parens && c === 40 /* ( */) { i++; continue; }
-    if (c === 45 /* - */ && s.charCodeAt(i + 1) === 45) { const e = s.indexOf('\n', i); i = e < 0 ? s.length : e + 1; continue; }
-    if (c === 47 /* / */ && s.charCodeAt(i + 1) === 42 && !s.startsWith(DYNAMIC_MARK, i)) {
-      const e = s.indexOf('*/', i + 2); i = e < 0 ? s.length : e + 2; continue;
-    }
-    return i;
+  const cur = cursorOf(s, i);
+  for (let k = cur.next(); k !== T_EOF; k = cur.next()) {
+    if (k === T_COMMENT || k === T_EXEC_COMMENT) continue;
+    if (parens && k === T_PUNCT && s.charCodeAt(cur.start) === 40 /* ( */) continue;
+    return cur.start;
   }
+  return s.length;
 }
 
-/** The index of the first top-level (paren depth 0, outside quotes) occurrence of `word` at or after `from`, or -1. */
+/** The index of the first top-level (paren depth 0, outside quotes and comments) occurrence of `word` at or after `from`, or -1. */
 function findTopLevelWord(s: string, word: string, from: number): number {
   let depth = 0;
-  const w = word.length;
-  for (let i = from; i < s.length; i++) {
-    const c = s[i];
-    if (c === "'" || c === '"' || c === '`') { i = skipQuoted(s, i); continue; }
-    if (c === '(') depth++;
-    else if (c === ')') depth = Math.max(0, depth - 1);
-    else if (depth === 0 && (c === word[0] || c === word[0].toUpperCase()) && s.substr(i, w).toLowerCase() === word
-      && !isWordChar(s.charCodeAt(i - 1)) && !isWordChar(s.charCodeAt(i + w))) return i;
+  const cur = cursorOf(s, from);
+  for (let k = cur.next(); k !== T_EOF; k = cur.next()) {
+    if (k === T_PUNCT) {
+      const c = s.charCodeAt(cur.start);
+      if (c === 40) depth++;
+      else if (c === 41) depth = Math.max(0, depth - 1);
+    } else if (k === T_WORD && depth === 0 && cur.is(word)) return cur.start;
   }
   return -1;
-}
-
-function isWordChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
-}
-
-/** Returns the index of the closing quote of the quoted run starting at `i` (or the last index). */
-function skipQuoted(s: string, i: number): number {
-  const q = s[i];
-  for (let j = i + 1; j < s.length; j++) {
-    const c = s[j];
-    if (c === '\\' && q !== '`') { j++; continue; }
-    if (c === q) {
-      if (s[j + 1] === q) { j++; continue; }
-      return j;
-    }
-  }
-  return s.length - 1;
 }
 
 /**
@@ -171,46 +150,14 @@ export function looksLikeSql(text: string): boolean {
 }
 
 /**
- * Placeholders in order of appearance, outside quotes and comments: `?`, `$1`, `:name`,
- * `%s` / `%d` / `%(name)s`, `@name`. Skips `::type` casts, `:=` assignments, `@@system` variables
- * and `%%`. (A MySQL user variable `@v` is reported as `@v`: the two look the same.)
+ * Placeholders in order of appearance, outside quotes and comments, as the one SQL lexer reads
+ * them: `?`, `$1`, `:name`, `%s` / `%d` / `%f` / `%(name)s`. Not `::type` casts, `:=` assignments,
+ * `%%`, nor MySQL variables (`@v`, `@@system`): no driver of the supported languages binds `@name`.
  */
 export function placeholdersOf(sql: string): string[] {
   const out: string[] = [];
-  const n = sql.length;
-  for (let i = 0; i < n; i++) {
-    const c = sql[i];
-    if (c === "'" || c === '"' || c === '`') { i = skipQuoted(sql, i); continue; }
-    if (c === '-' && sql[i + 1] === '-') { const e = sql.indexOf('\n', i); if (e < 0) break; i = e; continue; }
-    if (c === '#') { const e = sql.indexOf('\n', i); if (e < 0) break; i = e; continue; }
-    if (c === '/' && sql[i + 1] === '*') { const e = sql.indexOf('*/', i + 2); if (e < 0) break; i = e + 1; continue; }
-    const prev = i > 0 ? sql.charCodeAt(i - 1) : 32;
-    if (c === '?') { out.push('?'); continue; }
-    if (c === '$') {
-      const m = /^\$\d+/.exec(sql.slice(i, i + 8));
-      if (m && !isWordChar(prev)) { out.push(m[0]); i += m[0].length - 1; }
-      continue;
-    }
-    if (c === ':') {
-      if (sql[i + 1] === ':') { i++; while (isWordChar(sql.charCodeAt(i + 1))) i++; continue; }
-      if (prev === 58 || isWordChar(prev)) continue;
-      const m = /^:[A-Za-z_]\w*/.exec(sql.slice(i, i + 64));
-      if (m) { out.push(m[0]); i += m[0].length - 1; }
-      continue;
-    }
-    if (c === '%') {
-      if (sql[i + 1] === '%') { i++; continue; }
-      const m = /^%(?:\([A-Za-z_]\w*\))?[sd]/.exec(sql.slice(i, i + 64));
-      if (m) { out.push(m[0]); i += m[0].length - 1; }
-      continue;
-    }
-    if (c === '@') {
-      if (sql[i + 1] === '@') { i++; while (isWordChar(sql.charCodeAt(i + 1))) i++; continue; }
-      if (isWordChar(prev)) continue;
-      const m = /^@[A-Za-z_]\w*/.exec(sql.slice(i, i + 64));
-      if (m) { out.push(m[0]); i += m[0].length - 1; }
-    }
-  }
+  const cur = cursorOf(sql);
+  for (let k = cur.next(); k !== T_EOF; k = cur.next()) if (k === T_PLACEHOLDER) out.push(sql.slice(cur.start, cur.end));
   return out;
 }
 

@@ -49,6 +49,8 @@ interface Slot {
   index: number;
   role: Role;
   inExpand: boolean;
+  /** A list placeholder without its parentheses (`IN %s`): the driver writes `(v1, v2)`, so must the fill. */
+  wrap?: boolean;
   completion?: string;
   note?: string;
   target?: { qualifier: string | null; column: string };
@@ -139,7 +141,13 @@ function classify(tokens: Token[], k: number, tables: TableRef[], schema: Schema
   if (pk === 'OFFSET') { slot.role = 'offset'; return slot; }
   if (prev?.text === ',' && (prev2?.kind === 'number' || prev2?.kind === 'placeholder') && kw(tokens[k - 3]) === 'LIMIT') { slot.role = 'limit'; return slot; }
   const inList = prev?.text === '(' && kw(prev2) === 'IN' && next?.text === ')';
+  if (tok.list || (tok.kind === 'dynamic' && pk === 'IN')) {
+    slot.inExpand = true; slot.wrap = true;
+    if (tok.kind === 'dynamic') slot.note = 'dynamic IN-list';
+    return slot;
+  }
   if (tok.kind === 'placeholder') { slot.inExpand = inList; return slot; }
+  if (tok.kind === 'uservar') { slot.inExpand = inList; slot.note = `user variable ${tok.text} given a value`; return slot; }
   // A dynamic part: find a plausible completion from its surroundings.
   if (k === 0) return 'the start of the statement is built at run time';
   if (['FROM', 'JOIN', 'INTO', 'UPDATE', 'TABLE', 'STRAIGHT_JOIN'].includes(pk) || prev?.text === '.') return 'the table name is chosen at run time';
@@ -235,10 +243,11 @@ function targetsFromAst(ast: AstNode): Map<number, { qualifier: string | null; c
 /** Token-scan fallback: `col op ?`, `col IN (?, ?)`, `col BETWEEN ? AND ?`, `col LIKE ?`. */
 function targetFromTokens(tokens: Token[], k: number): { qualifier: string | null; column: string } | undefined {
   let j = k - 1;
-  while (j >= 0 && (tokens[j].text === ',' || tokens[j].kind === 'placeholder' || tokens[j].kind === 'dynamic' || tokens[j].kind === 'number' || tokens[j].kind === 'string')) j--;
+  while (j >= 0 && (tokens[j].text === ',' || tokens[j].kind === 'placeholder' || tokens[j].kind === 'uservar' || tokens[j].kind === 'dynamic' || tokens[j].kind === 'number' || tokens[j].kind === 'string')) j--;
   if (tokens[j]?.text === '(' && kw(tokens[j - 1]) === 'IN') j -= 2;
   else if (kw(tokens[j]) === 'AND' && kw(tokens[j - 2]) === 'BETWEEN') j -= 3;
   else if (tokens[j]?.kind === 'op' && COMPARE.has(tokens[j].text)) j -= 1;
+  else if (kw(tokens[j]) === 'IN') j -= 1;
   else if (['LIKE', 'BETWEEN'].includes(kw(tokens[j]))) j -= 1;
   else return undefined;
   if (kw(tokens[j]) === 'NOT') j--;
@@ -260,14 +269,17 @@ export async function fillPlaceholders(sql: string, schema: Schema | undefined, 
   const tables = scanTables(tokens);
   const slots: Slot[] = [];
   for (let k = 0; k < tokens.length; k++) {
-    if (tokens[k].kind !== 'placeholder' && tokens[k].kind !== 'dynamic') continue;
+    const kind = tokens[k].kind;
+    // why: a user variable compared with a column (`id = @uid`) is NULL in the EXPLAIN session, and
+    // `= NULL` plans as "Impossible WHERE"; elsewhere (`@n := @n + 1`, `INTO @x`) it is left as written.
+    if (kind === 'uservar' ? !targetFromTokens(tokens, k) || tokens[k + 1]?.text === ':=' : kind !== 'placeholder' && kind !== 'dynamic') continue;
     const s = classify(tokens, k, tables, schema, slots.length);
     if (typeof s === 'string') return { ok: false, reason: s };
     slots.push(s);
   }
   // Parse a version with markers in the value slots to learn which column each is compared with.
   const limit = String(opts.limit ?? 10);
-  const forParse = splice(sql, slots, (s) => s.role === 'value' ? `'${marker(s.index)}'` : s.role === 'limit' ? limit : s.role === 'offset' ? '0' : s.completion ?? '');
+  const forParse = splice(sql, slots, (s) => s.role === 'value' ? (s.wrap ? `('${marker(s.index)}')` : `'${marker(s.index)}'`) : s.role === 'limit' ? limit : s.role === 'offset' ? '0' : s.completion ?? '');
   const parsed = parseStatement(forParse, opts.flavor ?? schema?.flavor);
   let refs = tables;
   if ('ast' in parsed) {
@@ -356,7 +368,7 @@ export async function fillPlaceholders(sql: string, schema: Schema | undefined, 
       note = [note, s.target ? `column ${s.target.column} not found in the schema` : 'compared column not identified'].filter(Boolean).join('; ');
     }
     if (s.inExpand && lits.length > 1) note = [note, `IN-list expanded to ${lits.length} values`].filter(Boolean).join('; ');
-    const v = lits.join(', ');
+    const v = s.wrap ? `(${lits.join(', ')})` : lits.join(', ');
     text.set(s, v);
     substitutions.push({ ...base, value: v, source, ...(r ? { column: `${r.table}.${r.column.name}` } : {}), ...(note ? { note } : {}) });
   }

@@ -1,79 +1,16 @@
 /**
- * A small SQL tokenizer with source offsets, for placeholder filling and its token-scan fallback.
- * Recognises the same placeholders as source/sqlText.placeholdersOf (`?`, `$1`, `:name`, `%s`,
- * `%(name)s`, `@name`) and DYNAMIC_MARK, and skips quotes and comments.
+ * Token helpers for placeholder filling and its token-scan fallback, over the one SQL lexer
+ * (sqlLexer.ts): the same placeholders as everywhere else (`?`, `$1`, `:name`, `%s`, `%(name)s`,
+ * list placeholders after IN), user variables as their own kind, comments left out.
  */
-import { DYNAMIC_MARK } from '../model';
+import { lexSql, type SqlToken, type SqlTokenKind } from './sqlLexer';
 
-export type TokenKind = 'word' | 'qident' | 'string' | 'number' | 'placeholder' | 'dynamic' | 'op' | 'punct';
+export type TokenKind = SqlTokenKind;
+export type Token = SqlToken;
 
-export interface Token {
-  kind: TokenKind;
-  text: string;
-  start: number;
-  end: number;
-}
-
-function isWordChar(c: string | undefined): boolean {
-  return c !== undefined && /[\w$]/.test(c);
-}
-
-function closeQuote(s: string, i: number): number {
-  const q = s[i];
-  for (let j = i + 1; j < s.length; j++) {
-    if (s[j] === '\\' && q !== '`') { j++; continue; }
-    if (s[j] === q) {
-      if (s[j + 1] === q) { j++; continue; }
-      return j + 1;
-    }
-  }
-  return s.length;
-}
-
-/** Tokenizes `sql`; comments vanish, DYNAMIC_MARK becomes a `dynamic` token. */
+/** Tokenizes `sql`; comments vanish (`/*! … *\/` stays), DYNAMIC_MARK becomes a `dynamic` token. */
 export function tokenize(sql: string): Token[] {
-  const out: Token[] = [];
-  const n = sql.length;
-  let i = 0;
-  const push = (kind: TokenKind, end: number): void => { out.push({ kind, text: sql.slice(i, end), start: i, end }); i = end; };
-  while (i < n) {
-    const c = sql[i];
-    if (/\s/.test(c)) { i++; continue; }
-    if (sql.startsWith(DYNAMIC_MARK, i)) { push('dynamic', i + DYNAMIC_MARK.length); continue; }
-    if (c === '/' && sql[i + 1] === '*') { const e = sql.indexOf('*/', i + 2); i = e < 0 ? n : e + 2; continue; }
-    if ((c === '-' && sql[i + 1] === '-') || c === '#') { const e = sql.indexOf('\n', i); i = e < 0 ? n : e + 1; continue; }
-    if (c === "'" || c === '"') { push('string', closeQuote(sql, i)); continue; }
-    if (c === '`') { push('qident', closeQuote(sql, i)); continue; }
-    const prev = sql[i - 1];
-    if (c === '?') { push('placeholder', i + 1); continue; }
-    if (c === '$') {
-      const m = /^\$\d+/.exec(sql.slice(i, i + 8));
-      if (m && !isWordChar(prev)) { push('placeholder', i + m[0].length); continue; }
-    }
-    if (c === ':' && sql[i + 1] !== ':' && prev !== ':' && !isWordChar(prev) && sql[i + 1] !== '=') {
-      const m = /^:[A-Za-z_]\w*/.exec(sql.slice(i, i + 64));
-      if (m) { push('placeholder', i + m[0].length); continue; }
-    }
-    if (c === '%') {
-      const m = /^%(?:\([A-Za-z_]\w*\))?[sd]/.exec(sql.slice(i, i + 64));
-      if (m) { push('placeholder', i + m[0].length); continue; }
-    }
-    if (c === '@' && sql[i + 1] !== '@' && !isWordChar(prev)) {
-      const m = /^@[A-Za-z_]\w*/.exec(sql.slice(i, i + 64));
-      if (m) { push('placeholder', i + m[0].length); continue; }
-    }
-    if (c === '@' && sql[i + 1] === '@') { const m = /^@@[\w.]+/.exec(sql.slice(i)); push('word', i + (m ? m[0].length : 2)); continue; }
-    if (/\d/.test(c) || (c === '.' && /\d/.test(sql[i + 1] ?? ''))) {
-      const m = /^(?:0x[0-9a-f]+|\d*\.?\d+(?:e[+-]?\d+)?)/i.exec(sql.slice(i));
-      push('number', i + (m ? m[0].length : 1));
-      continue;
-    }
-    if (isWordChar(c)) { let e = i + 1; while (isWordChar(sql[e])) e++; push('word', e); continue; }
-    const op = /^(?:<=>|<>|!=|<=|>=|:=|\|\||&&|[=<>+\-*/%!|&^~])/.exec(sql.slice(i, i + 3));
-    if (op) { push('op', i + op[0].length); continue; }
-    push('punct', i + 1);
-  }
-  return out;
+  return lexSql(sql).filter((t) => t.kind !== 'exec-comment');
 }
 
 /** Upper-case text of a word token, '' for other kinds. */

@@ -2,13 +2,13 @@
  * Query fingerprints: one normalization applied to statements from the slow log AND to SQL found
  * in source, so that a log entry maps to the site(s) that send it.
  *
- * Rules (after pt-query-digest's documented fingerprinting, with the differences noted):
+ * Tokens come from the one SQL lexer (sqlLexer.ts). Rules (after pt-query-digest's documented fingerprinting, with the differences noted):
  * - comments are dropped (`/* … *\/`, `-- …`, `# …`); DYNAMIC_MARK is not a comment, see below;
  * - quoted strings ('…', "…", with doubled quotes and backslash escapes), numbers (integer,
  *   decimal, exponent, negative where the `-` is a sign, hex `0x…`, `X'…'`, `b'…'`) and NULL
  *   (except after IS / IS NOT) become `?`;
  * - placeholders of source SQL (`?`, `$1`, `:name`, `%s`, `%(name)s`) become `?`;
- * - `IN (?, ?, …)` of any length becomes `in(?+)`; every `VALUES (…), (…)` row list becomes
+ * - `IN (?, ?, …)` of any length becomes `in(?+)`, and so does a list placeholder (pymysql's `IN %s`); every `VALUES (…), (…)` row list becomes
  *   `values(?+)`; `LIMIT ?, ?` and `LIMIT ? OFFSET ?` become `limit ?`; `ASC` is dropped;
  * - case is folded (outside literals), backquotes around identifiers are dropped, whitespace is
  *   collapsed and spacing around punctuation is canonical (`id=5` and `id = 5` are the same);
@@ -21,26 +21,20 @@
  * placeholder list + `)` maps; anywhere else it becomes the token DYNAMIC_TOKEN, which the mapper
  * (src/core/logs/slowMapping.ts) treats as a wildcard.
  */
-import { DYNAMIC_MARK } from '../model';
+import { F_LIST, F_UNTERMINATED, SqlCursor, T_COMMENT, T_DYNAMIC, T_EOF, T_EXEC_COMMENT, T_NUMBER, T_OP, T_PLACEHOLDER, T_QIDENT, T_STRING, T_SYSVAR, T_USERVAR, T_WORD } from './sqlLexer';
 
 /** Token that stands for a dynamic part outside a value position in a fingerprint. */
 export const DYNAMIC_TOKEN = '{dynamic}';
 
-const MARK_BYTES = Array.from(DYNAMIC_MARK, (c) => c.charCodeAt(0));
 const DYN_BYTES = Array.from(DYNAMIC_TOKEN, (c) => c.charCodeAt(0));
 
 // Character classes of bytes.
 const WORD = 1;      // identifier characters (letters, digits, _, $, non-ASCII)
-const SPACE = 2;
-const DIGIT = 4;
 const CLS = new Uint8Array(256);
 for (let c = 0; c < 256; c++) {
   if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c >= 128) CLS[c] |= WORD;
-  if (c >= 48 && c <= 57) CLS[c] |= WORD | DIGIT;
-  if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11) CLS[c] |= SPACE;
+  if (c >= 48 && c <= 57) CLS[c] |= WORD;
 }
-const OPERATOR = new Uint8Array(256);
-for (const c of '=<>!|&^~+-*/%:@') OPERATOR[c.charCodeAt(0)] = 1;
 
 // Kinds of the last emitted token.
 const K_NONE = 0;     // start of statement
@@ -120,12 +114,6 @@ function isValuePosition(): boolean {
     || lastWordIs('div') || lastWordIs('mod');
 }
 
-function matchesAt(b: Uint8Array, i: number, end: number, pat: number[]): boolean {
-  if (i + pat.length > end) return false;
-  for (let j = 0; j < pat.length; j++) if (b[i + j] !== pat[j]) return false;
-  return true;
-}
-
 /** Closes a parenthesis, collapsing IN and VALUES lists. */
 function closeParen(): void {
   if (depth === 0) { sep(K_CLOSE); out[outLen++] = 41; lastKind = K_CLOSE; return; }
@@ -196,6 +184,8 @@ export function decodeFingerprint(bytes: Uint8Array, length: number): string {
   return s;
 }
 
+const cur = new SqlCursor();
+
 /** Returns -1 for `use db`, else the output length. */
 function fingerprintRaw(b: Uint8Array, start: number, end: number): number {
   // why: the output is at most twice the input (a space per token) plus a few bytes, so one check
@@ -203,157 +193,89 @@ function fingerprintRaw(b: Uint8Array, start: number, end: number): number {
   const cap = 2 * (end - start) + 64;
   if (out.length < cap) out = new Uint8Array(Math.max(cap, out.length * 2));
   outLen = 0; lastKind = K_NONE; depth = 0; valuesEnd = -1; wide = false;
-  let i = start;
-  while (i < end) {
-    const c = b[i];
-    const cls = CLS[c];
-    if (cls & SPACE) { i++; continue; }
-    // quoted string literal
-    if (c === 39 || c === 34) {
-      i = skipQuoted(b, i, end, c);
-      emitValue();
-      continue;
-    }
-    if (c === 96) { // `identifier`
-      let j = i + 1;
-      while (j < end && !(b[j] === 96 && b[j + 1] !== 96)) j += b[j] === 96 ? 2 : 1;
-      emitWord(b, i + 1, j, true);
-      i = j + 1;
-      continue;
-    }
-    if (c === 47 && b[i + 1] === 42) { // /* comment */ or DYNAMIC_MARK
-      if (matchesAt(b, i, end, MARK_BYTES)) {
-        i += MARK_BYTES.length;
-        if (lastWordIs('in')) { // a whole dynamic `(…)` list after IN
-          out[outLen++] = 40; out[outLen++] = 63; out[outLen++] = 43; out[outLen++] = 41;
-          lastKind = K_CLOSE;
-        } else if (isValuePosition()) emitValue();
+  cur.reset(b, start, end);
+  /** End offset of the last operator token: an operator right after it continues the same run (`=!`). */
+  let opEnd = -1;
+  for (let k = cur.next(); k !== T_EOF; k = cur.next()) {
+    const s = cur.start;
+    const e = cur.end;
+    switch (k) {
+      case T_COMMENT: case T_EXEC_COMMENT: continue;
+      case T_STRING: case T_NUMBER: emitValue(); break;
+      case T_PLACEHOLDER:
+        // pymysql's `IN %s` (and `IN ?`, `IN :ids`): the driver sends a parenthesised list
+        if (cur.flags & F_LIST) emitList(); else emitValue();
+        break;
+      case T_QIDENT: emitWord(b, s + 1, cur.flags & F_UNTERMINATED ? e : e - 1, true); break;
+      case T_USERVAR: case T_SYSVAR: emitWord(b, s, e, true); break;
+      case T_WORD: emitWord(b, s, e, false); break;
+      case T_DYNAMIC:
+        if (lastWordIs('in')) emitList(); // a whole dynamic `(…)` list after IN
+        else if (isValuePosition()) emitValue();
         else emitDynamic();
-        continue;
-      }
-      let j = i + 2;
-      while (j < end && !(b[j] === 42 && b[j + 1] === 47)) j++;
-      i = j + 2;
-      continue;
-    }
-    if ((c === 45 && b[i + 1] === 45 && (i + 2 >= end || (CLS[b[i + 2]] & SPACE))) || c === 35) { // -- comment, # comment
-      while (i < end && b[i] !== 10) i++;
-      continue;
-    }
-    if (cls & DIGIT || (c === 46 && i + 1 < end && CLS[b[i + 1]] & DIGIT && lastKind !== K_WORD && lastKind !== K_CLOSE)) {
-      const j = skipNumber(b, i, end);
-      if (j < end && CLS[b[j]] & WORD && c !== 46) {
-        // an identifier that starts with digits (`2fa_codes`)
-        let k = j;
-        while (k < end && CLS[b[k]] & WORD) k++;
-        emitWord(b, i, k, false);
-        i = k;
-      } else {
-        emitValue();
-        i = j;
-      }
-      continue;
-    }
-    if (cls & WORD) {
-      // X'..', B'..' literals; N'..' national strings
-      if ((c === 120 || c === 88 || c === 98 || c === 66 || c === 110 || c === 78) && b[i + 1] === 39) {
-        i = skipQuoted(b, i + 1, end, 39);
-        emitValue();
-        continue;
-      }
-      // $1 placeholder
-      if (c === 36 && i + 1 < end && CLS[b[i + 1]] & DIGIT) {
-        let j = i + 1;
-        while (j < end && CLS[b[j]] & DIGIT) j++;
-        if (j >= end || !(CLS[b[j]] & WORD)) { emitValue(); i = j; continue; }
-      }
-      let j = i + 1;
-      while (j < end && CLS[b[j]] & WORD) j++;
-      emitWord(b, i, j, false);
-      i = j;
-      continue;
-    }
-    if (c === 63) { emitValue(); i++; continue; }                         // ?
-    if (c === 64) {                                                       // @var, @@session.var
-      let j = i + 1;
-      while (j < end && (b[j] === 64 || CLS[b[j]] & WORD)) j++;
-      emitWord(b, i, j, true);
-      i = j;
-      continue;
-    }
-    if (c === 58 && i + 1 < end && (CLS[b[i + 1]] & WORD) && !(CLS[b[i + 1]] & DIGIT) && b[i - 1] !== 58) {
-      // :name placeholder
-      let j = i + 1;
-      while (j < end && CLS[b[j]] & WORD) j++;
-      emitValue(); i = j; continue;
-    }
-    if (c === 37 && i + 1 < end && isValuePosition()) {                   // %s, %d, %(name)s
-      const n = b[i + 1];
-      if (n === 115 || n === 100 || n === 102 || n === 98) { emitValue(); i += 2; continue; }
-      if (n === 40) {
-        let j = i + 2;
-        while (j < end && CLS[b[j]] & WORD) j++;
-        if (b[j] === 41 && j + 1 < end && CLS[b[j + 1]] & WORD) { emitValue(); i = j + 2; continue; }
-      }
-    }
-    if (c === 45 || c === 43) {
-      // a sign before a number is part of the literal when no operand precedes it
-      const k = lastKind;
-      if (k !== K_VALUE && k !== K_CLOSE && !(k === K_WORD && !isValuePosition())) {
-        let j = i + 1;
-        while (j < end && CLS[b[j]] & SPACE) j++;
-        if (j < end && (CLS[b[j]] & DIGIT || (b[j] === 46 && j + 1 < end && CLS[b[j + 1]] & DIGIT))) {
-          i = skipNumber(b, j, end);
-          emitValue();
-          continue;
+        break;
+      case T_OP: {
+        const c = b[s];
+        if (e === s + 1 && (c === 45 || c === 43)) {
+          // a sign before a number is part of the literal when no operand precedes it
+          const lk = lastKind;
+          if (lk !== K_VALUE && lk !== K_CLOSE && !(lk === K_WORD && !isValuePosition()) && cur.numberFollows()) {
+            if (cur.next() === T_NUMBER) { emitValue(); break; }
+            emitOp(b, s, e, opEnd === s);            // `-2fa_codes`: a digits-first identifier
+            emitWord(b, cur.start, cur.end, false);
+            break;
+          }
         }
+        if (e === s + 1 && c === 58) { sep(K_OTHER); out[outLen++] = 58; lastKind = K_OTHER; break; } // label `:`
+        emitOp(b, s, e, opEnd === s);
+        opEnd = e;
+        continue;
+      }
+      default: { // T_PUNCT
+        const c = b[s];
+        if (c === 40) openParen();
+        else if (c === 41) closeParen();
+        else if (c === 44) { sep(K_COMMA); out[outLen++] = 44; lastKind = K_COMMA; }
+        else if (c === 46) { sep(K_DOT); out[outLen++] = 46; lastKind = K_DOT; }
+        else if (c === 59 && cur.onlySpaceFollows()) break; // trailing semicolon
+        else if (c === 64) emitWord(b, s, e, true);
+        else { sep(K_OTHER); out[outLen++] = c; lastKind = K_OTHER; }
       }
     }
-    if (c === 40) { // (
-      const kw = lastWordIs('in') ? 1 : (lastWordIs('values') || lastWordIs('value') || (lastKind === K_COMMA && valuesEnd > 0 && outLen === valuesEnd + 1)) ? 2 : 0;
-      sep(K_OPEN);
-      if (depth === parenPos.length) {
-        const p = new Int32Array(depth * 2); p.set(parenPos); parenPos = p;
-        const q = new Uint8Array(depth * 2); q.set(parenKw); parenKw = q;
-      }
-      parenPos[depth] = outLen;
-      parenKw[depth] = kw;
-      depth++;
-      out[outLen++] = 40;
-      lastKind = K_OPEN;
-      i++;
-      continue;
-    }
-    if (c === 41) { closeParen(); i++; continue; }
-    if (c === 44) { sep(K_COMMA); out[outLen++] = 44; lastKind = K_COMMA; i++; continue; }
-    if (c === 46) { sep(K_DOT); out[outLen++] = 46; lastKind = K_DOT; i++; continue; }
-    if (c === 59) { // ;
-      let j = i + 1;
-      while (j < end && CLS[b[j]] & SPACE) j++;
-      if (j >= end) break;             // trailing semicolon
-      sep(K_OTHER); out[outLen++] = 59; lastKind = K_OTHER; i++; continue;
-    }
-    if (c === 58 && b[i + 1] !== 61) { sep(K_OTHER); out[outLen++] = 58; lastKind = K_OTHER; i++; continue; } // label `:`
-    if (OPERATOR[c]) {
-      let j = i + 1;
-      while (j < end && OPERATOR[b[j]] && !(b[j] === 45 && b[j + 1] === 45) && !(b[j] === 47 && b[j + 1] === 42)
-        && !((b[j] === 45 || b[j] === 43) && j + 1 < end && CLS[b[j + 1]] & DIGIT)) j++;
-      sep(K_OP);
-      for (let k = i; k < j; k++) out[outLen++] = b[k];
-      lastKind = K_OP;
-      i = j;
-      continue;
-    }
-    sep(K_OTHER);
-    out[outLen++] = c;
-    if (c >= 128) wide = true;
-    lastKind = K_OTHER;
-    i++;
+    opEnd = -1;
   }
   if (outLen > 4 && out[0] === 117 && out[1] === 115 && out[2] === 101 && out[3] === 32 && out.subarray(4, outLen).indexOf(32) < 0) {
     return -1;   // `use db`
   }
   return outLen;
+}
+
+/** Writes an operator; one that directly continues the previous operator joins it (`=!`, as written). */
+function emitOp(b: Uint8Array, s: number, e: number, joined: boolean): void {
+  if (!(joined && lastKind === K_OP)) sep(K_OP);
+  for (let k = s; k < e; k++) out[outLen++] = b[k];
+  lastKind = K_OP;
+}
+
+/** Writes a collapsed list `(?+)`. */
+function emitList(): void {
+  sep(K_OPEN);
+  out[outLen++] = 40; out[outLen++] = 63; out[outLen++] = 43; out[outLen++] = 41;
+  lastKind = K_CLOSE;
+}
+
+function openParen(): void {
+  const kw = lastWordIs('in') ? 1 : (lastWordIs('values') || lastWordIs('value') || (lastKind === K_COMMA && valuesEnd > 0 && outLen === valuesEnd + 1)) ? 2 : 0;
+  sep(K_OPEN);
+  if (depth === parenPos.length) {
+    const p = new Int32Array(depth * 2); p.set(parenPos); parenPos = p;
+    const q = new Uint8Array(depth * 2); q.set(parenKw); parenKw = q;
+  }
+  parenPos[depth] = outLen;
+  parenKw[depth] = kw;
+  depth++;
+  out[outLen++] = 40;
+  lastKind = K_OPEN;
 }
 
 function decodeOut(): string {
@@ -391,48 +313,6 @@ function emitWord(b: Uint8Array, s: number, e: number, quoted: boolean): void {
   lastWordStart = start;
   lastWordLen = n;
   lastKind = K_WORD;
-}
-
-function skipQuoted(b: Uint8Array, i: number, end: number, q: number): number {
-  let j = i + 1;
-  // short literals: a plain loop beats the call into indexOf
-  const near = Math.min(end, j + 48);
-  for (; j < near; j++) {
-    const c = b[j];
-    if (c === 92) { j++; continue; }
-    if (c === q) {
-      if (j + 1 < end && b[j + 1] === q) { j++; continue; }
-      return j + 1;
-    }
-  }
-  if (j >= end) return end;
-  for (;;) {
-    // why: indexOf is a native scan; long literals (hex blobs, JSON) dominate otherwise.
-    const k = b.indexOf(q, j);
-    if (k < 0 || k >= end) return end;
-    let bs = 0;                                   // backslashes right before the quote
-    while (k - bs - 1 >= j && b[k - bs - 1] === 92) bs++;
-    if (bs & 1) { j = k + 1; continue; }          // escaped quote
-    if (k + 1 < end && b[k + 1] === q) { j = k + 2; continue; } // doubled quote
-    return k + 1;
-  }
-}
-
-function skipNumber(b: Uint8Array, i: number, end: number): number {
-  let j = i;
-  if (b[j] === 48 && (b[j + 1] === 120 || b[j + 1] === 88 || b[j + 1] === 98 || b[j + 1] === 66)) {
-    j += 2;
-    while (j < end && CLS[b[j]] & WORD) j++;       // 0x1F, 0b101
-    return j;
-  }
-  while (j < end && CLS[b[j]] & DIGIT) j++;
-  if (j < end && b[j] === 46) { j++; while (j < end && CLS[b[j]] & DIGIT) j++; }
-  if (j < end && (b[j] === 101 || b[j] === 69)) {
-    let k = j + 1;
-    if (k < end && (b[k] === 43 || b[k] === 45)) k++;
-    if (k < end && CLS[b[k]] & DIGIT) { j = k; while (j < end && CLS[b[j]] & DIGIT) j++; }
-  }
-  return j;
 }
 
 const encoder = new TextEncoder();

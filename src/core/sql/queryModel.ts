@@ -5,7 +5,7 @@
  */
 import { Parser as MySqlParser } from 'node-sql-parser/build/mysql';
 import { Parser as MariaDbParser } from 'node-sql-parser/build/mariadb';
-import { DYNAMIC_MARK } from '../model';
+import { lexSql } from './sqlLexer';
 
 /** An equality on a column: `col = ?`, `col IS NULL`, `col IN (…)`. */
 export interface EqualityFact {
@@ -95,39 +95,26 @@ export type ColumnOwner = (table: string, column: string) => boolean | undefined
 const PARAM_TOKEN = 918273645;
 
 /**
- * Replaces placeholders (`?`, `$1`, `:name`, `%s`, `%(name)s`, `@p`, the dynamic mark) outside strings,
- * identifiers and comments with a numeric token, and strips index hints the parser rejects.
+ * Replaces placeholders (`?`, `$1`, `:name`, `%s`, `%(name)s`, the dynamic mark) and user variables
+ * that are read (`@p`, not `@p :=`) with a numeric token, comments with a space, a list placeholder
+ * (`IN %s`) with a one-item list, and strips index hints the parser rejects. Tokens come from the
+ * one SQL lexer, so strings, identifiers and `::` casts are left alone.
  */
 export function neutralizePlaceholders(sql: string): string {
   let out = '';
-  let i = 0;
-  const n = sql.length;
-  while (i < n) {
-    const c = sql[i];
-    if (sql.startsWith(DYNAMIC_MARK, i)) { out += String(PARAM_TOKEN); i += DYNAMIC_MARK.length; continue; }
-    if (c === "'" || c === '"' || c === '`') {
-      let j = i + 1;
-      while (j < n && sql[j] !== c) j += sql[j] === '\\' && c !== '`' ? 2 : 1;
-      out += sql.slice(i, j + 1); i = j + 1; continue;
-    }
-    if (c === '-' && sql[i + 1] === '-' || c === '#') {
-      const j = sql.indexOf('\n', i); const end = j < 0 ? n : j;
-      out += ' '; i = end; continue;
-    }
-    if (c === '/' && sql[i + 1] === '*') {
-      const j = sql.indexOf('*/', i + 2); const end = j < 0 ? n : j + 2;
-      out += ' '; i = end; continue;
-    }
-    const prev = i > 0 ? sql[i - 1] : ' ';
-    if (c === '?') { out += String(PARAM_TOKEN); i++; continue; }
-    let m: RegExpMatchArray | null;
-    const rest = sql.slice(i, i + 80);
-    if (c === '$' && (m = /^\$\d+/.exec(rest))) { out += String(PARAM_TOKEN); i += m[0].length; continue; }
-    if (c === ':' && prev !== ':' && !/\w/.test(prev) && (m = /^:[A-Za-z_]\w*/.exec(rest))) { out += String(PARAM_TOKEN); i += m[0].length; continue; }
-    if (c === '%' && (m = /^%(?:\([A-Za-z_]\w*\))?[sdf]/.exec(rest))) { out += String(PARAM_TOKEN); i += m[0].length; continue; }
-    if (c === '@' && prev !== '@' && sql[i + 1] !== '@' && (m = /^@[A-Za-z_]\w*/.exec(rest))) { out += String(PARAM_TOKEN); i += m[0].length; continue; }
-    out += c; i++;
+  let at = 0;
+  const toks = lexSql(sql, { comments: true });
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k];
+    let put: string | undefined;
+    if (t.kind === 'comment' || t.kind === 'exec-comment') put = ' ';
+    else if (t.kind === 'dynamic' || t.kind === 'placeholder') put = t.list ? `(${PARAM_TOKEN})` : String(PARAM_TOKEN);
+    else if (t.kind === 'uservar' && toks[k + 1]?.text !== ':=') put = String(PARAM_TOKEN);
+    if (put === undefined) continue;
+    out += sql.slice(at, t.start) + put;
+    at = t.end;
   }
+  out += sql.slice(at);
   // why: node-sql-parser's MySQL grammar rejects USE/FORCE/IGNORE INDEX hints; they do not change the facts.
   return out.replace(/\b(?:USE|FORCE|IGNORE)\s+(?:INDEX|KEY)\s*(?:FOR\s+(?:JOIN|ORDER\s+BY|GROUP\s+BY)\s*)?\([^)]*\)/gi, ' ');
 }
