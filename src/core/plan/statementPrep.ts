@@ -98,7 +98,7 @@ export function prepareStatement(sql: string): PreparedStatement {
       const what = kw(toks[k + 1]);
       if (what === 'OUTFILE' || what === 'DUMPFILE') return { ok: false, reason: `SELECT … INTO ${what} writes a file on the server; it is never sent` };
       let j = k + 1;
-      while (toks[j] && (toks[j].kind === 'placeholder' || (toks[j].kind === 'word' && !OPEN_WORDS.has(kw(toks[j])) && !['ORDER', 'GROUP', 'FOR', 'LOCK', 'WINDOW'].includes(kw(toks[j]))) || toks[j].kind === 'qident')) {
+      while (toks[j] && (toks[j].kind === 'placeholder' || toks[j].kind === 'uservar' || (toks[j].kind === 'word' && !OPEN_WORDS.has(kw(toks[j])) && !['ORDER', 'GROUP', 'FOR', 'LOCK', 'WINDOW'].includes(kw(toks[j]))) || toks[j].kind === 'qident')) {
         if (toks[j + 1]?.text !== ',') break;
         j += 2;
       }
