@@ -4,10 +4,13 @@
  * detection, and a session that cannot write (SET SESSION TRANSACTION READ ONLY plus the server's
  * statement time limit). Every statement passes guardStatement() with its purpose first.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as mysql from 'mysql2/promise';
 import type { Flavor } from '../core/model';
 import { guardStatement, GuardError, type Purpose } from './guard';
 import { SshTunnel, SshTunnelError, describeTarget, type SshErrorKind, type SshOptions } from './sshTunnel';
+import { storedFunctionCalls } from './statementHazards';
+import { describeWait, processStateSql, type ProcessState } from './lockWait';
 
 export interface ConnectionOptions {
   host?: string;
@@ -27,6 +30,12 @@ export interface ConnectionOptions {
    * database as seen from the box: typically 127.0.0.1:3306 or /var/run/mysqld/mysqld.sock.
    */
   ssh?: SshOptions;
+  /**
+   * Asked before an EXPLAIN that calls stored functions (lower-case `schema.name` each): the
+   * optimizer may run them while it makes the plan. Resolve true to send it. Without this option
+   * such statements are refused.
+   */
+  allowFunctions?: (names: string[]) => boolean | Promise<boolean>;
 }
 
 export type DbErrorKind = 'unreachable' | 'auth' | 'unknown-database' | 'unknown-table' | 'unknown-column' | 'syntax'
@@ -73,8 +82,14 @@ export function classifyError(err: unknown, opts: Pick<ConnectionOptions, 'host'
       return new DbError('unreachable', `cannot reach the database at ${where} (${code})`, code);
     case 'ETIMEDOUT':
       return new DbError('unreachable', `connecting to ${where} timed out`, code);
-    case 'ER_ACCESS_DENIED_ERROR': case 'ER_DBACCESS_DENIED_ERROR': case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR':
+    case 'ER_ACCESS_DENIED_ERROR': case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR':
       return new DbError('auth', `access denied for user ${opts.user}: check the password (${msg})`, code);
+    case 'ER_DBACCESS_DENIED_ERROR':
+      // why: the password was accepted; to a user without privileges on it the server does not say
+      // whether the database exists, so both causes are named.
+      return new DbError('unknown-database', `user ${opts.user} logged in, but may not use database "${opts.database}" on ${where}: `
+        + 'it does not exist, or the user has no privileges on it (the server does not tell which to such a user). '
+        + `Check the database name, or GRANT SELECT ON \`${opts.database}\`.* to the user (${msg})`, code);
     case 'ER_BAD_DB_ERROR':
       return new DbError('unknown-database', `database "${opts.database}" does not exist on ${where}`, code);
     case 'ER_NO_SUCH_TABLE':
@@ -94,11 +109,27 @@ export function classifyError(err: unknown, opts: Pick<ConnectionOptions, 'host'
   return new DbError('other', msg, code);
 }
 
+/** One time limit shared by the statements sent for one piece of work (withBudget). */
+interface Budget {
+  deadline: number;
+  ms: number;
+  /** The timeout that spent it: later statements of the same work fail with it at once. */
+  spent?: DbError;
+}
+
+/** Share of a statement's time limit after which the process list is read, should it still run. */
+const PROBE_AT = 0.6;
+
 export class DbConnection {
   private conn: mysql.Connection | undefined;
   private opening: Promise<mysql.Connection> | undefined;
+  /** A second session, opened only to read the process list while a statement waits (lockWait.ts). */
+  private side: Promise<mysql.Connection> | undefined;
   private info: ServerInfo | undefined;
   private sshTunnel: SshTunnel | undefined;
+  /** Lower-case `schema.name` of the stored functions the user can see, read once per connection. */
+  private functions: Promise<Set<string>> | undefined;
+  private readonly budgets = new AsyncLocalStorage<Budget>();
   /** Counts reconnects, for status displays and tests. */
   connects = 0;
 
@@ -111,7 +142,8 @@ export class DbConnection {
 
   private get queryTimeout(): number { return this.options.queryTimeoutMs ?? 5000; }
 
-  private async open(): Promise<mysql.Connection> {
+  /** Opens one read-only session (through the tunnel when there is one), not yet adopted as `conn`. */
+  private async session(): Promise<mysql.Connection> {
     const o = this.options;
     let where: { socketPath: string } | { host: string; port: number } = o.socket ? { socketPath: o.socket } : { host: o.host ?? '127.0.0.1', port: o.port ?? 3306 };
     if (o.ssh) {
@@ -136,9 +168,9 @@ export class DbConnection {
     } catch (err) {
       throw this.classify(err);
     }
-    c.on('error', () => { if (this.conn === c) this.conn = undefined; });
-    this.conn = c;
-    this.connects++;
+    c.on('error', () => {
+      if (this.conn === c) this.conn = undefined;
+    });
     try {
       const [rows] = await this.raw(c, 'schema', 'SELECT VERSION()');
       const v = String(Object.values((rows as Record<string, unknown>[])[0])[0]);
@@ -153,9 +185,17 @@ export class DbConnection {
       }
       await this.raw(c, 'set', `SET SESSION lock_wait_timeout = ${secs}`);
     } catch (err) {
-      this.drop(c);
+      try { c.destroy(); } catch { /* already gone */ }
       throw this.classify(err);
     }
+    return c;
+  }
+
+  private async open(): Promise<mysql.Connection> {
+    const c = await this.session();
+    this.conn = c;
+    this.connects++;
+    this.functions = undefined;
     return c;
   }
 
@@ -176,9 +216,9 @@ export class DbConnection {
     try { c.destroy(); } catch { /* already gone */ }
   }
 
-  private async raw(c: mysql.Connection, purpose: Purpose, sql: string, confirmed = false): Promise<[unknown, unknown]> {
+  private async raw(c: mysql.Connection, purpose: Purpose, sql: string, confirmed = false, timeout = this.queryTimeout): Promise<[unknown, unknown]> {
     guardStatement(sql, purpose, { confirmed });
-    return await c.query({ sql, timeout: this.queryTimeout }) as [unknown, unknown];
+    return await c.query({ sql, timeout }) as [unknown, unknown];
   }
 
   /** Opens the connection if needed (reconnecting after a failure). Returns the server's flavor and version. */
@@ -194,8 +234,20 @@ export class DbConnection {
   }
 
   /**
+   * Runs `fn` with one time limit (queryTimeoutMs) for every statement it sends, as the explanation
+   * of one statement needs: its sampling reads and its EXPLAINs together wait at most that long,
+   * and once one of them ran out of time (a lock) the others fail at once with the same error.
+   */
+  withBudget<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.budgets.getStore()) return fn();
+    const ms = this.queryTimeout;
+    return this.budgets.run({ deadline: Date.now() + ms, ms }, fn);
+  }
+
+  /**
    * Sends one statement after the guard has accepted it for `purpose`; returns the rows.
    * On a lost connection or a timeout the connection is dropped and the next call reconnects.
+   * An EXPLAIN that calls stored functions is sent only when `options.allowFunctions` allows them.
    */
   async query<T = Record<string, unknown>>(purpose: Purpose, sql: string, opts: { confirmed?: boolean } = {}): Promise<T[]> {
     try {
@@ -203,15 +255,77 @@ export class DbConnection {
     } catch (err) {
       throw classifyError(err, this.options);
     }
+    const budget = this.budgets.getStore();
+    if (budget?.spent) throw budget.spent;
+    if (purpose === 'explain') await this.checkFunctions(sql);
     const c = await this.connection();
+    const timeout = budget ? budget.deadline - Date.now() : this.queryTimeout;
+    if (budget && timeout <= 0) {
+      budget.spent = new DbError('timeout', `the time limit of ${budget.ms} ms was spent before this statement`);
+      throw budget.spent;
+    }
+    // why: a statement still running near its limit is usually waiting for a lock; the process list
+    // says which, and only while it waits.
+    let probing: Promise<ProcessState | undefined> | undefined;
+    const thread = c.threadId;
+    const timer = setTimeout(() => { probing = this.probe(thread); }, Math.max(50, Math.floor(timeout * PROBE_AT)));
     try {
-      const [rows] = await this.raw(c, purpose, sql, opts.confirmed);
+      const [rows] = await this.raw(c, purpose, sql, opts.confirmed, timeout);
       return rows as T[];
     } catch (err) {
-      const e = this.classify(err);
+      let e = this.classify(err);
       if (e.kind === 'timeout' || e.kind === 'connection-lost' || (err as Sql).fatal) this.drop(c);
+      if (e.kind === 'timeout') {
+        const seen = await probing;
+        e = new DbError('timeout', describeWait(budget?.ms ?? this.queryTimeout, seen, e.message), e.code);
+        if (budget) budget.spent = e;
+      }
       throw e;
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** The process-list state of `thread`, read over the side session; undefined when it cannot be read. */
+  private async probe(thread: number | null): Promise<ProcessState | undefined> {
+    if (!thread) return undefined;
+    try {
+      this.side ??= this.session();
+      const s = await this.side;
+      const [rows] = await this.raw(s, 'schema', processStateSql(thread), false, 2000);
+      const r = (rows as Record<string, unknown>[])[0];
+      if (!r) return undefined;
+      const time = Number(r.TIME ?? r.time);
+      return { state: String(r.STATE ?? r.state ?? ''), ...(Number.isFinite(time) ? { time } : {}) };
+    } catch {
+      const s = this.side;
+      this.side = undefined;
+      void s?.then((x) => x.destroy(), () => undefined);
+      return undefined;
+    }
+  }
+
+  /** Refuses an EXPLAIN calling stored functions unless `allowFunctions` allows each of them. */
+  private async checkFunctions(sql: string): Promise<void> {
+    if (!sql.includes('(')) return;
+    const p = this.functions ??= this.query<Record<string, unknown>>('schema',
+      "SELECT ROUTINE_SCHEMA, ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_TYPE = 'FUNCTION'")
+      .then((rows) => new Set(rows.map((r) => `${String(r.ROUTINE_SCHEMA)}.${String(r.ROUTINE_NAME)}`.toLowerCase())));
+    let known: Set<string>;
+    try {
+      known = await p;
+    } catch (err) {
+      if (this.functions === p) this.functions = undefined;
+      throw err;
+    }
+    const calls = storedFunctionCalls(sql, known, this.options.database);
+    if (calls.length === 0) return;
+    const allow = this.options.allowFunctions;
+    if (allow && await allow(calls) === true) return;
+    const many = calls.length > 1;
+    throw new DbError('refused', `calls the stored function${many ? 's' : ''} ${calls.join(', ')}: the optimizer may run ${many ? 'them' : 'it'} `
+      + `while it makes the plan, with whatever ${many ? 'they do' : 'it does'} (locks, waits, writes to other sessions' state), `
+      + `so the statement is explained only once you allow ${many ? 'each of them' : 'it'}`, 'QI_STORED_FUNCTION');
   }
 
   /** The server's thread id of the open connection (for tests that kill it), undefined when closed. */
@@ -221,6 +335,9 @@ export class DbConnection {
     const c = this.conn;
     this.conn = undefined;
     if (c) await c.end().catch(() => c.destroy());
+    const side = this.side;
+    this.side = undefined;
+    if (side) await side.then((x) => x.end().catch(() => x.destroy()), () => undefined);
     const t = this.sshTunnel;
     this.sshTunnel = undefined;
     if (t) await t.close();

@@ -83,7 +83,12 @@ export class ExplainService {
   }
 
   /** Explains one statement; results are cached by (statement, schema generation). */
-  async explainSql(sql: string): Promise<ExplainResult> {
+  explainSql(sql: string): Promise<ExplainResult> {
+    // why: sampling and EXPLAIN share one time limit, so a statement blocked by a lock waits once, not twice.
+    return this.db.withBudget(() => this.explainOnce(sql));
+  }
+
+  private async explainOnce(sql: string): Promise<ExplainResult> {
     let schema: Schema;
     try {
       schema = await this.schemas.get();

@@ -4,13 +4,17 @@
  * purpose's shape is refused before it leaves the process:
  *   explain — EXPLAIN [FORMAT=JSON|EXTENDED|PARTITIONS] of SELECT / WITH / UPDATE / DELETE / INSERT / REPLACE
  *             (never EXPLAIN ANALYZE or ANALYZE, which execute the statement)
- *   schema  — SHOW …, or SELECT reading only information_schema / performance_schema (server-stats
- *             snapshots), or SELECT VERSION() / @@variables
+ *   schema  — the read-only SHOW forms listed in SHOW_READS, or SELECT reading only information_schema
+ *             (PROCESSLIST included: the state of a waiting statement) / performance_schema
+ *             (server-stats snapshots), or SELECT VERSION() / @@variables
  *   sample  — exactly the bounded read built by sampleQuery()
  *   set     — SET [SESSION] of session variables, SET SESSION TRANSACTION READ ONLY
  *   ddl     — ALTER TABLE … ADD INDEX|KEY / DROP INDEX|KEY, only with `confirmed: true`
+ * Whatever the purpose, a statement with an executable comment or a call of a side-effect function
+ * (statementHazards.ts) is refused: the optimizer evaluates constant calls even in EXPLAIN.
  */
 import { kw, tokenize, type Token } from '../core/sql/fillScan';
+import { hazardOf } from './statementHazards';
 
 export type Purpose = 'explain' | 'schema' | 'sample' | 'set' | 'ddl';
 
@@ -18,6 +22,9 @@ export class GuardError extends Error {
   readonly kind = 'refused' as const;
   constructor(message: string) { super(message); this.name = 'GuardError'; }
 }
+
+/** SHOW statements that only read the schema, session state or the caller's own threads. */
+const SHOW_READS = /^SHOW\s+(?:(?:FULL\s+)?(?:PROCESSLIST|COLUMNS|FIELDS|TABLES)|INDEX|INDEXES|KEYS|CREATE\s+(?:TABLE|VIEW)|TABLE\s+STATUS|(?:SESSION\s+|GLOBAL\s+)?(?:VARIABLES|STATUS)|WARNINGS|ERRORS)\b/i;
 
 const EXPLAINABLE = new Set(['SELECT', 'WITH', 'UPDATE', 'DELETE', 'INSERT', 'REPLACE', 'TABLE']);
 
@@ -58,6 +65,8 @@ export function guardStatement(sql: string, purpose: Purpose, opts: { confirmed?
   // why: one statement per call; multipleStatements is off too, this catches it before the wire.
   if (tokens.some((t, i) => t.text === ';' && i < tokens.length - 1)) throw new GuardError('more than one statement');
   if (/\binto\s+(?:out|dump)file\b/i.test(text)) throw new GuardError('INTO OUTFILE / DUMPFILE is never sent');
+  const hazard = hazardOf(text);
+  if (hazard) throw new GuardError(hazard);
   const w0 = kw(tokens[0]);
   switch (purpose) {
     case 'explain': {
@@ -71,7 +80,7 @@ export function guardStatement(sql: string, purpose: Purpose, opts: { confirmed?
       break;
     }
     case 'schema':
-      if (w0 === 'SHOW') return;
+      if (w0 === 'SHOW' && SHOW_READS.test(text)) return;
       if (w0 === 'SELECT' && !tokens.some((t) => ['UPDATE', 'SHARE', 'INTO'].includes(kw(t))) && onlyInformationSchema(tokens)) {
         const hasFrom = tokens.some((t) => kw(t) === 'FROM');
         if (hasFrom || /^SELECT\s+(?:VERSION\(\)|@@[\w.]+)(?:\s*,\s*(?:VERSION\(\)|@@[\w.]+))*$/i.test(text)) return;

@@ -14,6 +14,7 @@ import { DbConnection } from '../../db/connection';
 import { ExplainService } from '../../db/explainService';
 import { scanRow } from './scan';
 import { SSH_ARG_OPTIONS, SSH_HELP, sshFromArgs } from '../sshArgs';
+import { allowFunctionsFromArgs, EXIT_SERVER_GONE, GUARD_ARG_OPTIONS, GUARD_HELP, stopReason } from '../serverFaults';
 
 const HELP = `usage: query-insight explain [DIR] --user U --database D [--host H --port P | --socket S] [--ssh USER@HOST] [options]
 
@@ -39,7 +40,12 @@ ${SSH_HELP}
   --format table|json|md   output (default table); json = JSON Lines, one object per finding:
                            file, line, code, severity, table, message, sql, filledSql, plan (the rows
                            the finding rests on)
-  --fail-on warning|error  exit 1 when a finding of this severity or worse exists (for CI)`;
+${GUARD_HELP}
+  --fail-on warning|error  exit 1 when a finding of this severity or worse exists (for CI)
+
+exit status: 0 done; 1 a finding at --fail-on, or no connection at all; 2 bad usage;
+3 the server went away (or refused the login) during the run: the statements not explained are
+listed as such, and the output covers the ones that were`;
 
 const RANK: Record<Severity, number> = { hint: 0, info: 1, warning: 2, error: 3 };
 
@@ -94,7 +100,7 @@ export const explainCommand: Command = {
       args, allowPositionals: true, options: {
         host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' }, user: { type: 'string' },
         database: { type: 'string' }, 'password-env': { type: 'string' }, format: { type: 'string' },
-        'fail-on': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS,
+        'fail-on': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS, ...GUARD_ARG_OPTIONS,
       },
     });
     if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
@@ -121,12 +127,15 @@ export const explainCommand: Command = {
     const sites: SqlSite[] = scan.facts.flatMap((f) => f.sites);
     const svc = new ExplainService(new DbConnection({
       host: values.host, port, socket: values.socket, user: values.user, password, database: values.database, queryTimeoutMs: timeout, ssh,
+      allowFunctions: allowFunctionsFromArgs(values, values.database),
     }));
     const started = Date.now();
     const rows: ExplainRow[] = [];
     let explained = 0;
     let skipped = 0;
     let errors = 0;
+    let stopped: string | undefined;
+    let notExplained = 0;
     try {
       try {
         await svc.schema();
@@ -134,13 +143,22 @@ export const explainCommand: Command = {
         io.stderr.write(`query-insight explain: ${(err as Error).message}\n`);
         return 1;
       }
-      for (const site of sites) {
-        const r = await svc.explainSite(site);
+      for (const [index, site] of sites.entries()) {
+        let r = await svc.explainSite(site);
         const line = scanRow(site).line;
+        // why: a killed connection opens again; a server that went away stops the run at once.
+        if (r.error && (stopped = await stopReason(svc.db, r.error.kind, r.error.message)) === undefined && r.error.kind === 'connection-lost') r = await svc.explainSite(site);
         if (r.error) {
           errors++;
           rows.push({ file: site.file, line, code: 'explain-error', severity: 'warning', message: `${r.error.kind}: ${r.error.message}`, sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: [] });
-          if (r.error.kind === 'unreachable' || r.error.kind === 'auth') break;
+          if (stopped) {
+            notExplained = sites.length - index;
+            errors += notExplained - 1;
+            for (const rest of sites.slice(index + 1)) {
+              rows.push({ file: rest.file, line: scanRow(rest).line, code: 'explain-error', severity: 'warning', message: `not explained: ${stopped}`, sql: rest.sql, plan: [] });
+            }
+            break;
+          }
           continue;
         }
         if (r.skipped) {
@@ -175,6 +193,10 @@ export const explainCommand: Command = {
     const server = svc.db.server;
     io.stderr.write(`explained ${explained} of ${sites.length} statements on ${server ? `${server.flavor} ${server.version}` : 'the server'} in ${Date.now() - started} ms`
       + `: ${rows.length - errors} findings${skipped ? `; ${skipped} without a plan (INSERT … VALUES, run-time table names …)` : ''}${errors ? `; ${errors} errors` : ''}\n`);
+    if (stopped) {
+      io.stderr.write(`query-insight explain: stopped: ${stopped}; ${notExplained} statements not explained\n`);
+      return EXIT_SERVER_GONE;
+    }
     if (failOn && rows.some((r) => RANK[r.severity] >= RANK[failOn as Severity])) return 1;
     return 0;
   },

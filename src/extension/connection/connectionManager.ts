@@ -33,6 +33,11 @@ function hostKeyMemo(endpoint: string): string {
   return `queryInsight.sshHostKey:${endpoint}`;
 }
 
+/** The workspaceState key that records the user allowed EXPLAIN to call a stored function (`schema.name`). */
+function allowedFunctionMemo(name: string): string {
+  return `queryInsight.allowFunction:${name}`;
+}
+
 /** One live connection and what hangs on it. */
 export class ConnectionSession implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -60,6 +65,9 @@ export class ConnectionManager implements vscode.Disposable {
   /** Why the last host-key check refused (a changed key), for the failing state's reason. */
   private refusal: string | undefined;
   private readonly warnedKeys = new Set<string>();
+  /** Stored functions the user declined in this window (asked again after a reload). */
+  private readonly declinedFunctions = new Set<string>();
+  private readonly askingFunction = new Map<string, Promise<boolean>>();
   private current: ConnectionState = { kind: 'unconfigured' };
   private readonly stateEmitter = new vscode.EventEmitter<ConnectionState>();
   private readonly schemaEmitter = new vscode.EventEmitter<number>();
@@ -75,6 +83,8 @@ export class ConnectionManager implements vscode.Disposable {
     private readonly logger: Logger,
     /** Remembers the SSH host keys the user accepted (trust on first use), per `host:port`. */
     private readonly hostKeys: vscode.Memento,
+    /** Remembers, per workspace, the stored functions EXPLAIN may call. */
+    private readonly allowedFunctions?: vscode.Memento,
   ) {
     this.subscriptions.push(
       secrets.onDidChange((e) => {
@@ -132,6 +142,41 @@ export class ConnectionManager implements vscode.Disposable {
     if (answer !== trust) return false;
     await this.hostKeys.update(memoKey, key.fingerprint);
     this.logger.info(`remembered SSH host key ${key.fingerprint} of ${key.endpoint}`);
+    return true;
+  }
+
+  /**
+   * Whether an EXPLAIN may call these stored functions: asked once per function in a modal (the
+   * optimizer may run a stored function while it makes the plan); "allow" is kept in workspace
+   * state, a refusal for this window.
+   */
+  private async allowFunctions(names: string[]): Promise<boolean> {
+    for (const name of names) {
+      if (this.allowedFunctions?.get<boolean>(allowedFunctionMemo(name)) === true) continue;
+      if (this.declinedFunctions.has(name)) return false;
+      let asking = this.askingFunction.get(name);
+      if (!asking) {
+        asking = this.askFunction(name).finally(() => this.askingFunction.delete(name));
+        this.askingFunction.set(name, asking);
+      }
+      if (!await asking) return false;
+    }
+    return true;
+  }
+
+  private async askFunction(name: string): Promise<boolean> {
+    const allow = 'Allow EXPLAIN to call it';
+    const answer = await vscode.window.showWarningMessage(
+      `Query Insight: this statement calls the stored function ${name}. The optimizer may run it while it makes the plan, `
+      + `with whatever it does (locks, waits, changes to session state). Explain statements that call ${name}?`,
+      { modal: true }, allow);
+    if (answer !== allow) {
+      this.declinedFunctions.add(name);
+      this.logger.info(`stored function ${name}: EXPLAIN not allowed to call it (asked again after a reload)`);
+      return false;
+    }
+    await this.allowedFunctions?.update(allowedFunctionMemo(name), true);
+    this.logger.info(`stored function ${name}: EXPLAIN allowed to call it in this workspace`);
     return true;
   }
 
@@ -207,6 +252,7 @@ export class ConnectionManager implements vscode.Disposable {
     const db = new DbConnection({
       ...(settings.socket ? { socket: settings.socket } : { host: settings.host, port: settings.port }),
       user: settings.user, password, database: settings.database,
+      allowFunctions: (names: string[]) => this.allowFunctions(names),
       ...(ssh ? { ssh: { ...ssh, verifyHostKey: (key: HostKeyInfo) => this.verifyHostKey(key) } } : {}),
     });
     const service = new ExplainService(db);

@@ -12,7 +12,7 @@ import { ConnectionManager } from './connectionManager';
 import { createStatusBar } from './statusBar';
 
 export function registerConnection(context: vscode.ExtensionContext, logger: Logger): ConnectionManager {
-  const manager = new ConnectionManager(context.secrets, logger, context.globalState);
+  const manager = new ConnectionManager(context.secrets, logger, context.globalState, context.workspaceState);
   context.subscriptions.push(
     manager,
     watchConfig(logger, (config, affects) => {
