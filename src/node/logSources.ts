@@ -110,6 +110,10 @@ function mergeSummary(total: SlowLogParseSummary, part: SlowLogParseSummary, nam
   for (const p of part.problems) {
     if (total.problems.length < 10) total.problems.push(name ? { ...p, reason: `${name}: ${p.reason}` } : p);
   }
+  for (const p of part.damagedSamples) {
+    if (total.damagedSamples.length < 10) total.damagedSamples.push(name ? { ...p, reason: `${name}: ${p.reason}` } : p);
+  }
+  for (const k of ['entries', 'malformed', 'banners', 'blank'] as const) total.lineCounts[k] += part.lineCounts[k];
   for (const f of part.features) if (!total.features.includes(f)) total.features.push(f);
 }
 
@@ -118,29 +122,27 @@ export async function analyzeSlowSources(sources: readonly LogSource[], statsOpt
   const collector = new SlowStatsCollector(statsOptions);
   const decode = (b: Uint8Array, s: number, e: number): string =>
     (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString('utf8', s, e);
-  const summary: SlowLogParseSummary = { entries: 0, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, features: [] };
+  const summary: SlowLogParseSummary = {
+    entries: 0, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, damaged: 0, damagedSamples: [],
+    tooLong: 0, reread: 0, lineCounts: { entries: 0, malformed: 0, banners: 0, blank: 0 }, features: [],
+  };
   const several = sources.length > 1;
   let parser: SlowLogParser | undefined;
-  let current: { name: string; long: { line: number; length: number }[] } | undefined;
+  let current: { name: string } | undefined;
   const close = (): void => {
     if (!parser || !current) return;
     const part = parser.end();
-    for (const l of current.long) {
-      part.malformed++;
-      if (part.problems.length < 10) part.problems.push({ line: l.line, reason: `line too long (${l.length} bytes), skipped`, text: '' });
-    }
     part.lines = 0; // why: lines are counted from the reads below, long lines included
     mergeSummary(summary, part, several ? current.name : undefined);
     parser = undefined;
   };
-  // why: a bulk INSERT can be long; lines past 16 MiB are counted as malformed.
+  // why: a bulk INSERT can be long; lines past 16 MiB are counted as too long (SlowLogParser.skippedLine).
   const read = await readAll(sources, options, { maxLineBytes: options.maxLineBytes ?? 16 << 20 }, options.byHost ? (h) => collector.setHost(h) : undefined, (source) => {
     close();
     const p = new SlowLogParser((e) => collector.add(e), { decode });
     parser = p;
-    const long: { line: number; length: number }[] = [];
-    current = { name: describeLogSource(source), long };
-    return { onLine: (b, s, e, n) => p.line(b, s, e, n), onLongLine: (line, length) => { long.push({ line, length }); } };
+    current = { name: describeLogSource(source) };
+    return { onLine: (b, s, e, n) => p.line(b, s, e, n), onLongLine: (line, length) => p.skippedLine(line, length) };
   });
   close();
   summary.lines = read.reduce((a, r) => a + r.lines, 0);

@@ -17,6 +17,11 @@ export interface FileSniff {
   kind: FileKind;
   /** For access logs: the layout guessed from the first line. */
   accessFormat?: AccessLogFormat;
+  /**
+   * The start of the file shows the kind (a slow-log header, an access-log line of a known layout,
+   * a run's marker). False when `kind` is only the default (`access`), e.g. an empty file.
+   */
+  sure: boolean;
 }
 
 async function head(path: string, bytes = 64 * 1024): Promise<string> {
@@ -35,14 +40,19 @@ async function head(path: string, bytes = 64 * 1024): Promise<string> {
   }
 }
 
+/** An nginx combined line: `addr - user [time] "request" status size …`. */
+const COMBINED = /^\S+ \S+ \S+ \[[^\]]{10,40}\] "[^"]*" \d{3} /;
+/** Keys of an access log's JSON or LTSV lines (nginx variables and alp's labels). */
+const ACCESS_KEYS = /(^|[\t{,]\s*"?)(status|request_uri|uri|req|method|request_time|reqtime|apptime|upstream_response_time|remote_addr|host|time_local|time_iso8601)"?\s*:/;
+
 /** Tells a saved run, a slow log and an access log apart by the start of the file. */
 export function sniffText(text: string): FileSniff {
-  if (looksLikeRun(text)) return { kind: 'run' };
-  if (/^# (Time|User@Host|Query_time):/m.test(text) || /started with:\s*$/m.test(text.slice(0, 2000))) return { kind: 'slow' };
+  if (looksLikeRun(text)) return { kind: 'run', sure: true };
+  if (/^# (Time|User@Host|Query_time):/m.test(text) || /started with:\s*$/m.test(text.slice(0, 2000))) return { kind: 'slow', sure: true };
   const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
-  if (line.trimStart().startsWith('{')) return { kind: 'access', accessFormat: 'json' };
-  if (/(^|\t)[\w-]+:[^\t]*\t[\w-]+:/.test(line)) return { kind: 'access', accessFormat: 'ltsv' };
-  return { kind: 'access', accessFormat: 'combined' };
+  if (line.trimStart().startsWith('{')) return { kind: 'access', accessFormat: 'json', sure: ACCESS_KEYS.test(line) };
+  if (/(^|\t)[\w-]+:[^\t]*\t[\w-]+:/.test(line)) return { kind: 'access', accessFormat: 'ltsv', sure: ACCESS_KEYS.test(line) };
+  return { kind: 'access', accessFormat: 'combined', sure: COMBINED.test(line) };
 }
 
 export async function sniffFile(path: string): Promise<FileSniff> {

@@ -124,3 +124,22 @@ void test('CLI: slow LOG --source DIR --format json shows each fingerprint with 
   assert.ok(rows.some((r) => !r.mapped), 'setup statements are listed as unmapped');
   assert.match(stderr, /8 SQL sites under .*fingerprints mapped, \d+ unmapped/);
 });
+
+void test('a real MariaDB (log_output=FILE) writes literals raw: forged header lines inside one stay in their statement', () => {
+  // what a driver sends for a comment whose value is `x';` + header lines: the quote escaped, the newlines raw
+  const forged = "x\\';\n# Time: 240302 10:00:09\n# User@Host: evil[evil] @ localhost []\n# Thread_id: 99  Schema: app  QC_hit: No\n"
+    + '# Query_time: 999.000000  Lock_time: 0.000000  Rows_sent: 0  Rows_examined: 0\nSET timestamp=1709373609;\nSELECT SLEEP(999);\n# end';
+  server.sql(`SELECT 'forged-start';\nINSERT INTO comments (post_id, user_id, comment) VALUES (9, 9, '${forged}'), (10, 10, "say ""hi""\n# Query_time: 5");\nSELECT 'forged-end';\n`, 'app');
+  server.sql('FLUSH SLOW LOGS;');
+  const { records, summary } = parseSlowLog(readFileSync(server.slowLog));
+  assert.equal(summary.malformed, 0, JSON.stringify(summary.problems));
+  assert.equal(summary.damaged, 0, JSON.stringify(summary.damagedSamples));
+  const start = records.findIndex((r) => r.sql === "SELECT 'forged-start'");
+  const end = records.findIndex((r) => r.sql === "SELECT 'forged-end'");
+  assert.ok(start >= 0 && end === start + 2, records.slice(start).map((r) => r.sql).join('\n---\n'));
+  const insert = records[start + 1];
+  assert.ok(insert.sql.startsWith('INSERT INTO comments') && insert.sql.includes('# Query_time: 999.000000') && insert.sql.endsWith('# Query_time: 5")'), insert.sql);
+  assert.ok(insert.queryTime < 5, `the real INSERT's own time, not a forged one: ${insert.queryTime}`);
+  assert.equal(insert.user, 'root');
+  assert.ok(!records.some((r) => r.user === 'evil' || r.queryTime >= 5));
+});

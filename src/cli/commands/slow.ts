@@ -12,6 +12,7 @@ import { FactsCache } from '../../core/workspace';
 import { fsGrammarSource } from '../../node/grammars';
 import { scanProject } from '../../node/scanDir';
 import { analyzeSlowSources } from '../../node/logSources';
+import { sniffFile } from '../../node/runFile';
 import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
 
 const SORTS: readonly SortKey[] = ['sum', 'count', 'avg', 'p95', 'max'];
@@ -29,6 +30,8 @@ options:
                                   fingerprint's site(s) as file:line (unmapped ones say so)
   --format table|md|json|csv|tsv  output (json = JSON Lines, one object per fingerprint)
   --quiet                         no summary on stderr
+
+An access log is refused with exit code 2 (use \`query-insight endpoints\`).
 
 ${LOG_SOURCE_HELP}`;
 
@@ -63,14 +66,19 @@ function columns(withSites: boolean, table: boolean, byHost = false): Column<Row
   return cols;
 }
 
+/** ISO 8601, or null for a time no Date can hold (one bad value never aborts the report). */
+function iso(ms: number | undefined): string | null {
+  if (ms === undefined || !(Math.abs(ms) <= 8.64e15)) return null;
+  return new Date(ms).toISOString();
+}
+
 function jsonOf(r: Row, withSites: boolean): Record<string, unknown> {
   const s = r.s;
   return {
     rank: r.rank, fingerprint: s.fingerprint, count: s.count, share: r.share,
     queryTime: s.queryTime, lockTime: s.lockTime, rowsSent: s.rowsSent, rowsExamined: s.rowsExamined,
     examinedPerSent: s.examinedPerSent,
-    firstSeen: s.firstSeen === undefined ? null : new Date(s.firstSeen).toISOString(),
-    lastSeen: s.lastSeen === undefined ? null : new Date(s.lastSeen).toISOString(),
+    firstSeen: iso(s.firstSeen), lastSeen: iso(s.lastSeen),
     peakPerSecond: s.peakPerSecond, activeSeconds: s.activeSeconds, repeats: s.repeats,
     ...(s.fullScan || s.filesort || s.tmpTableOnDisk ? { fullScan: s.fullScan, filesort: s.filesort, tmpTableOnDisk: s.tmpTableOnDisk } : {}),
     example: s.example, exampleSchema: s.exampleSchema || null,
@@ -94,8 +102,12 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   const limit = values.limit === undefined ? 30 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit must be a whole number >= 0 (got "${values.limit}")`);
   const sources = parseLogArgs(positionals, io.cwd);
-  for (const s of sources) {
+  for (const [i, s] of sources.entries()) {
     if (s.kind === 'local' && !(await stat(s.path).catch(() => undefined))?.isFile()) throw new Error(`cannot read ${s.path}: no such file`);
+    if (s.kind === 'local' && (await sniffFile(s.path).then((k) => k.sure && k.kind === 'access'))) {
+      io.stderr.write(`query-insight slow: ${oneLine(positionals[i] ?? s.path)}: this looks like an access log; use \`query-insight endpoints\`\n`);
+      return 2;
+    }
   }
 
   const started = Date.now();
@@ -137,6 +149,12 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     if (summary.banners) lines.push(`# ${summary.banners} server start-up banner(s) skipped`);
     if (overflowEntries) lines.push(`# ${overflowEntries} entries with further new fingerprints not kept (limit reached)`);
     if (summary.truncatedStatements) lines.push(`# ${summary.truncatedStatements} statements longer than the limit were cut`);
+    if (summary.tooLong) lines.push(`# ${summary.tooLong} lines too long, skipped unread`);
+    if (summary.reread) lines.push(`# ${summary.reread} string literal(s) left open (log cut inside?): the lines after were read again as entries`);
+    if (summary.damaged) {
+      lines.push(`# ${summary.damaged} entries read with a damaged header; the first ones:`);
+      for (const p of summary.damagedSamples) lines.push(`#   line ${p.line}: ${p.reason}${p.text ? `: ${oneLine(p.text).slice(0, 100)}` : ''}`);
+    }
     if (summary.malformed) {
       lines.push(`# ${summary.malformed} malformed entries, skipped; the first ones:`);
       for (const p of summary.problems) lines.push(`#   line ${p.line}: ${p.reason}${p.text ? `: ${oneLine(p.text).slice(0, 100)}` : ''}`);

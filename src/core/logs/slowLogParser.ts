@@ -19,145 +19,74 @@
  * Lines come in as byte ranges (see LineSink in lineSource.ts); nothing is decoded on the hot path
  * except what an entry keeps. Malformed entries are counted and a few are kept as samples; they never
  * stop the parse. Memory is bounded by the longest statement (maxStatementBytes).
+ *
+ * What counts as an entry follows pt-query-digest (it keeps every entry that has a statement), with
+ * the header's damage counted instead of hidden: an entry with a `# User:` line instead of
+ * `# User@Host:`, an unreadable `# Time:`, no `# Query_time:`, a statement without its final `;`
+ * (the last one of a log being written), an entry that is only `use db;`, an
+ * `# administrator command:` with no header before it. A line that looks like a header starts the
+ * next entry only where the server could have ended the statement: after a line ending with `;`
+ * (or any line, for `# Time:` / `# User@Host:` / `# Query_time:`, to recover after garbage), and
+ * never inside an open string literal, quoted name or block comment (slowQuoteScan.ts): the server
+ * writes statements raw, so a literal can hold forged header lines. If the literal never closes
+ * (the log was cut inside it), the entries after the first such header are read again from there.
+ * Dropped as malformed, by reason: no statement, an unreadable, negative or absurd (> 30 days)
+ * Query_time or Lock_time, a header line over 64 KiB (counted as too long, skipped unread).
  */
 
-/** One parsed entry. The parser reuses one object: copy what you keep beyond the callback. */
-export interface SlowLogEntry {
-  /** 1-based line number of the entry's first header line. */
-  line: number;
-  /** Epoch milliseconds (from `# Time`, refined by `SET timestamp`), or NaN when the log gives none. */
-  time: number;
-  /** True when `time` has sub-second resolution (MySQL 5.7+ `# Time`). */
-  preciseTime: boolean;
-  user: string;
-  host: string;
-  /** Connection id (`Id:` on MySQL, `# Thread_id:` on MariaDB), or -1. */
-  threadId: number;
-  /** Current database (`Schema:` on MariaDB, the last `use db;` of this connection otherwise), or ''. */
-  schema: string;
-  queryTime: number;
-  lockTime: number;
-  rowsSent: number;
-  rowsExamined: number;
-  /** MariaDB `Rows_affected`, or -1. */
-  rowsAffected: number;
-  /** MariaDB / MySQL 8 extra `Bytes_sent`, or -1. */
-  bytesSent: number;
-  /** MariaDB log_slow_verbosity flags, when logged (undefined otherwise). */
-  fullScan?: boolean;
-  fullJoin?: boolean;
-  tmpTable?: boolean;
-  tmpTableOnDisk?: boolean;
-  filesort?: boolean;
-  filesortOnDisk?: boolean;
-  /** Other `Key: value` header fields (MySQL 8 log_slow_extra, MariaDB QC_hit, Pages_accessed …), only when present. */
-  extra?: Record<string, string>;
-  /** The statement bytes are sqlBytes[0, sqlLength) (UTF-8, without the final `;`). */
-  sqlBytes: Uint8Array;
-  sqlLength: number;
-  /** Set for `# administrator command: X;` entries (then the statement is `administrator command: X`). */
-  admin: boolean;
-}
+import { endsWith, forEachLineOf, lastIndexOf, parseDecimal, parseHeaderTime, startsWith } from './slowLogBytes';
+import { HeaderFields } from './slowHeaderFields';
+import { QuoteScan } from './slowQuoteScan';
+import type { SlowLogEntry, SlowLogParseSummary, SlowLogParserOptions } from './slowLogTypes';
 
-/** A malformed entry: where, why, and the start of its text. */
-export interface SlowLogProblem { line: number; reason: string; text: string }
-
-export interface SlowLogParserOptions {
-  /** How many malformed entries to keep as samples (all are counted). Default 10. */
-  maxProblemSamples?: number;
-  /** Statements longer than this are cut (the entry is kept and counted in `truncatedStatements`). Default 1 MiB. */
-  maxStatementBytes?: number;
-  /** Decodes bytes that an entry keeps (user, host, schema, extra fields). Default: UTF-8. */
-  decode?: (bytes: Uint8Array, start: number, end: number) => string;
-}
-
-/** Totals of a parse. */
-export interface SlowLogParseSummary {
-  entries: number;
-  lines: number;
-  malformed: number;
-  problems: SlowLogProblem[];
-  /** Start-up banners skipped. */
-  banners: number;
-  truncatedStatements: number;
-  /** Kinds of header seen, to tell flavors apart: 'mysql-time', 'legacy-time', 'thread-id-line', 'rows-affected', 'verbosity', 'slow-extra'. */
-  features: string[];
-}
+export type { SlowLogEntry, SlowLogParseSummary, SlowLogParserOptions, SlowLogProblem } from './slowLogTypes';
+export { forEachLineOf } from './slowLogBytes';
 
 const S_IDLE = 0;     // between entries
 const S_HEADER = 1;   // reading `# …` header lines
 const S_BODY = 2;     // reading the statement
 const S_ORPHAN = 3;   // skipping the rest of text that had no header
 
+// Kinds of `#` line.
+const H_NONE = 0;       // not a header: statement text or a comment line
+const H_TIME = 1;       // # Time:
+const H_USERHOST = 2;   // # User@Host:
+const H_QUERYTIME = 3;  // # Query_time:
+const H_ADMIN = 4;      // # administrator command:
+const H_SKIP = 5;       // `#` alone, `# explain: …` (MariaDB log_slow_verbosity=explain)
+const H_PAIRS = 6;      // any other `# Key: value …` line (`# User:`, `# Thread_id:`, `# Rows_affected:` …)
+
+/** Header lines longer than this are not read (a real one is well under 1 KiB). */
+const MAX_HEADER_LINE = 64 * 1024;
+/** Latest plausible `SET timestamp` (year 9999), so a time always makes a valid Date. */
+const MAX_EPOCH_SECONDS = 253402300799;
+/** How far past its first swallowed header line an open literal may grow before the lines are read again. */
+const REREAD_WINDOW = 1 << 20;
+
 const utf8 = new TextDecoder('utf-8');
 const defaultDecode = (b: Uint8Array, s: number, e: number): string => utf8.decode(b.subarray(s, e));
 
-function startsWith(b: Uint8Array, s: number, e: number, prefix: string): boolean {
-  const n = prefix.length;
-  if (e - s < n) return false;
-  for (let i = 0; i < n; i++) if (b[s + i] !== prefix.charCodeAt(i)) return false;
-  return true;
-}
-
-function endsWith(b: Uint8Array, s: number, e: number, suffix: string): boolean {
-  const n = suffix.length;
-  if (e - s < n) return false;
-  for (let i = 0; i < n; i++) if (b[e - n + i] !== suffix.charCodeAt(i)) return false;
-  return true;
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (no Date object on the hot path). */
-function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-function num(b: Uint8Array, s: number, n: number): number {
-  let v = 0;
-  for (let i = 0; i < n; i++) {
-    const d = b[s + i] - 48;
-    if (d < 0 || d > 9) return NaN;
-    v = v * 10 + d;
+/** What kind of `#` line b[s, e) is (b[s] is `#`). */
+function headerKind(b: Uint8Array, s: number, e: number): number {
+  if (e - s === 1) return H_SKIP;
+  if (b[s + 1] !== 32) return H_NONE;
+  const k = b[s + 2];
+  if (k === 84 && startsWith(b, s, e, '# Time: ')) return H_TIME;
+  if (k === 85 && startsWith(b, s, e, '# User@Host: ')) return H_USERHOST;
+  if (k === 81 && startsWith(b, s, e, '# Query_time: ')) return H_QUERYTIME;
+  if (k === 97 && startsWith(b, s, e, '# administrator command: ')) return H_ADMIN;
+  if (k === 101 && startsWith(b, s, e, '# explain:')) return H_SKIP;
+  // `# Key: value`: a capitalised word of letters and `_`, a colon, a space (as pt-query-digest reads them)
+  let i = s + 2;
+  while (i < e && b[i] === 32) i++;
+  if (!(b[i] >= 65 && b[i] <= 90)) return H_NONE;
+  const stop = Math.min(e, i + 64);
+  for (i++; i < stop; i++) {
+    const c = b[i];
+    if (c === 58) return i + 1 < e && b[i + 1] === 32 ? H_PAIRS : H_NONE;
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return H_NONE;
   }
-  return v;
-}
-
-/** Parses a decimal number `[-]digits[.digits]` in b[s, e); NaN if it is not one. */
-function parseDecimal(b: Uint8Array, s: number, e: number): number {
-  if (s >= e) return NaN;
-  let neg = false;
-  if (b[s] === 45) { neg = true; s++; }
-  let v = 0;
-  let i = s;
-  for (; i < e; i++) {
-    const d = b[i] - 48;
-    if (d < 0 || d > 9) break;
-    v = v * 10 + d;
-  }
-  if (i === s) return NaN;
-  if (i < e && b[i] === 46) {
-    let f = 0;
-    let scale = 1;
-    for (i++; i < e; i++) {
-      const d = b[i] - 48;
-      if (d < 0 || d > 9) break;
-      f = f * 10 + d;
-      scale *= 10;
-    }
-    v += f / scale;
-  }
-  if (i !== e) return NaN;
-  return neg ? -v : v;
-}
-
-function yesNo(b: Uint8Array, s: number, e: number): boolean | undefined {
-  if (e - s === 3 && b[s] === 89) return true;   // Yes
-  if (e - s === 2 && b[s] === 78) return false;  // No
-  return undefined;
+  return H_NONE;
 }
 
 /**
@@ -165,33 +94,53 @@ function yesNo(b: Uint8Array, s: number, e: number): boolean | undefined {
  * entry (the same object every time).
  */
 export class SlowLogParser {
-  readonly summary: SlowLogParseSummary = { entries: 0, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, features: [] };
+  readonly summary: SlowLogParseSummary = {
+    entries: 0, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, damaged: 0, damagedSamples: [],
+    tooLong: 0, reread: 0, lineCounts: { entries: 0, malformed: 0, banners: 0, blank: 0 }, features: [],
+  };
   private readonly e: SlowLogEntry;
   private state = S_IDLE;
   private readonly maxSamples: number;
+  private readonly maxDamaged: number;
   private readonly maxStmt: number;
   private readonly decode: (bytes: Uint8Array, start: number, end: number) => string;
   /** Current `# Time` of the legacy format (carried over entries until the next one), epoch ms. */
   private legacyTime = NaN;
-  /** Whether the current entry had a Query_time line, a statement, a SET timestamp. */
-  private hasQueryTime = false;
+  /** Whether the current entry had a User@Host line, a statement, a `use db;` line. */
+  private hasUserHost = false;
   private hasStatement = false;
+  private hasUse = false;
   private entryTimeFromHeader = false;
   private bannerLines = 0;
-  /** Last `use db;` per connection, for MySQL where the schema is not in the header. */
-  private readonly schemaByThread = new Map<number, string>();
+  /** The database of the last `use db;` in the log: the server writes it only when it changes. */
+  private lastUse = '';
   /** Cache of the last User@Host line's bytes and its decoded parts. */
   private lastUserHost = new Uint8Array(0);
   private userHostDirty = true;
-  private readonly featureSet = new Set<string>();
-  private bad: string | undefined;
+  /** The header fields of the current entry, and why it is malformed or damaged. */
+  private readonly h: HeaderFields;
   /** The current statement was cut at maxStatementBytes. */
   private cut = false;
+  /** The last statement line ended with `;` (the server ends every statement so). */
+  private endsWithSemicolon = false;
+  private readonly quotes = new QuoteScan();
+  /** First header line swallowed by an open literal: its line number and offset in sqlBytes (-1: none). */
+  private swallowedLine = -1;
+  private swallowedAt = 0;
+  /** Lines up to this one are being read again: header lines there end the statement whatever the quotes. */
+  private rereadUntil = 0;
+  /** The line being read, and the first line of the current entry (for lineCounts). */
+  private lineNo = 0;
+  private entryStart = 0;
+  /** Re-entrancy guard while lines are read again. */
+  private rereading = false;
 
   constructor(private readonly onEntry: (entry: SlowLogEntry) => void, options: SlowLogParserOptions = {}) {
     this.maxSamples = options.maxProblemSamples ?? 10;
-    this.maxStmt = options.maxStatementBytes ?? 1 << 20;
+    this.maxDamaged = options.maxDamagedSamples ?? 10;
+    this.maxStmt = options.maxStatementBytes ?? 64 << 20;
     this.decode = options.decode ?? defaultDecode;
+    this.h = new HeaderFields(this.decode);
     this.e = {
       line: 0, time: NaN, preciseTime: false, user: '', host: '', threadId: -1, schema: '', queryTime: 0, lockTime: 0,
       rowsSent: 0, rowsExamined: 0, rowsAffected: -1, bytesSent: -1, sqlBytes: new Uint8Array(4096), sqlLength: 0, admin: false,
@@ -200,56 +149,43 @@ export class SlowLogParser {
 
   /** Feeds one line (without its newline) as b[s, e); lineNo is 1-based. */
   line(b: Uint8Array, s: number, e: number, lineNo: number): void {
-    this.summary.lines = lineNo;
+    if (lineNo > this.summary.lines) this.summary.lines = lineNo;
+    this.lineNo = lineNo;
+    if (this.swallowedLine >= 0 && !this.rereading && this.e.sqlLength - this.swallowedAt > REREAD_WINDOW && this.openLiteral()) {
+      this.reread();
+      this.lineNo = lineNo;
+    }
     if (this.bannerLines > 0) {
       // after `… started with:` come `Tcp port: …` and `Time  Id Command  Argument`
-      if (startsWith(b, s, e, 'Tcp port:')) { this.bannerLines--; return; }
+      this.bannerLines--;
+      if (startsWith(b, s, e, 'Tcp port:') || (startsWith(b, s, e, 'Time') && endsWith(b, s, e, 'Argument'))) {
+        this.summary.lineCounts.banners++;
+        return;
+      }
       this.bannerLines = 0;
-      if (startsWith(b, s, e, 'Time') && endsWith(b, s, e, 'Argument')) return;
     }
     const c = e > s ? b[s] : 0;
-    if (c === 35 /* # */ && e - s > 2 && b[s + 1] === 32) {
-      const k = b[s + 2];
-      if (k === 84 && startsWith(b, s, e, '# Time: ')) { this.startEntry(lineNo); this.time(b, s + 8, e); return; }
-      if (k === 85 && startsWith(b, s, e, '# User@Host: ')) {
-        if (this.state !== S_HEADER || this.hasQueryTime) this.startEntry(lineNo);
-        this.userHost(b, s + 13, e);
-        return;
-      }
-      if (k === 81 && startsWith(b, s, e, '# Query_time: ')) {
-        if (this.state !== S_HEADER || this.hasQueryTime) this.startEntry(lineNo);
-        this.hasQueryTime = true;
-        this.pairs(b, s + 2, e);
-        return;
-      }
-      if (this.state === S_HEADER) {
-        if (k === 97 && startsWith(b, s, e, '# administrator command: ')) { this.adminCommand(b, s + 2, e); return; }
-        if (k !== 101 || !startsWith(b, s, e, '# explain:')) this.pairs(b, s + 2, e);
-        return;
-      }
-      if (this.state === S_BODY && k === 97 && !this.hasStatement && startsWith(b, s, e, '# administrator command: ')) {
-        this.adminCommand(b, s + 2, e);
-        return;
-      }
-    }
-    // why: MariaDB's log_slow_verbosity=explain adds `# explain: …` lines and a bare `#` line.
-    if (c === 35 && this.state === S_HEADER) return;
-    if (c === 47 /* / */ || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
-      if (endsWith(b, s, e, 'started with:') && this.isBanner(b, s, e)) {
-        this.finishEntry();
+    if (c === 35 /* # */) {
+      const kind = headerKind(b, s, e);
+      if (kind !== H_NONE && this.header(kind, b, s, e, lineNo)) return;
+    } else if (c === 47 /* / */ || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      if (endsWith(b, s, e, 'started with:') && this.isBanner(b, s, e) && !(this.state === S_BODY && this.openLiteral())) {
+        this.finishEntry(lineNo - 1);
         this.state = S_IDLE;
         this.summary.banners++;
+        this.summary.lineCounts.banners++;
         this.bannerLines = 2;
         return;
       }
     }
     if (this.state === S_IDLE) {
-      if (e === s) return;
+      if (e === s) { this.summary.lineCounts.blank++; return; }
       this.problem(lineNo, 'text without an entry header', b, s, e);
+      this.summary.lineCounts.malformed++;
       this.state = S_ORPHAN;
       return;
     }
-    if (this.state === S_ORPHAN) return;  // the rest of a headerless fragment (counted once)
+    if (this.state === S_ORPHAN) { this.summary.lineCounts.malformed++; return; }  // the rest of a headerless fragment (counted once)
     if (this.state === S_HEADER) {
       this.state = S_BODY;
       if (e === s) return;
@@ -260,12 +196,104 @@ export class SlowLogParser {
     this.appendStatement(b, s, e);
   }
 
+  /**
+   * A line the line reader skipped because it was too long: counted as too long; an entry it
+   * belonged to is kept with a damaged mark (its statement or header lost that line).
+   */
+  skippedLine(lineNo: number, length: number): void {
+    if (lineNo > this.summary.lines) this.summary.lines = lineNo;
+    this.summary.tooLong++;
+    if (this.state === S_IDLE || this.state === S_ORPHAN) {
+      this.summary.lineCounts.malformed++;
+      this.addProblem(lineNo, `line too long (${length} bytes), skipped`, '');
+    } else this.h.damage ??= `line ${lineNo} too long (${length} bytes), skipped`;
+  }
+
   /** End of input: completes the last entry. Returns the summary. */
   end(): SlowLogParseSummary {
-    this.finishEntry();
+    if (this.state === S_BODY && this.swallowedLine >= 0 && !this.rereading && this.openLiteral()) this.reread();
+    this.finishEntry(this.summary.lines);
     this.state = S_IDLE;
-    this.summary.features = [...this.featureSet].sort();
+    this.summary.features = [...this.h.features].sort();
     return this.summary;
+  }
+
+  /** A header-looking line. Returns false when it is statement text after all. */
+  private header(kind: number, b: Uint8Array, s: number, e: number, lineNo: number): boolean {
+    if (this.state === S_BODY && this.hasStatement) {
+      if (kind === H_SKIP || kind === H_ADMIN) return false;
+      const strict = kind !== H_PAIRS;
+      if (lineNo > this.rereadUntil && this.openLiteral()) {
+        // why: the server writes statements raw; a header inside a literal is the statement's text.
+        if (strict && this.swallowedLine < 0) { this.swallowedLine = lineNo; this.swallowedAt = this.e.sqlLength + 1; }
+        return false;
+      }
+      if (!strict && !this.endsWithSemicolon) return false;
+    } else if (this.state === S_BODY && kind === H_ADMIN) {
+      this.adminCommand(b, s + 2, e);
+      return true;
+    }
+    if (this.state !== S_HEADER) {
+      if (kind === H_SKIP) return false;
+      if (this.state === S_BODY || this.state === S_IDLE || this.state === S_ORPHAN) this.startEntry(lineNo);
+      if (kind === H_ADMIN) { this.h.damage ??= 'administrator command without a header'; this.adminCommand(b, s + 2, e); return true; }
+    } else if ((kind === H_TIME) || ((kind === H_USERHOST || kind === H_QUERYTIME) && this.h.hasQueryTime)) {
+      this.startEntry(lineNo);
+    }
+    if (e - s > MAX_HEADER_LINE) {
+      this.summary.tooLong++;
+      if (kind === H_QUERYTIME) { this.h.hasQueryTime = true; this.h.bad ??= `header line too long (${e - s} bytes)`; } else this.h.damage ??= `header line too long (${e - s} bytes)`;
+      return true;
+    }
+    switch (kind) {
+      case H_TIME: this.time(b, s + 8, e); return true;
+      case H_USERHOST: this.userHost(b, s + 13, e); return true;
+      case H_QUERYTIME: this.h.hasQueryTime = true; this.h.pairs(b, s + 2, e, this.e); return true;
+      case H_ADMIN: this.adminCommand(b, s + 2, e); return true;
+      case H_SKIP: return true;
+      default: this.h.pairs(b, s + 2, e, this.e); return true;
+    }
+  }
+
+  /** Whether the statement so far ends inside a literal, quoted name or block comment. */
+  private openLiteral(): boolean {
+    return this.hasStatement && this.quotes.openAt(this.e.sqlBytes, this.e.sqlLength);
+  }
+
+  /**
+   * The literal never closed (the log was cut inside it, and the server went on): the statement
+   * ends before its first swallowed header line, and the lines from there are read again, with
+   * header lines ending statements whatever the quotes. Each line is read again at most once.
+   */
+  private reread(): void {
+    const x = this.e;
+    const from = this.swallowedAt;
+    const first = this.swallowedLine;
+    const last = this.lineNo;
+    const lines = this.summary.lines;
+    if (from > x.sqlLength) { this.swallowedLine = -1; return; }
+    const tail = x.sqlBytes.slice(from, x.sqlLength);
+    x.sqlLength = from - 1;
+    this.swallowedLine = -1;
+    this.quotes.reset();
+    this.h.damage ??= 'string literal left open (log cut inside it?)';
+    this.summary.reread++;
+    this.rereading = true;
+    let n = first;
+    let pos = 0;
+    // why: every line of the tail, a trailing empty one included (lines were joined with \n)
+    for (;;) {
+      let nl = tail.indexOf(10, pos);
+      if (nl < 0) nl = tail.length;
+      this.rereadUntil = n;
+      if (n === first) this.finishEntry(n - 1);
+      this.line(tail, pos, nl, n++);
+      if (nl >= tail.length) break;
+      pos = nl + 1;
+    }
+    this.rereading = false;
+    this.summary.lines = lines;
+    this.lineNo = last;
   }
 
   private isBanner(b: Uint8Array, s: number, e: number): boolean {
@@ -274,7 +302,7 @@ export class SlowLogParser {
   }
 
   private startEntry(lineNo: number): void {
-    this.finishEntry();
+    this.finishEntry(lineNo - 1);
     const x = this.e;
     x.line = lineNo;
     x.time = this.legacyTime;
@@ -286,42 +314,63 @@ export class SlowLogParser {
     x.filesort = undefined; x.filesortOnDisk = undefined; x.extra = undefined;
     x.sqlLength = 0;
     x.admin = false;
-    this.hasQueryTime = false;
+    this.hasUserHost = false;
     this.hasStatement = false;
+    this.hasUse = false;
     this.entryTimeFromHeader = false;
     this.cut = false;
-    this.bad = undefined;
+    this.endsWithSemicolon = false;
+    this.h.reset();
+    this.quotes.reset();
+    this.swallowedLine = -1;
+    this.entryStart = lineNo;
     this.state = S_HEADER;
   }
 
-  private finishEntry(): void {
+  /** Completes the current entry, whose last line is `lastLine`. */
+  private finishEntry(lastLine: number): void {
     if (this.state === S_IDLE || this.state === S_ORPHAN) return;
     const x = this.e;
-    let reason = this.bad;
-    if (!reason && !this.hasQueryTime) reason = 'no # Query_time line';
-    if (!reason && !this.hasStatement) reason = 'no statement (entry cut short)';
+    const span = Math.max(0, lastLine - this.entryStart + 1);
+    this.state = S_IDLE;
+    let reason = this.h.bad;
+    if (!reason && !this.hasStatement && !this.hasUse) reason = 'no statement (entry cut short)';
     if (reason) {
       this.problemFromEntry(reason);
-      this.state = S_IDLE;
+      this.summary.lineCounts.malformed += span;
       return;
     }
-    // drop trailing whitespace and the final `;`
-    let n = x.sqlLength;
-    const q = x.sqlBytes;
-    while (n > 0 && (q[n - 1] === 32 || q[n - 1] === 10 || q[n - 1] === 9 || q[n - 1] === 13)) n--;
-    if (n > 0 && q[n - 1] === 59) n--;
-    else if (!this.cut) {
-      // why: the server ends every statement with `;`; without it the log was cut mid-entry.
-      this.problemFromEntry('statement cut short (no final ;)');
-      this.state = S_IDLE;
-      return;
+    this.summary.lineCounts.entries += span;
+    if (!this.hasStatement) {
+      // why: pt-query-digest keeps an entry that is only `use db;` (the statement is the `use`); sqlBytes holds it
+      this.h.damage ??= 'only `use db;`, no statement';
+    } else {
+      // drop trailing whitespace and the final `;`
+      let n = x.sqlLength;
+      const q = x.sqlBytes;
+      while (n > 0 && (q[n - 1] === 32 || q[n - 1] === 10 || q[n - 1] === 9 || q[n - 1] === 13)) n--;
+      if (n > 0 && q[n - 1] === 59) n--;
+      // why: the server ends every statement with `;`; without it the log was cut mid-entry (kept, as pt-query-digest does)
+      else if (!this.cut) this.h.damage ??= 'statement without its final ;';
+      x.sqlLength = n;
     }
-    x.sqlLength = n;
-    if (this.userHostDirty) this.decodeUserHost();
-    if (x.schema === '' && x.threadId >= 0) x.schema = this.schemaByThread.get(x.threadId) ?? '';
+    if (!this.h.hasQueryTime) this.h.damage ??= 'no # Query_time line';
+    if (this.hasUserHost) {
+      if (this.userHostDirty) this.decodeUserHost();
+    } else {
+      x.user = ''; x.host = '';
+      if (!x.admin) this.h.damage ??= 'no # User@Host line';
+    }
+    if (x.schema === '') x.schema = this.lastUse;
+    if (this.h.damage) {
+      this.summary.damaged++;
+      if (this.summary.damagedSamples.length < this.maxDamaged) {
+        this.summary.damagedSamples.push({ line: x.line, reason: this.h.damage, text: this.decode(x.sqlBytes, 0, Math.min(x.sqlLength, 200)) });
+      }
+    }
     this.summary.entries++;
-    this.state = S_IDLE;
     this.onEntry(x);
+    if (!this.hasUserHost) this.userHostDirty = true;
   }
 
   private problemFromEntry(reason: string): void {
@@ -341,51 +390,21 @@ export class SlowLogParser {
 
   /** `# Time:` value: ISO (MySQL 5.7+) or `YYMMDD HH:MM:SS` (MariaDB, MySQL ≤ 5.6). */
   private time(b: Uint8Array, s: number, e: number): void {
-    while (s < e && b[s] === 32) s++;
+    const t = parseHeaderTime(b, s, e);
+    if (!t) { this.h.damage ??= 'unreadable # Time'; return; }
     const x = this.e;
-    if (e - s >= 19 && b[s + 4] === 45 && b[s + 10] === 84) {
-      const days = daysFromCivil(num(b, s, 4), num(b, s + 5, 2), num(b, s + 8, 2));
-      let ms = days * 86400000 + num(b, s + 11, 2) * 3600000 + num(b, s + 14, 2) * 60000 + num(b, s + 17, 2) * 1000;
-      let i = s + 19;
-      if (b[i] === 46) {
-        let f = 0; let scale = 1;
-        for (i++; i < e && b[i] >= 48 && b[i] <= 57; i++) { f = f * 10 + (b[i] - 48); scale *= 10; }
-        ms += (f / scale) * 1000;
-      }
-      if (i < e && (b[i] === 43 || b[i] === 45) && e - i >= 6) {
-        // why: with log_timestamps=SYSTEM MySQL writes the local offset (`+09:00`); normalize to UTC.
-        const off = num(b, i + 1, 2) * 3600000 + num(b, i + 4, 2) * 60000;
-        ms += b[i] === 43 ? -off : off;
-      }
-      if (Number.isNaN(ms)) { this.bad = 'unreadable # Time'; return; }
-      x.time = ms;
-      x.preciseTime = true;
-      this.entryTimeFromHeader = true;
-      this.featureSet.add('mysql-time');
-      return;
-    }
-    // legacy: YYMMDD H:MM:SS (hour may be space-padded)
-    if (e - s >= 13 && b[s + 6] === 32) {
-      let i = s + 7;
-      while (i < e && b[i] === 32) i++;
-      const c1 = b.indexOf(58, i);
-      if (c1 > 0 && c1 < e) {
-        const days = daysFromCivil(2000 + num(b, s, 2), num(b, s + 2, 2), num(b, s + 4, 2));
-        const ms = days * 86400000 + num(b, i, c1 - i) * 3600000 + num(b, c1 + 1, 2) * 60000 + num(b, c1 + 4, 2) * 1000;
-        if (!Number.isNaN(ms)) {
-          // why: MariaDB writes `# Time` only when the second changes; later entries inherit it.
-          this.legacyTime = ms;
-          x.time = ms;
-          this.entryTimeFromHeader = true;
-          this.featureSet.add('legacy-time');
-          return;
-        }
-      }
-    }
-    this.bad = 'unreadable # Time';
+    x.time = t.ms;
+    x.preciseTime = t.precise;
+    this.entryTimeFromHeader = true;
+    if (t.legacy) {
+      // why: MariaDB writes `# Time` only when the second changes; later entries inherit it.
+      this.legacyTime = t.ms;
+      this.h.features.add('legacy-time');
+    } else this.h.features.add('mysql-time');
   }
 
   private userHost(b: Uint8Array, s: number, e: number): void {
+    this.hasUserHost = true;
     // `user[user] @ host [ip]  Id:    17`: the Id part changes per entry, the rest rarely
     let idAt = -1;
     for (let i = e - 1; i > s + 3; i--) {
@@ -397,13 +416,13 @@ export class SlowLogParser {
     if (idAt >= 0) {
       let i = idAt + 4;
       while (i < e && b[i] === 32) i++;
-      x.threadId = num(b, i, e - i);
-      if (Number.isNaN(x.threadId)) x.threadId = -1;
+      x.threadId = parseDecimal(b, i, e);
+      if (!(x.threadId >= 0)) x.threadId = -1;
       end = idAt;
       while (end > s && b[end - 1] === 32) end--;
     }
     const prev = this.lastUserHost;
-    let same = prev.length === end - s;
+    let same = !this.userHostDirty && prev.length === end - s;
     for (let i = 0; same && i < prev.length; i++) if (prev[i] !== b[s + i]) same = false;
     if (!same) {
       this.lastUserHost = new Uint8Array(end - s); // a copy: the line buffer is reused
@@ -419,77 +438,13 @@ export class SlowLogParser {
     const br = userPart.indexOf('[');
     this.e.user = (br >= 0 ? userPart.slice(0, br) : userPart).trim();
     const hostPart = at >= 0 ? t.slice(at + 3).trim() : '';
-    const m = /^(\S*)\s*\[([^\]]*)\]/.exec(hostPart);
-    this.e.host = m ? (m[1] || m[2]) : hostPart;
+    const sp = hostPart.indexOf('[');
+    const close = sp >= 0 ? hostPart.indexOf(']', sp) : -1;
+    if (close > sp && sp >= 0) {
+      const name = hostPart.slice(0, sp).trim();
+      this.e.host = name && !/\s/.test(name) ? name : hostPart.slice(sp + 1, close);
+    } else this.e.host = hostPart;
     this.userHostDirty = false;
-  }
-
-  /** A header line of `Key: value` pairs separated by spaces. */
-  private pairs(b: Uint8Array, s: number, e: number): void {
-    const x = this.e;
-    let i = s;
-    while (i < e) {
-      while (i < e && b[i] === 32) i++;
-      const ks = i;
-      while (i < e && b[i] !== 58 && b[i] !== 32) i++;
-      if (i >= e || b[i] !== 58) return;        // free text: ignore the rest of the line
-      const ke = i;
-      i++;
-      while (i < e && b[i] === 32) i++;
-      const vs = i;
-      while (i < e && b[i] !== 32) i++;
-      let ve = i;
-      // why: MariaDB writes `Schema:   QC_hit: No` when no database is selected: an empty value.
-      if (ve > vs && b[ve - 1] === 58) { i = vs; ve = vs; }
-      this.field(b, ks, ke, vs, ve, x);
-    }
-  }
-
-  private field(b: Uint8Array, ks: number, ke: number, vs: number, ve: number, x: SlowLogEntry): void {
-    const n = ke - ks;
-    const k0 = b[ks];
-    switch (k0) {
-      case 81: // Query_time, QC_hit
-        if (n === 10 && b[ks + 1] === 117) { x.queryTime = this.number(b, vs, ve); return; }
-        break;
-      case 76: // Lock_time
-        if (n === 9) { x.lockTime = this.number(b, vs, ve); return; }
-        break;
-      case 82: // Rows_sent, Rows_examined, Rows_affected
-        if (n === 9 && b[ks + 5] === 115) { x.rowsSent = this.number(b, vs, ve); return; }
-        if (n === 13 && b[ks + 5] === 101) { x.rowsExamined = this.number(b, vs, ve); return; }
-        if (n === 13 && b[ks + 5] === 97) { x.rowsAffected = this.number(b, vs, ve); this.featureSet.add('rows-affected'); return; }
-        break;
-      case 84: // Thread_id, Tmp_table, Tmp_table_on_disk
-        if (n === 9 && b[ks + 1] === 104) {
-          x.threadId = this.number(b, vs, ve);
-          this.featureSet.add(this.hasQueryTime ? 'slow-extra' : 'thread-id-line');
-          return;
-        }
-        if (n === 9 && b[ks + 1] === 109) { x.tmpTable = yesNo(b, vs, ve); this.featureSet.add('verbosity'); return; }
-        if (n === 17 && b[ks + 1] === 109) { x.tmpTableOnDisk = yesNo(b, vs, ve); return; }
-        break;
-      case 83: // Schema
-        if (n === 6 && b[ks + 1] === 99) { x.schema = this.decode(b, vs, ve); return; }
-        break;
-      case 66: // Bytes_sent
-        if (n === 10 && b[ks + 6] === 115) { x.bytesSent = this.number(b, vs, ve); return; }
-        break;
-      case 70: // Full_scan, Full_join, Filesort, Filesort_on_disk
-        if (n === 9 && b[ks + 5] === 115) { x.fullScan = yesNo(b, vs, ve); this.featureSet.add('verbosity'); return; }
-        if (n === 9 && b[ks + 5] === 106) { x.fullJoin = yesNo(b, vs, ve); return; }
-        if (n === 8) { x.filesort = yesNo(b, vs, ve); return; }
-        if (n === 16) { x.filesortOnDisk = yesNo(b, vs, ve); return; }
-        break;
-    }
-    if (!x.extra) x.extra = {};
-    x.extra[this.decode(b, ks, ke)] = this.decode(b, vs, ve);
-  }
-
-  private number(b: Uint8Array, s: number, e: number): number {
-    const v = parseDecimal(b, s, e);
-    if (Number.isNaN(v)) { this.bad ??= `unreadable number "${this.decode(b, s, Math.min(e, s + 40))}"`; return 0; }
-    return v;
   }
 
   /** `use db;` and `SET …timestamp=N;` before the statement. Returns true when the line was one. */
@@ -499,22 +454,30 @@ export class SlowLogParser {
       let ds = s + 4;
       let de = e - 1;
       while (ds < de && b[ds] === 32) ds++;
+      const name = ds;
       if (b[ds] === 96 && b[de - 1] === 96) { ds++; de--; }
       for (let i = ds; i < de; i++) if (b[i] === 32) return false;
       const db = this.decode(b, ds, de);
       this.e.schema = db;
-      if (this.e.threadId >= 0) this.schemaByThread.set(this.e.threadId, db);
+      this.lastUse = db;
+      // why: an entry may be only `use db;` (pt-query-digest keeps it); the statement is then the `use`.
+      this.hasUse = true;
+      this.setStatement(b, s, name + (e - 1 - name));
       return true;
     }
     if (c === 83 && startsWith(b, s, e, 'SET ') && b[e - 1] === 59) {
       // SET [last_insert_id=N,][insert_id=N,]timestamp=N;
       const t = startsWith(b, s, e, 'SET timestamp=') ? s + 4 : lastIndexOf(b, s, e, 'timestamp=');
       if (t < 0) return false;
-      const v = parseDecimal(b, t + 10, e - 1);
-      if (Number.isNaN(v)) return false;
       for (let i = s + 4; i < t; i++) {
         const ch = b[i];
         if (!(ch === 95 || ch === 61 || ch === 44 || (ch >= 48 && ch <= 57) || (ch >= 97 && ch <= 122))) return false;
+      }
+      const v = parseDecimal(b, t + 10, e - 1);
+      if (!(v >= 0 && v <= MAX_EPOCH_SECONDS)) {
+        // why: a timestamp no Date can hold must not reach a report (it threw "Invalid time value").
+        this.h.damage ??= `SET timestamp out of range "${this.decode(b, t + 10, Math.min(e - 1, t + 50))}"`;
+        return true;
       }
       const x = this.e;
       const ms = v * 1000;
@@ -534,8 +497,18 @@ export class SlowLogParser {
     this.appendStatement(b, s, e);
   }
 
+  /** Replaces the statement by b[s, e) without marking it a statement (the `use db` of a use-only entry). */
+  private setStatement(b: Uint8Array, s: number, e: number): void {
+    const x = this.e;
+    const n = Math.min(e - s, 4096);
+    if (n > x.sqlBytes.length) x.sqlBytes = new Uint8Array(4096);
+    x.sqlBytes.set(b.subarray(s, s + n), 0);
+    x.sqlLength = n;
+  }
+
   private appendStatement(b: Uint8Array, s: number, e: number): void {
     const x = this.e;
+    if (!this.hasStatement) x.sqlLength = 0;
     let n = e - s;
     const need = x.sqlLength + n + 1;
     if (need > this.maxStmt) {
@@ -553,12 +526,10 @@ export class SlowLogParser {
     x.sqlBytes.set(b.subarray(s, s + n), x.sqlLength);
     x.sqlLength += n;
     this.hasStatement = true;
+    let k = e - 1;
+    while (k >= s && (b[k] === 32 || b[k] === 9)) k--;
+    this.endsWithSemicolon = k >= s && b[k] === 59;
   }
-}
-
-function lastIndexOf(b: Uint8Array, s: number, e: number, word: string): number {
-  for (let i = e - word.length; i >= s; i--) if (startsWith(b, i, e, word)) return i;
-  return -1;
 }
 
 /** Decodes an entry's statement. */
@@ -584,17 +555,4 @@ export function parseSlowLog(input: string | Uint8Array, options: SlowLogParserO
   }, options);
   forEachLineOf(bytes, (b, s, e, n) => parser.line(b, s, e, n));
   return { records, summary: parser.end() };
-}
-
-/** Splits bytes into lines (CRLF and a missing final newline handled). */
-export function forEachLineOf(bytes: Uint8Array, sink: (b: Uint8Array, s: number, e: number, lineNo: number) => void): number {
-  let pos = 0;
-  let lineNo = 0;
-  while (pos < bytes.length) {
-    let nl = bytes.indexOf(10, pos);
-    if (nl < 0) nl = bytes.length;
-    sink(bytes, pos, nl > pos && bytes[nl - 1] === 13 ? nl - 1 : nl, ++lineNo);
-    pos = nl + 1;
-  }
-  return lineNo;
 }

@@ -31,7 +31,6 @@ export class SlowLogSession {
   private collector: SlowStatsCollector | undefined;
   private tail: LogTail;
   private gzip = false;
-  private longLines = 0;
   private snapshot: SlowLogSnapshot | undefined;
   /** Whether the last line fed could end an entry (a statement's closing `;`, or a blank line). */
   private lastEndsEntry = true;
@@ -49,21 +48,16 @@ export class SlowLogSession {
     const parser = new SlowLogParser((e) => collector.add(e), { decode });
     const tail = new LogTail(this.path);
     const before = tail.beginFull();
-    let longLines = 0;
     this.lastEndsEntry = true;
     const read = await readLines(this.path, (b, s, e, n) => this.feed(parser, b, s, e, n), {
       maxLineBytes: 16 << 20, signal: opts.signal, onProgress: opts.onProgress,
-      onLongLine: (line, length) => {
-        longLines++;
-        if (parser.summary.problems.length < 10) parser.summary.problems.push({ line, reason: `line too long (${length} bytes), skipped`, text: '' });
-      },
+      onLongLine: (line, length) => parser.skippedLine(line, length),
     });
     tail.endFull(before, read);
     this.parser = parser;
     this.collector = collector;
     this.tail = tail;
     this.gzip = read.gzip;
-    this.longLines = longLines;
     return this.finish(read.lines);
   }
 
@@ -91,7 +85,6 @@ export class SlowLogSession {
     // entry (header written, statement not yet): then the entry stays open until its rest arrives.
     const summary = { ...(this.lastEndsEntry ? this.parser!.end() : this.parser!.summary) };
     summary.lines = lines;
-    summary.malformed += this.longLines;
     this.snapshot = { stats: this.collector!.result(), summary, overflowEntries: this.collector!.overflowEntries, gzip: this.gzip };
     return this.snapshot;
   }

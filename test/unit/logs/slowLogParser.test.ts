@@ -85,19 +85,21 @@ void test('MariaDB: legacy # Time carried over, Thread_id/Schema/QC_hit, Rows_af
   assert.ok(summary.features.includes('legacy-time') && summary.features.includes('thread-id-line') && summary.features.includes('verbosity'));
 });
 
-void test('malformed and truncated entries are counted with their line and reason, never fatal', () => {
+void test('malformed entries are counted with their line and reason; damaged headers are kept and counted; never fatal', () => {
   const { records, summary } = parseSlowLog(fixture('malformed.log'));
-  assert.deepEqual(records.map((r) => r.sql), ['SELECT * FROM users WHERE id = 1', 'SELECT * FROM users WHERE id = 4']);
-  assert.equal(summary.malformed, 5);
+  assert.deepEqual(records.map((r) => r.sql), ['SELECT * FROM users WHERE id = 1', 'SELECT * FROM users WHERE id = 3', 'SELECT * FROM users WHERE id = 4', 'SELECT * FROM users WHERE']);
+  assert.equal(summary.malformed, 3);
   assert.deepEqual(summary.problems.map((p) => [p.line, p.reason.split(' (')[0].split(' "')[0]]), [
     [1, 'text without an entry header'],
     [8, 'no statement'],
     [11, 'unreadable number'],
-    [16, 'no # Query_time line'],
-    [25, 'statement cut short'],
   ]);
   assert.match(summary.problems[0].text, /WHERE id = 5/);
-  assert.match(summary.problems[4].text, /SELECT \* FROM users WHERE$/);
+  assert.equal(summary.damaged, 2);
+  assert.deepEqual(summary.damagedSamples.map((p) => [p.line, p.reason]), [[16, 'no # Query_time line'], [25, 'statement without its final ;']]);
+  assert.equal(records[1].queryTime, 0);
+  const c = summary.lineCounts;
+  assert.equal(c.entries + c.malformed + c.banners + c.blank, summary.lines);
 });
 
 void test('problem samples are bounded but all are counted', () => {

@@ -1,0 +1,140 @@
+/**
+ * Byte-level helpers of the slow-log reader (slowLogParser.ts): prefix tests, numbers and the two
+ * `# Time:` layouts, read straight from the line buffer without building strings. Every function is
+ * linear in the bytes it is given and never throws.
+ */
+
+export function startsWith(b: Uint8Array, s: number, e: number, prefix: string): boolean {
+  const n = prefix.length;
+  if (e - s < n) return false;
+  for (let i = 0; i < n; i++) if (b[s + i] !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
+export function endsWith(b: Uint8Array, s: number, e: number, suffix: string): boolean {
+  const n = suffix.length;
+  if (e - s < n) return false;
+  for (let i = 0; i < n; i++) if (b[e - n + i] !== suffix.charCodeAt(i)) return false;
+  return true;
+}
+
+export function lastIndexOf(b: Uint8Array, s: number, e: number, word: string): number {
+  for (let i = e - word.length; i >= s; i--) if (startsWith(b, i, e, word)) return i;
+  return -1;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (no Date object on the hot path). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  y -= m <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/** The unsigned decimal in b[s, s + n), or NaN when a byte is not a digit. */
+function num(b: Uint8Array, s: number, n: number): number {
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const d = b[s + i] - 48;
+    if (!(d >= 0 && d <= 9)) return NaN;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/** Parses a decimal number `[-]digits[.digits]` in b[s, e); NaN if it is not one (no exponent, no sign but `-`). */
+export function parseDecimal(b: Uint8Array, s: number, e: number): number {
+  if (s >= e) return NaN;
+  let neg = false;
+  if (b[s] === 45) { neg = true; s++; }
+  let v = 0;
+  let i = s;
+  for (; i < e; i++) {
+    const d = b[i] - 48;
+    if (d < 0 || d > 9) break;
+    v = v * 10 + d;
+  }
+  if (i === s) return NaN;
+  if (i < e && b[i] === 46) {
+    let f = 0;
+    let scale = 1;
+    for (i++; i < e; i++) {
+      const d = b[i] - 48;
+      if (d < 0 || d > 9) break;
+      // why: past 15 fraction digits the value no longer changes, and scale would overflow to Infinity.
+      if (scale < 1e15) { f = f * 10 + d; scale *= 10; }
+    }
+    v += f / scale;
+  }
+  if (i !== e) return NaN;
+  return neg ? -v : v;
+}
+
+export function yesNo(b: Uint8Array, s: number, e: number): boolean | undefined {
+  if (e - s === 3 && b[s] === 89) return true;   // Yes
+  if (e - s === 2 && b[s] === 78) return false;  // No
+  return undefined;
+}
+
+/** A `# Time:` value read: epoch ms, and whether it had sub-second resolution and the legacy layout. */
+export interface HeaderTime { ms: number; precise: boolean; legacy: boolean }
+
+function validClock(mo: number, d: number, h: number, mi: number, sec: number): boolean {
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && sec >= 0 && sec <= 60;
+}
+
+/**
+ * `# Time:` value in b[s, e): ISO (MySQL 5.7+, `2023-11-14T22:13:20.123456Z` or with `+09:00`) or
+ * `YYMMDD H:MM:SS` (MariaDB, MySQL ≤ 5.6; the hour may be space-padded). Undefined when it is
+ * neither, or names an impossible date or clock time.
+ */
+export function parseHeaderTime(b: Uint8Array, s: number, e: number): HeaderTime | undefined {
+  while (s < e && b[s] === 32) s++;
+  if (e - s >= 19 && b[s + 4] === 45 && b[s + 10] === 84) {
+    const mo = num(b, s + 5, 2), d = num(b, s + 8, 2), h = num(b, s + 11, 2), mi = num(b, s + 14, 2), sec = num(b, s + 17, 2);
+    const y = num(b, s, 4);
+    if (!validClock(mo, d, h, mi, sec) || !(y >= 0)) return undefined;
+    let ms = daysFromCivil(y, mo, d) * 86400000 + h * 3600000 + mi * 60000 + sec * 1000;
+    let i = s + 19;
+    if (b[i] === 46) {
+      let f = 0; let scale = 1;
+      for (i++; i < e && b[i] >= 48 && b[i] <= 57; i++) if (scale < 1e9) { f = f * 10 + (b[i] - 48); scale *= 10; }
+      ms += (f / scale) * 1000;
+    }
+    if (i < e && (b[i] === 43 || b[i] === 45) && e - i >= 6) {
+      // why: with log_timestamps=SYSTEM MySQL writes the local offset (`+09:00`); normalize to UTC.
+      const off = num(b, i + 1, 2) * 3600000 + num(b, i + 4, 2) * 60000;
+      if (Number.isNaN(off)) return undefined;
+      ms += b[i] === 43 ? -off : off;
+    }
+    return { ms, precise: true, legacy: false };
+  }
+  if (e - s >= 13 && b[s + 6] === 32) {
+    let i = s + 7;
+    while (i < e && b[i] === 32) i++;
+    const c1 = b.indexOf(58, i);
+    if (c1 > i && c1 <= i + 2 && c1 + 6 <= e && b[c1 + 3] === 58) {
+      const mo = num(b, s + 2, 2), d = num(b, s + 4, 2), h = num(b, i, c1 - i), mi = num(b, c1 + 1, 2), sec = num(b, c1 + 4, 2);
+      const y = num(b, s, 2);
+      if (validClock(mo, d, h, mi, sec) && y >= 0) {
+        return { ms: daysFromCivil(2000 + y, mo, d) * 86400000 + h * 3600000 + mi * 60000 + sec * 1000, precise: false, legacy: true };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Splits bytes into lines (CRLF and a missing final newline handled). */
+export function forEachLineOf(bytes: Uint8Array, sink: (b: Uint8Array, s: number, e: number, lineNo: number) => void): number {
+  let pos = 0;
+  let lineNo = 0;
+  while (pos < bytes.length) {
+    let nl = bytes.indexOf(10, pos);
+    if (nl < 0) nl = bytes.length;
+    sink(bytes, pos, nl > pos && bytes[nl - 1] === 13 ? nl - 1 : nl, ++lineNo);
+    pos = nl + 1;
+  }
+  return lineNo;
+}

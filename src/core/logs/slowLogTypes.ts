@@ -1,0 +1,82 @@
+/** The data the slow-log reader (slowLogParser.ts) hands out: entries, options, the summary of a parse. */
+
+/** One parsed entry. The parser reuses one object: copy what you keep beyond the callback. */
+export interface SlowLogEntry {
+  /** 1-based line number of the entry's first header line. */
+  line: number;
+  /** Epoch milliseconds (from `# Time`, refined by `SET timestamp`), or NaN when the log gives none. */
+  time: number;
+  /** True when `time` has sub-second resolution (MySQL 5.7+ `# Time`). */
+  preciseTime: boolean;
+  user: string;
+  host: string;
+  /** Connection id (`Id:` on MySQL, `# Thread_id:` on MariaDB), or -1. */
+  threadId: number;
+  /** Current database (`Schema:` on MariaDB, the last `use db;` of this connection otherwise), or ''. */
+  schema: string;
+  queryTime: number;
+  lockTime: number;
+  rowsSent: number;
+  rowsExamined: number;
+  /** MariaDB `Rows_affected`, or -1. */
+  rowsAffected: number;
+  /** MariaDB / MySQL 8 extra `Bytes_sent`, or -1. */
+  bytesSent: number;
+  /** MariaDB log_slow_verbosity flags, when logged (undefined otherwise). */
+  fullScan?: boolean;
+  fullJoin?: boolean;
+  tmpTable?: boolean;
+  tmpTableOnDisk?: boolean;
+  filesort?: boolean;
+  filesortOnDisk?: boolean;
+  /** Other `Key: value` header fields (MySQL 8 log_slow_extra, MariaDB QC_hit, Pages_accessed …), only when present. */
+  extra?: Record<string, string>;
+  /** The statement bytes are sqlBytes[0, sqlLength) (UTF-8, without the final `;`). */
+  sqlBytes: Uint8Array;
+  sqlLength: number;
+  /** Set for `# administrator command: X;` entries (then the statement is `administrator command: X`). */
+  admin: boolean;
+}
+
+/** A malformed entry: where, why, and the start of its text. */
+export interface SlowLogProblem { line: number; reason: string; text: string }
+
+export interface SlowLogParserOptions {
+  /** How many damaged-header samples to keep (all are counted). Default 10. */
+  maxDamagedSamples?: number;
+  /** How many malformed entries to keep as samples (all are counted). Default 10. */
+  maxProblemSamples?: number;
+  /**
+   * Statements longer than this are cut (the entry is kept and counted in `truncatedStatements`).
+   * Default 64 MiB: a bulk INSERT of several MiB must stay whole to keep one fingerprint.
+   */
+  maxStatementBytes?: number;
+  /** Decodes bytes that an entry keeps (user, host, schema, extra fields). Default: UTF-8. */
+  decode?: (bytes: Uint8Array, start: number, end: number) => string;
+}
+
+/** Totals of a parse. */
+export interface SlowLogParseSummary {
+  entries: number;
+  lines: number;
+  malformed: number;
+  problems: SlowLogProblem[];
+  /** Start-up banners skipped. */
+  banners: number;
+  truncatedStatements: number;
+  /** Entries kept although their header was damaged (see the module comment), with a few samples. */
+  damaged: number;
+  damagedSamples: SlowLogProblem[];
+  /** Header lines longer than 64 KiB: skipped unread (their entry is malformed or damaged). */
+  tooLong: number;
+  /** Times a string literal left open swallowed header lines and the entries after it were read again. */
+  reread: number;
+  /**
+   * Where every line went: `entries` (lines of kept entries), `malformed` (lines of malformed
+   * entries and headerless text), `banners` (start-up banners), `blank` (empty lines between
+   * entries). Their sum is `lines` (lines too long for the line reader are added by it).
+   */
+  lineCounts: { entries: number; malformed: number; banners: number; blank: number };
+  /** Kinds of header seen, to tell flavors apart: 'mysql-time', 'legacy-time', 'thread-id-line', 'rows-affected', 'verbosity', 'slow-extra'. */
+  features: string[];
+}

@@ -1,0 +1,60 @@
+/**
+ * `query-insight slow` on logs that are not what it expects: an access log is refused with exit 2
+ * and a one-line reason; a log with one out-of-range `SET timestamp` still gives its whole report.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { slowCommand } from '../../../src/cli/commands/slow';
+
+async function run(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const o: Buffer[] = [];
+  const e: Buffer[] = [];
+  out.on('data', (c: Buffer) => o.push(c));
+  err.on('data', (c: Buffer) => e.push(c));
+  const code = await slowCommand.run(args, { stdout: out, stderr: err, env: {}, cwd });
+  return { code, out: Buffer.concat(o).toString('utf8'), err: Buffer.concat(e).toString('utf8') };
+}
+
+void test('slow refuses access logs of every layout with exit 2 and one line; an empty file is no access log', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-slowcli-'));
+  try {
+    writeFileSync(join(dir, 'combined.log'), '192.168.0.10 - - [02/Mar/2024:10:00:00 +0900] "GET /api/chairs/12 HTTP/1.1" 200 512 "-" "isucandar" 0.012\n');
+    writeFileSync(join(dir, 'access.ltsv'), 'time:02/Mar/2024:10:00:00 +0900\thost:192.168.0.10\tmethod:GET\turi:/api/chairs/12\tstatus:200\tsize:512\treqtime:0.012\n');
+    writeFileSync(join(dir, 'access.json'), '{"time":"2024-03-02T10:00:00+09:00","method":"GET","uri":"/api/chairs/12","status":200,"request_time":0.012}\n');
+    writeFileSync(join(dir, 'empty.log'), '');
+    for (const f of ['combined.log', 'access.ltsv', 'access.json']) {
+      const r = await run([f], dir);
+      assert.equal(r.code, 2, f);
+      assert.equal(r.out, '');
+      assert.equal(r.err, `query-insight slow: ${f}: this looks like an access log; use \`query-insight endpoints\`\n`);
+    }
+    const empty = await run(['empty.log', '--quiet'], dir);
+    assert.equal(empty.code, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('slow --format json: one out-of-range SET timestamp never aborts the report', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-slowcli-'));
+  try {
+    const entry = (ts: string, id: number) => `# Time: 2024-03-02T10:00:00.00000${id}Z\n# User@Host: isucon[isucon] @ localhost []  Id:    14\n# Query_time: 0.0${id}0000  Lock_time: 0.000010 Rows_sent: 1  Rows_examined: 50\nSET timestamp=${ts};\nSELECT * FROM chairs WHERE id = ${id};\n`;
+    writeFileSync(join(dir, 'slow.log'), entry('1709373600', 1) + entry('9999999999999999999', 2) + entry('1709373600', 3));
+    const r = await run(['slow.log', '--format', 'json'], dir);
+    assert.equal(r.code, 0, r.err);
+    const rows = r.out.trim().split('\n').map((l) => JSON.parse(l) as { count: number; firstSeen: string; lastSeen: string });
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].count, 3);
+    assert.equal(rows[0].firstSeen, '2024-03-02T10:00:00.000Z');
+    assert.match(r.err, /1 entries read with a damaged header/);
+    assert.match(r.err, /line 6: SET timestamp out of range/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
