@@ -54,6 +54,12 @@ export const COMMANDS = {
   openQuerySite: 'queryInsight.openQuerySite',
   /** Slow-log CodeLens: shows its query in the Queries view (hidden from the palette). */
   revealQuery: 'queryInsight.revealQuery',
+  /** Takes a performance_schema snapshot: the start of a measured window (a benchmark). */
+  startMeasuring: 'queryInsight.startMeasuring',
+  /** Takes the second snapshot; the window becomes a run, the Queries view's figures and findings. */
+  stopMeasuring: 'queryInsight.stopMeasuring',
+  /** Quick fix on an unused index: confirmed ALTER TABLE … DROP INDEX (hidden from the palette). */
+  dropUnusedIndex: 'queryInsight.dropUnusedIndex',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -85,6 +91,9 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.sortQueries]: 'Sort queries by…',
   [COMMANDS.openQuerySite]: 'Open the query\'s statement',
   [COMMANDS.revealQuery]: 'Show the query in the Queries view',
+  [COMMANDS.startMeasuring]: 'Start measuring (server statistics)',
+  [COMMANDS.stopMeasuring]: 'Stop measuring',
+  [COMMANDS.dropUnusedIndex]: 'Drop the unused index from the database',
 };
 
 /** The command category every public command carries. */

@@ -22,6 +22,7 @@ import { registerReport, type ReportServices } from './report/registerReport';
 import { registerQueries } from './queries/queriesFeature';
 import { registerEndpoints } from './endpoints/registerEndpoints';
 import { registerFindings } from './findings/findingsView';
+import { registerMeasuring } from './serverStats/measureFeature';
 
 /** What features get handed: the log, the index of the workspace's source facts. */
 export interface Services {
@@ -49,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(nPlusOne);
   const queries = registerQueries(context, services, nPlusOne.feature);
   registerExplain(context, index, connection, logger, [queries.hoverSection]);
+  registerMeasuring(context, services, queries);
   registerEndpoints(context, services);
   registerFindings(context);
 

@@ -71,12 +71,12 @@ export function statusSegments(e: RunEndpoint): Segment[] {
   return segs;
 }
 
-function kindName(kind: RunInfo['kind']): string {
-  return kind === 'access' ? 'access log' : 'slow log';
+function kindName(kind: RunInfo['kind'], origin?: RunInfo['origin']): string {
+  return kind === 'access' ? 'access log' : origin === 'performance_schema' ? 'server stats' : 'slow log';
 }
 
 function runOption(r: RunInfo, selected: string | undefined): VNode {
-  return h('option', { value: r.id, selected: r.id === selected ? 'selected' : undefined }, `${r.label} (${kindName(r.kind)})`);
+  return h('option', { value: r.id, selected: r.id === selected ? 'selected' : undefined }, `${r.label} (${kindName(r.kind, r.origin)})`);
 }
 
 function runPicker(id: string, label: string, runs: RunInfo[], selected: string | undefined, onPick: (id: string) => void): VNode {
@@ -124,7 +124,18 @@ function slowCharts(run: Run): VNode[] {
     valueText: `${(100 * q.total / total).toFixed(1)}% · ${secs(q.total)}`, note: `${q.count} executions, mean ${secs(q.mean)}, ${q.p95 === null ? `max ${secs(q.max)}` : `p95 ${secs(q.p95)}`}`,
   }));
   if (rest > 0) rows.push({ label: `${qs.length - shown.length + run.omitted.rows} other fingerprints`, segments: [{ cls: 'share other', name: 'share', value: rest / total }], valueText: `${(100 * rest / total).toFixed(1)}% · ${secs(rest)}` });
-  return [barChart(rows, { title: 'Share of query time by fingerprint', tick: (v) => `${Math.round(v * 100)}%` })];
+  return [barChart(rows, { title: 'Share of query time by fingerprint', tick: (v) => `${Math.round(v * 100)}%` }), ...unusedIndexTable(run)];
+}
+
+/** A server-stats run's indexes that the window never read, with the rows written meanwhile. */
+function unusedIndexTable(run: Run): VNode[] {
+  if (run.origin !== 'performance_schema') return [];
+  const list = run.unusedIndexes ?? [];
+  const title = h('h3', {}, 'Indexes the benchmark never used');
+  if (!list.length) return [title, h('p', { class: 'empty', id: 'unused-indexes' }, 'Every index of the tables read in this window was used.')];
+  const head = h('tr', {}, ['table', 'index', 'columns', 'rows written'].map((t) => h('th', { scope: 'col' }, t)));
+  return [title, h('table', { class: 'compare', id: 'unused-indexes' }, h('thead', {}, head),
+    h('tbody', {}, list.map((u) => h('tr', {}, h('td', {}, u.table), h('td', {}, u.index), h('td', {}, u.columns.join(', ')), h('td', { class: 'num' }, u.tableWrites.toLocaleString('en-US'))))))];
 }
 
 function runTab(s: PageState, a: Actions): VNode {

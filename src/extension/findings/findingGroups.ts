@@ -38,6 +38,8 @@ const RANK: Record<EntrySeverity, number> = { error: 0, warning: 1, info: 2, hin
 const TITLES: Record<string, string> = {
   'n-plus-one': 'N+1 query (a query inside a loop)',
   'n-plus-one-suspected': 'Suspected N+1 query',
+  'unused-index': 'Indexes the benchmark never used',
+  'full-scan-observed': 'Full scans the server saw',
   'or-across-columns': 'OR across columns',
 };
 

@@ -8,7 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { SortKey } from '../../core/logs/slowStats';
+import type { QueryStats, SortKey } from '../../core/logs/slowStats';
 import type { SqlSite } from '../../core/model';
 import { COMMANDS } from '../commands';
 import type { SiteHoverSection } from '../explain/explainHover';
@@ -136,6 +136,19 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
     void vscode.window.showInformationMessage(`Slow log: ${result.statements.toLocaleString('en-US')} statements, ${result.fingerprints} query shapes, ${result.mapped} found in the source${malformed}.`,
       ...(malformed ? ['Show Log'] : [])).then((c) => { if (c === 'Show Log') this.services.logger.show(); });
     return result;
+  }
+
+  /** Shows figures measured elsewhere (a server-stats window) as the current ones, as an import does. */
+  showStats(stats: QueryStats[], source: string): void {
+    if (this.watcher) {
+      this.watcher.dispose();
+      this.watcher = undefined;
+      void vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, false);
+    }
+    this.session = undefined;
+    this.source = source;
+    const entries = stats.reduce((n, q) => n + q.count, 0);
+    this.apply({ stats, summary: { entries, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, features: [] }, overflowEntries: 0, gzip: false });
   }
 
   /** Watch mode on or off; returns whether it is on. */

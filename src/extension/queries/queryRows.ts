@@ -82,8 +82,13 @@ export function examinedPerSentText(s: QueryStats): string | undefined {
  * The figures shown on the statement's line: "1,234 calls · 56.7 s · p95 120 ms · examined/sent 4,000".
  * Statements that send no rows (writes) show the rows they examine per call instead of the ratio.
  */
+/** `p95 120 ms`, or `max 300 ms` for performance_schema figures (which keep no percentile). */
+function tailText(s: QueryStats): string {
+  return s.fromServer ? `max ${formatDuration(s.queryTime.max)}` : `p95 ${formatDuration(s.queryTime.p95)}`;
+}
+
 export function figuresText(s: QueryStats): string {
-  const parts = [callsText(s.count), formatDuration(s.queryTime.total), `p95 ${formatDuration(s.queryTime.p95)}`];
+  const parts = [callsText(s.count), formatDuration(s.queryTime.total), tailText(s)];
   const ratio = examinedPerSentText(s);
   if (ratio !== undefined) parts.push(`examined/sent ${ratio}`);
   else if (s.rowsExamined.total > 0) parts.push(`examined ${formatCount(Math.round(s.rowsExamined.mean))}/call`);
@@ -108,7 +113,7 @@ export function queryDescription(r: QueryRow, sort: SortKey = 'sum'): string {
   const rest = [
     sort !== 'sum' ? formatDuration(s.queryTime.total) : undefined,
     sort !== 'count' ? callsText(s.count) : undefined,
-    sort !== 'p95' ? `p95 ${formatDuration(s.queryTime.p95)}` : undefined,
+    sort !== 'p95' ? tailText(s) : undefined,
   ].filter((x): x is string => x !== undefined);
   const where = r.how === 'none' ? ['unmapped'] : [];
   return [head[sort], ...rest, ...where].join(' · ');
@@ -125,12 +130,13 @@ function tableRows(s: QueryStats, share?: number): string[] {
     '| | |', '|---|---:|',
     `| calls | ${formatCount(s.count)} |`,
     `| total | ${formatDuration(s.queryTime.total)}${share !== undefined ? ` (${(share * 100).toFixed(1)}%)` : ''} |`,
-    `| mean / p95 / max | ${[s.queryTime.mean, s.queryTime.p95, s.queryTime.max].map(formatDuration).join(' / ')} |`,
+    s.fromServer ? `| mean / max | ${[s.queryTime.mean, s.queryTime.max].map(formatDuration).join(' / ')} |`
+      : `| mean / p95 / max | ${[s.queryTime.mean, s.queryTime.p95, s.queryTime.max].map(formatDuration).join(' / ')} |`,
     `| lock time (total) | ${formatDuration(s.lockTime.total)} |`,
     `| rows sent / examined (mean) | ${[s.rowsSent.mean, s.rowsExamined.mean].map((v) => formatCount(Math.round(v))).join(' / ')} |`,
   ];
   if (ratio !== undefined) rows.push(`| examined per sent | ${ratio} |`);
-  if (s.peakPerSecond > 1) rows.push(`| peak calls per second | ${formatCount(s.peakPerSecond)} |`);
+  if (s.peakPerSecond > 1) rows.push(`| ${s.fromServer ? 'calls per second (window mean)' : 'peak calls per second'} | ${formatCount(s.peakPerSecond)} |`);
   if (s.fullScan || s.filesort || s.tmpTableOnDisk) {
     rows.push(`| full scan / filesort / tmp on disk | ${[s.fullScan, s.filesort, s.tmpTableOnDisk].map(formatCount).join(' / ')} |`);
   }
@@ -140,10 +146,10 @@ function tableRows(s: QueryStats, share?: number): string[] {
 /** The tooltip of a Queries row (Markdown, everything quoted escaped). */
 export function queryTooltip(r: QueryRow): string {
   const s = r.stats;
-  const out = [`**#${r.rank}** of the slow log`, '', codeBlock(s.fingerprint), '', ...tableRows(s, r.share), ''];
+  const out = [`**#${r.rank}** of the ${s.fromServer ? 'measured window (performance_schema)' : 'slow log'}`, '', codeBlock(s.fingerprint), '', ...tableRows(s, r.share), ''];
   if (r.how === 'none') out.push('No statement in the workspace has this fingerprint (unmapped).');
   else out.push(`Sent from ${r.sites.map((x) => escapeMarkdown(sitePlace(x))).join(', ')}${r.how === 'pattern' ? ' (a statement with dynamic parts)' : ''}`);
-  if (s.example && s.example !== s.fingerprint) out.push('', 'Slowest execution:', '', codeBlock(s.example.length > 2000 ? `${s.example.slice(0, 2000)}…` : s.example));
+  if (s.example && s.example !== s.fingerprint) out.push('', s.fromServer ? 'Digest text (performance_schema):' : 'Slowest execution:', '', codeBlock(s.example.length > 2000 ? `${s.example.slice(0, 2000)}…` : s.example));
   return out.join('\n');
 }
 
@@ -152,7 +158,7 @@ export function queryTooltip(r: QueryRow): string {
  * without links; the log's name is escaped.
  */
 export function hoverSection(rows: readonly QueryRow[], source: string): string {
-  const out = [`**Slow log** · ${escapeMarkdown(source)}`];
+  const out = [`**${rows.some((r) => r.stats.fromServer) ? 'Server statistics' : 'Slow log'}** · ${escapeMarkdown(source)}`];
   for (const r of rows) {
     out.push('', `#${r.rank} by total time · ${escapeMarkdown(figuresText(r.stats))}`);
     if (rows.length > 1) out.push('', codeBlock(r.stats.fingerprint));

@@ -10,7 +10,7 @@ import { runtimeNPlusOne, type RuntimeNPlusOneOptions } from '../../core/analysi
 import type { QueryStats } from '../../core/logs/slowStats';
 import type { Finding, Range, SqlSite } from '../../core/model';
 
-const CONFIRMED = ' — confirmed by the slow log: ';
+const CONFIRMED = / — confirmed by (?:the slow log|performance_schema): /;
 
 function sameRange(a: Range, b: Range): boolean {
   return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
@@ -23,13 +23,13 @@ export function runtimeOverlay<F extends Finding>(stats: readonly QueryStats[], 
     const out: (F | Finding)[] = [];
     const used = new Set<Finding>();
     for (const f of statics) {
-      const rt = findings.find((r) => r.code === f.code && r.file === f.file && sameRange(r.range, f.range) && r.message.includes(CONFIRMED));
+      const rt = findings.find((r) => r.code === f.code && r.file === f.file && sameRange(r.range, f.range) && CONFIRMED.test(r.message));
       if (!rt) { out.push(f); continue; }
       used.add(rt);
-      const evidence = rt.message.slice(rt.message.indexOf(CONFIRMED));
+      const evidence = rt.message.slice(rt.message.search(CONFIRMED));
       out.push({ ...f, severity: 'error', message: `${f.message}${evidence}`, data: { ...f.data, runtime: rt.data } });
     }
-    for (const r of findings) if (!used.has(r) && !r.message.includes(CONFIRMED)) out.push(r);
+    for (const r of findings) if (!used.has(r) && !CONFIRMED.test(r.message)) out.push(r);
     return out;
   };
 }

@@ -16,6 +16,7 @@ import { formatSeconds } from '../../core/report/compare';
 import { summarizeFindings, type FindingsSummary } from '../../core/report/findingsSummary';
 import type { Comparison } from '../../core/report/compare';
 import { runFromAccessReport, runFromSlowStats, type Run, type RunInfo } from '../../core/report/runs';
+import { runFromServerStats, type ServerStatsResult } from '../../core/serverStats/serverStatsRun';
 import { bufferDecoder } from '../../node/accessLogFile';
 import { loadRunFromFile } from '../../node/runFile';
 import { COMMANDS } from '../commands';
@@ -28,7 +29,8 @@ import { newRunId, RunStore } from './runStore';
 /** What an import hands to `recordRun`. `source` is the log file as the user knows it (workspace-relative when inside). */
 export type RunInput =
   | { kind: 'access'; report: AccessReport; source: string; label?: string }
-  | { kind: 'slow'; stats: readonly QueryStats[]; lines: number; malformed: number; source: string; label?: string };
+  | { kind: 'slow'; stats: readonly QueryStats[]; lines: number; malformed: number; source: string; label?: string }
+  | { kind: 'server'; result: ServerStatsResult; source: string; label?: string };
 
 export interface ReportServices {
   store: RunStore;
@@ -61,7 +63,7 @@ function runItem(r: RunInfo): vscode.QuickPickItem & { run: RunInfo } {
   const what = r.kind === 'access' ? 'requests' : 'statements';
   return {
     label: r.label, run: r,
-    description: `${r.kind === 'access' ? 'access log' : 'slow log'} · ${r.summary.count} ${what} · ${formatSeconds(r.summary.totalTime)}`,
+    description: `${r.kind === 'access' ? 'access log' : r.origin === 'performance_schema' ? 'server stats' : 'slow log'} · ${r.summary.count} ${what} · ${formatSeconds(r.summary.totalTime)}`,
     detail: `${r.source} · ${new Date(r.createdAt).toLocaleString()}`,
   };
 }
@@ -91,7 +93,8 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
 
   const recordRun = async (input: RunInput): Promise<RunInfo> => {
     const meta = { id: newRunId(), source: input.source, label: input.label };
-    const run: Run = input.kind === 'access' ? runFromAccessReport(input.report, meta) : runFromSlowStats(input, meta);
+    const run: Run = input.kind === 'access' ? runFromAccessReport(input.report, meta)
+      : input.kind === 'server' ? runFromServerStats(input.result, meta) : runFromSlowStats(input, meta);
     return store.add(run);
   };
 

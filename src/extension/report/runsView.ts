@@ -29,9 +29,9 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     const r = node.run;
     const item = new vscode.TreeItem(r.label, vscode.TreeItemCollapsibleState.None);
     const what = r.kind === 'access' ? 'requests' : 'statements';
-    item.description = `${r.kind === 'access' ? 'access' : 'slow'} · ${r.summary.count} ${what} · ${formatSeconds(r.summary.totalTime)}`;
+    item.description = `${r.kind === 'access' ? 'access' : r.origin === 'performance_schema' ? 'server stats' : 'slow'} · ${r.summary.count} ${what} · ${formatSeconds(r.summary.totalTime)}`;
     item.tooltip = `${r.source}\n${new Date(r.createdAt).toLocaleString()}\n${r.summary.rows} ${r.kind === 'access' ? 'endpoints' : 'fingerprints'}`;
-    item.iconPath = new vscode.ThemeIcon(r.kind === 'access' ? 'globe' : 'database');
+    item.iconPath = new vscode.ThemeIcon(r.kind === 'access' ? 'globe' : r.origin === 'performance_schema' ? 'pulse' : 'database');
     item.contextValue = 'queryInsight.run';
     item.id = r.id;
     item.command = { title: 'Show run', command: this.showRunCommand, arguments: [r.id] };

@@ -1,0 +1,133 @@
+/**
+ * Start measuring / Stop measuring: a performance_schema snapshot when the benchmark starts,
+ * another when it ends (a status-bar item counts the time in between and stops it). The window
+ * becomes a run (Runs view, report), the Queries view's figures with their CodeLens and hover, the
+ * runtime N+1 evidence, and the findings of serverStatsDiagnostics.ts. Only SELECTs on
+ * performance_schema / information_schema are sent (src/db/serverStatsReader.ts).
+ */
+import * as vscode from 'vscode';
+import type { ServerSnapshot } from '../../core/serverStats/snapshot';
+import { queryStatsOf, serverStatsBetween, type ServerStatsResult } from '../../core/serverStats/serverStatsRun';
+import { checkServerStats, readServerSnapshot, ServerStatsUnavailable } from '../../db/serverStatsReader';
+import { COMMANDS } from '../commands';
+import type { Services } from '../extension';
+import type { QueriesFeature } from '../queries/queriesFeature';
+import { ServerStatsDiagnostics } from './serverStatsDiagnostics';
+
+const MEASURING_CONTEXT = 'queryInsight.measuring';
+
+/** What Stop measuring returns (for tests and callers). */
+export interface MeasureResult {
+  seconds: number;
+  statements: number;
+  shapes: number;
+  mapped: number;
+  unusedIndexes: string[];
+  runId: string;
+}
+
+export class MeasureFeature implements vscode.Disposable {
+  private start: { snapshot: ServerSnapshot; at: number } | undefined;
+  private readonly status = vscode.window.createStatusBarItem('queryInsight.measuring', vscode.StatusBarAlignment.Left, 50);
+  private ticker: NodeJS.Timeout | undefined;
+  readonly diagnostics: ServerStatsDiagnostics;
+
+  constructor(private readonly services: Services, private readonly queries: QueriesFeature) {
+    this.status.name = 'Query Insight: measuring';
+    this.status.command = COMMANDS.stopMeasuring;
+    this.diagnostics = new ServerStatsDiagnostics(services);
+  }
+
+  get measuring(): boolean { return this.start !== undefined; }
+
+  private async db() {
+    const session = await this.services.connection.ensure();
+    if (!session) throw new Error('no database connection: configure one (Query Insight: Connect to database) and try again');
+    return session.service.db;
+  }
+
+  async startCommand(): Promise<boolean> {
+    if (this.start) {
+      void vscode.window.showInformationMessage('Query Insight: already measuring; Stop measuring ends the window.');
+      return false;
+    }
+    const db = await this.db();
+    try {
+      await checkServerStats(db);
+    } catch (err) {
+      if (!(err instanceof ServerStatsUnavailable)) throw err;
+      void vscode.window.showErrorMessage(`Query Insight: ${err.message}`, { modal: false });
+      this.services.logger.warn(err.message);
+      return false;
+    }
+    const snapshot = await readServerSnapshot(db);
+    this.start = { snapshot, at: Date.now() };
+    this.services.logger.info(`measuring: first snapshot of ${db.options.database} (${snapshot.digests.length} digests, ${snapshot.indexUsage.length} index counters)`);
+    await vscode.commands.executeCommand('setContext', MEASURING_CONTEXT, true);
+    this.tick();
+    this.ticker = setInterval(() => this.tick(), 1000);
+    this.status.show();
+    return true;
+  }
+
+  private tick(): void {
+    const s = Math.floor((Date.now() - (this.start?.at ?? Date.now())) / 1000);
+    this.status.text = `$(record) Measuring ${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+    this.status.tooltip = 'Query Insight is measuring the server (performance_schema). Click to stop and see the figures.';
+  }
+
+  async stopCommand(): Promise<MeasureResult | undefined> {
+    const start = this.start;
+    if (!start) {
+      void vscode.window.showInformationMessage('Query Insight: not measuring; Start measuring begins a window.');
+      return undefined;
+    }
+    const db = await this.db();
+    const end = await readServerSnapshot(db);
+    this.start = undefined;
+    clearInterval(this.ticker);
+    this.status.hide();
+    await vscode.commands.executeCommand('setContext', MEASURING_CONTEXT, false);
+    return this.finish(serverStatsBetween(start.snapshot, end));
+  }
+
+  private async finish(result: ServerStatsResult): Promise<MeasureResult> {
+    const seconds = result.diff.windowSeconds;
+    const source = `performance_schema ${result.database}`;
+    await this.services.index.ready();
+    this.queries.showStats(queryStatsOf(result.shapes, seconds), source);
+    const mapped = this.queries.current().model?.rows.filter((r) => r.how !== 'none').length ?? 0;
+    const info = await this.services.report.recordRun({ kind: 'server', result, source });
+    const unplaced = await this.diagnostics.show(result);
+    const statements = result.shapes.reduce((n, s) => n + s.count, 0);
+    const unused = result.indexes.unused.map((u) => `${u.table}.${u.index}`);
+    this.services.logger.info(`measured ${seconds.toFixed(1)} s: ${statements} statements, ${result.shapes.length} shapes (${mapped} found in the source); `
+      + `unused indexes: ${unused.join(', ') || 'none'}${unplaced.length ? ` (not in a workspace schema file: ${unplaced.join(', ')})` : ''}`);
+    for (const k of result.indexes.kept) this.services.logger.info(`  not proposed: ${k.table}.${k.index}: ${k.reason}`);
+    if (result.diff.lost) this.services.logger.warn(`${result.diff.lost} statements went to performance_schema's overflow row (raise performance_schema_digests_size)`);
+    void vscode.window.showInformationMessage(`Measured ${seconds.toFixed(0)} s: ${statements.toLocaleString('en-US')} statements, ${result.shapes.length} query shapes, `
+      + `${mapped} found in the source${unused.length ? `; ${unused.length} index(es) never used` : ''}.`);
+    return { seconds, statements, shapes: result.shapes.length, mapped, unusedIndexes: unused, runId: info.id };
+  }
+
+  dispose(): void {
+    clearInterval(this.ticker);
+    this.status.dispose();
+    this.diagnostics.dispose();
+  }
+}
+
+/** Registers Start / Stop measuring and the unused-index fix; returns the feature. */
+export function registerMeasuring(context: vscode.ExtensionContext, services: Services, queries: QueriesFeature): MeasureFeature {
+  const feature = new MeasureFeature(services, queries);
+  const guarded = <R>(what: string, fn: () => Promise<R>) => async (): Promise<R | undefined> => {
+    try { return await fn(); } catch (err) { services.logger.showError(what, err); return undefined; }
+  };
+  context.subscriptions.push(
+    feature,
+    vscode.commands.registerCommand(COMMANDS.startMeasuring, guarded('Could not start measuring', () => feature.startCommand())),
+    vscode.commands.registerCommand(COMMANDS.stopMeasuring, guarded('Could not stop measuring', () => feature.stopCommand())),
+    ...feature.diagnostics.register(),
+  );
+  return feature;
+}
