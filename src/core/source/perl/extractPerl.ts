@@ -36,10 +36,41 @@ const ROUTE_VERBS = new Set(['get', 'post', 'put', 'del', 'delete', 'patch', 'an
 interface CallRec { name: string; receiver?: string; text: string; start: number; end: number; resultVar?: string; tok: number }
 interface FuncSpan { anonymous: boolean; name: string; owner?: string; qualified: string; start: number; end: number; nameStart: number; nameEnd: number }
 interface LoopSpan { kind: string; start: number; end: number; iterable?: string }
-interface Frame { open: number; role: 'file' | 'block' | 'expr' | 'paren' | 'bracket'; stmtStart: number; pkg?: string; call?: CallRec; endsStatement: boolean }
+interface Frame {
+  open: number; role: 'file' | 'block' | 'expr' | 'paren' | 'bracket'; stmtStart: number; pkg?: string; call?: CallRec; endsStatement: boolean;
+  /** A loop's body (text appended here accumulates), and whether a statement in it leaves unconditionally (`return`, `->halt`, `die`). */
+  loop?: boolean; exits?: boolean;
+}
+/** One value a query variable may hold: its parts and the literal tokens they come from. */
+interface Alt { parts: SqlPart[]; lits: number[] }
 /** Where a query variable is handed to a call: the statement as it was at that point. */
 interface Flow { call: CallRec; tok: number; parts: SqlPart[]; lits: number[] }
-interface Binding { parts: SqlPart[]; lits: number[]; depth: number; flows: Flow[]; used: boolean }
+interface Binding { alts: Alt[]; depth: number; flows: Flow[]; used: boolean }
+/** A binding's values before a nested block changed them, restored or merged when the block closes. */
+interface Saved { name: string; b: Binding; alts?: Alt[]; shadowed?: Binding }
+
+/** Alternatives kept per variable (a branch adds one); further ones are dropped. */
+const MAX_ALTS = 4;
+/** Words that end the statement list they stand in (when not under a statement modifier). */
+const EXIT_WORDS = new Set(['return', 'die', 'croak', 'confess', 'next', 'last', 'redo', 'exit']);
+const EXIT_METHODS = new Set(['halt', 'redirect', 'abort', 'render_and_halt']);
+
+/** All combinations of one alternative per operand, in order (at most MAX_ALTS). */
+function altProduct(ops: Alt[][]): Alt[] {
+  let out: Alt[] = [{ parts: [], lits: [] }];
+  for (const op of ops) {
+    const next: Alt[] = [];
+    for (const a of out) for (const b of op) if (next.length < MAX_ALTS) next.push({ parts: [...a.parts, ...b.parts], lits: [...a.lits, ...b.lits] });
+    out = next;
+  }
+  return out;
+}
+
+function altUnion(a: Alt[], b: Alt[]): Alt[] {
+  const out = a.slice();
+  for (const x of b) if (out.length < MAX_ALTS && !out.includes(x)) out.push(x);
+  return out;
+}
 
 /** Line-start table for turning offsets into 0-based positions. */
 function lineIndex(text: string): (offset: number) => Position {
@@ -111,6 +142,8 @@ function scan(file: string, text: string, facts: FileFacts): void {
   const consumed = new Uint8Array(n);
   const braceRole = new Map<number, { func?: FuncSpan; loop?: LoopSpan; pkg?: string }>();
   const bindings = new Map<string, Binding>();
+  /** Per block depth: bindings changed or shadowed inside that block. */
+  const saved: Saved[][] = [];
   /** Names bound at each frame depth, so closing a block visits only its own variables. */
   const scopes: string[][] = [];
   const frames: Frame[] = [{ open: -1, role: 'file', stmtStart: 0, endsStatement: true }];
@@ -135,20 +168,62 @@ function scan(file: string, text: string, facts: FileFacts): void {
   function flowInto(b: Binding, i: number): void {
     const call = enclosingCall();
     if (!call || NOT_DB_CALLS.test(call.name) || b.flows.some((f) => f.call === call)) return;
-    b.flows.push({ call, tok: i, parts: b.parts.slice(), lits: b.lits.slice() });
+    // One flow per value the variable may hold here (a branch that appended gives two).
+    for (const a of b.alts) b.flows.push({ call, tok: i, parts: a.parts.slice(), lits: a.lits.slice() });
   }
 
   function finishBinding(b: Binding): void {
     if (b.flows.length) {
       for (const f of b.flows) if (f.lits.length) pendingSites.push({ parts: f.parts, lits: f.lits, ctx: tokens[f.tok].start, call: f.call });
-    } else if (b.lits.length && !b.used) pendingSites.push({ parts: b.parts, lits: b.lits, ctx: tokens[b.lits[0]].start });
+    } else if (!b.used) for (const a of b.alts) if (a.lits.length) pendingSites.push({ parts: a.parts, lits: a.lits, ctx: tokens[a.lits[0]].start });
   }
 
-  function bind(name: string, parts: SqlPart[], lits: number[], depth: number): void {
+  /** Remembers a binding's values before the block at `depth` changes them (once per block). */
+  function save(name: string, b: Binding, depth: number): void {
+    const list = (saved[depth] ??= []);
+    if (!list.some((x) => x.b === b)) list.push({ name, b, alts: b.alts });
+  }
+
+  /**
+   * Gives `name` new values. A `my` declaration in a nested block shadows the outer variable until the
+   * block closes; an assignment in a nested block changes the outer one only on that path (see closeBlock);
+   * at the variable's own level the new value replaces the old.
+   */
+  function bind(name: string, alts: Alt[], depth: number, declared = false): void {
     const old = bindings.get(name);
-    if (old) finishBinding(old);
-    bindings.set(name, { parts, lits, depth, flows: [], used: false });
+    if (old && old.depth < depth && !declared) {
+      save(name, old, depth);
+      old.alts = alts;
+      return;
+    }
+    if (old && old.depth < depth && declared) (saved[depth] ??= []).push({ name, b: old, shadowed: old });
+    else if (old) finishBinding(old);
+    bindings.set(name, { alts, depth, flows: [], used: false });
     (scopes[depth] ??= []).push(name);
+  }
+
+  /** A block at `depth` closes: what its branch did to outer variables reaches on only if it did not leave. */
+  function closeBlock(depth: number, f: Frame): void {
+    const list = saved[depth];
+    if (!list?.length) return;
+    saved[depth] = [];
+    for (const x of list) {
+      if (x.shadowed) { bindings.set(x.name, x.shadowed); continue; }
+      if (!x.alts || bindings.get(x.name) !== x.b) continue;
+      if (f.exits) x.b.alts = x.alts;
+      else if (!f.loop && f.role === 'block') x.b.alts = altUnion(x.alts, x.b.alts);
+    }
+  }
+
+  /** True when the statement from `i` to its `;` carries a trailing `if`/`unless` modifier. */
+  function hasModifier(i: number): boolean {
+    for (let k = i + 1; k < n; k++) {
+      const t = tokens[k];
+      if (isOpener(t)) { if (match[k] < 0) return false; k = match[k]; continue; }
+      if (isCloser(t) || isOp(t, ';')) return false;
+      if (t.kind === 'word' && (t.text === 'if' || t.text === 'unless')) return true;
+    }
+    return false;
   }
 
   function resultVarBefore(s: number): string | undefined {
@@ -161,16 +236,21 @@ function scan(file: string, text: string, facts: FileFacts): void {
     return undefined;
   }
 
-  /** Parts of the operand tokens[s..e] of a concatenation. */
-  function operand(s: number, e: number, lits: number[]): SqlPart[] {
+  /** Values of the operand tokens[s..e] of a concatenation. */
+  function operand(s: number, e: number, lits: number[]): Alt[] {
     const t = tokens[s];
-    if (s === e && t.kind === 'str' && t.parts) { lits.push(s); consumed[s] = 1; return t.parts; }
-    if (s === e && t.kind === 'num') return [{ text: t.text }];
+    if (s === e && t.kind === 'str' && t.parts) { lits.push(s); consumed[s] = 1; return [{ parts: t.parts, lits: [s] }]; }
+    if (s === e && t.kind === 'num') return [{ parts: [{ text: t.text }], lits: [] }];
     if (s === e && (t.kind === 'var' || t.kind === 'word')) {
       const b = bindings.get(t.text);
-      if (b && !b.flows.length) { b.used = true; lits.push(...b.lits); return b.parts; }
+      if (b) {
+        consumed[s] = 1;
+        b.used = true;
+        for (const a of b.alts) lits.push(...a.lits);
+        return b.alts;
+      }
     }
-    return [{ dynamic: true }];
+    return [{ parts: [{ dynamic: true }], lits: [] }];
   }
 
   /** Builds the concatenation around the string at `i` and files it as a binding or a site. */
@@ -178,10 +258,11 @@ function scan(file: string, text: string, facts: FileFacts): void {
     // why: most strings are hash keys and messages; a lone one without a statement word and not assigned needs no chain.
     const prev = tokens[i - 1];
     const next = tokens[i + 1];
-    if (!isOp(prev, '.') && !isOp(prev, '=') && !isOp(prev, '.=') && !isOp(prev, '=>') && !isOp(next, '.')
+    const formatted = (isOp(prev, '(') && tokens[i - 2]?.text === 'sprintf') || prev?.text === 'sprintf';
+    if (!isOp(prev, '.') && !isOp(prev, '=') && !isOp(prev, '.=') && !isOp(prev, '=>') && !isOp(next, '.') && !formatted
       && !(tokens[i].parts ?? []).some((p) => !p.dynamic && QUICK.test(p.text))) return;
     const lits: number[] = [];
-    const ops: SqlPart[][] = [];
+    const ops: Alt[][] = [];
     let first = i;
     while (isOp(tokens[first - 1], '.')) {
       const s = termStartBack(tokens, match, first - 2);
@@ -199,7 +280,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
       if (nx && ((nx.kind === 'word' && nx.text === 'x') || (nx.kind === 'op' && (nx.text === '*' || nx.text === '/' || nx.text === '%' || nx.text === '**')))) {
         const e = termEndForward(tokens, match, last + 2);
         if (e < 0) break;
-        ops[ops.length - 1] = [{ dynamic: true }];
+        ops[ops.length - 1] = [{ parts: [{ dynamic: true }], lits: [] }];
         dropLits(litMark);
         last = e;
         continue;
@@ -214,30 +295,38 @@ function scan(file: string, text: string, facts: FileFacts): void {
       }
       break;
     }
-    let parts: SqlPart[] = [];
-    for (const o of ops) for (const p of o) parts.push(p);
+    let alts = altProduct(ops);
     if (!lits.length) return;
     // sprintf("… %s …", …): the format's conversions are dynamic; the statement's context is the sprintf call's.
     let ctxStart = first;
-    if (isOp(tokens[first - 1], '(') && tokens[first - 2]?.text === 'sprintf' && tokens[first - 2].kind === 'word') { parts = sprintfParts(parts); ctxStart = first - 2; }
-    else if (tokens[first - 1]?.kind === 'word' && tokens[first - 1].text === 'sprintf') { parts = sprintfParts(parts); ctxStart = first - 1; }
+    if (isOp(tokens[first - 1], '(') && tokens[first - 2]?.text === 'sprintf' && tokens[first - 2].kind === 'word') { alts = alts.map((a) => ({ ...a, parts: sprintfParts(a.parts) })); ctxStart = first - 2; }
+    else if (tokens[first - 1]?.kind === 'word' && tokens[first - 1].text === 'sprintf') { alts = alts.map((a) => ({ ...a, parts: sprintfParts(a.parts) })); ctxStart = first - 1; }
     const p1 = tokens[ctxStart - 1];
     const p2 = tokens[ctxStart - 2];
-    if (isOp(p1, '=') && p2?.kind === 'var' && p2.text.startsWith('$')) { bind(p2.text, parts, lits, stmtDepth()); return; }
+    if (isOp(p1, '=') && p2?.kind === 'var' && p2.text.startsWith('$')) {
+      const w = tokens[ctxStart - 3];
+      bind(p2.text, alts, stmtDepth(), w?.kind === 'word' && (w.text === 'my' || w.text === 'our' || w.text === 'local' || w.text === 'state'));
+      return;
+    }
     if (isOp(p1, '.=') && p2?.kind === 'var') {
       const b = bindings.get(p2.text);
-      if (b && !b.flows.length) { b.parts = [...b.parts, ...parts]; b.lits.push(...lits); }
-      else bind(p2.text, [{ dynamic: true }, ...parts], lits, stmtDepth());
+      const depth = stmtDepth();
+      if (b && !b.flows.length) {
+        if (b.depth < depth) save(p2.text, b, depth);
+        // Appended in a loop to a value from before it: one part per iteration, how many is not known.
+        const grows = b.depth < depth && frames.some((f, k) => k + 1 > b.depth && f.loop);
+        b.alts = grows ? b.alts.map((a) => ({ ...a, parts: [...a.parts, { dynamic: true }] })) : altProduct([b.alts, alts]);
+      } else bind(p2.text, alts.map((a) => ({ ...a, parts: [{ dynamic: true }, ...a.parts] })), depth);
       return;
     }
     if (isOp(p1, '=>') && p2?.kind === 'word' && (tokens[ctxStart - 3]?.text === 'constant' || (isOp(tokens[ctxStart - 3], '{') && tokens[ctxStart - 4]?.text === 'constant')
       || (isOp(tokens[ctxStart - 3], ',') && top().open > 0 && tokens[top().open - 1]?.text === 'constant'))) {
-      bind(p2.text, parts, lits, 0);
+      bind(p2.text, alts, 0);
       return;
     }
     let call = enclosingCall();
     if (!call && p1?.kind === 'word' && !NOT_CALLS.has(p1.text) && !isOp(p2, '->')) call = { name: p1.text, text: p1.text, start: p1.start, end: p1.end, tok: ctxStart - 1, resultVar: resultVarBefore(ctxStart - 1) };
-    pendingSites.push({ parts, lits, ctx: tokens[i].start, call });
+    for (const a of alts) if (a.lits.length) pendingSites.push({ parts: a.parts, lits: a.lits, ctx: tokens[i].start, call });
   }
 
   function anonName(i: number): string {
@@ -365,7 +454,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
           else if (t.block === false) { kind = 'expr'; endsStatement = false; }
           else if (p && (p.kind === 'word' && (p.text === 'do' || p.text === 'eval' || p.text === 'sort' || p.text === 'constant'))) endsStatement = false;
           else if (p && !(p.kind === 'op' && (p.text === ')' || p.text === ';' || p.text === '{' || p.text === '}' || p.text === ':')) && p.kind !== 'word') { kind = 'expr'; endsStatement = false; }
-          frames.push({ open: i, role: kind, stmtStart: i + 1, endsStatement, pkg: role?.pkg });
+          frames.push({ open: i, role: kind, stmtStart: i + 1, endsStatement, pkg: role?.pkg, loop: !!role?.loop });
           break;
         }
         case ')': case ']': case '}': {
@@ -379,6 +468,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
               }
               scopes[d] = [];
             }
+            for (let d = saved.length - 1; d >= frames.length + 1; d--) closeBlock(d, f);
             if (t.text === '}' && f.endsStatement) { const s = top(); if (s.role === 'file' || s.role === 'block') s.stmtStart = i + 1; }
           }
           break;
@@ -390,18 +480,30 @@ function scan(file: string, text: string, facts: FileFacts): void {
     if (t.kind === 'var') {
       const b = bindings.get(t.text);
       const nx = tokens[i + 1];
-      if (tokens[i - 1]?.kind === 'word' && tokens[i - 1].text === 'my' && isOp(nx, ';')) { bind(t.text, [], [], stmtDepth()); continue; }
+      const pv = tokens[i - 1];
+      if (pv?.kind === 'word' && pv.text === 'my' && isOp(nx, ';')) { bind(t.text, [{ parts: [], lits: [] }], stmtDepth(), true); continue; }
       if (!b) continue;
       if (isOp(nx, '=')) {
-        // why: a new value replaces the query, unless it is built from the old one (`$sql = $sql . …`)
-        if (tokens[i + 2]?.text !== t.text) { finishBinding(b); bindings.delete(t.text); }
+        // why: a new value replaces the query, unless it is built from the old one (`$sql = $sql . …`); a value
+        // built from literals and query variables is bound by chainAt (in a nested block, only on that path).
+        const v = tokens[i + 2];
+        const built = v && (v.kind === 'str' || (v.kind === 'var' && bindings.has(v.text)));
+        if (v?.text !== t.text && !built) { finishBinding(b); bindings.delete(t.text); }
         continue;
       }
+      if (consumed[i]) continue;
+      // `$sql = $base . $where`, `$db->query($base . ' LIMIT 1')`: a statement built from query variables.
+      if (isOp(nx, '.') || (isOp(pv, '=') && (isOp(nx, ';') || isOp(nx, ')')) && tokens[i - 2]?.kind === 'var')) { chainAt(i); continue; }
       if (!isOp(nx, '.=')) flowInto(b, i);
       continue;
     }
     if (t.kind !== 'word') continue;
     const nx = tokens[i + 1];
+    // `return …;`, `die …;`, `$c->halt(…);` standing alone: the rest of this block is not reached, nor what follows it.
+    if ((EXIT_WORDS.has(t.text) && i === stmtFrame().stmtStart) || (EXIT_METHODS.has(t.text) && isOp(tokens[i - 1], '->'))) {
+      const f = stmtFrame();
+      if (top() === f && !hasModifier(i)) f.exits = true;
+    }
     if (isOp(nx, '=>') || isOp(tokens[i - 1], '->') || (top().role === 'expr' && isOp(nx, '}'))) {
       if (isOp(tokens[i - 1], '->') && !isOp(nx, '(')) {
         const s = termStartBack(tokens, match, i - 2);
@@ -472,6 +574,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
       site.call = p.call.text;
       site.callRange = range(p.call.start, p.call.end || tokens[p.call.tok].end);
       if (p.call.resultVar) site.resultVar = p.call.resultVar;
+      if (fn && memoised(text, fn, p.call.start, p.call.end || tokens[p.call.tok].end)) site.memoised = true;
     }
     if (fn) { site.function = fn.qualified; site.functionRange = range(fn.start, fn.end); }
     facts.sites.push(uniformSite(site));
@@ -491,6 +594,25 @@ function scan(file: string, text: string, facts: FileFacts): void {
     if (fn) site.function = fn.qualified;
     facts.calls.push(uniformCall(site));
   }
+}
+
+/**
+ * A lookup kept for the request: `$c->stash->{me} //= $db->select_row(…)`, or a guard returning the kept
+ * value first (`return $c->stash->{me} if $c->stash->{me};`) with the value stored after the call.
+ */
+function memoised(text: string, fn: { start: number; end: number }, callStart: number, callEnd: number): boolean {
+  const stmt = text.lastIndexOf(';', callStart);
+  if (/(?:\/\/|\|\|)=\s*$/.test(text.slice(Math.max(stmt + 1, fn.start), callStart))) return true;
+  const before = text.slice(fn.start, callStart);
+  const guards = [...before.matchAll(/\breturn\b[^;]*?\b(?:if|unless)\b([^;]*)/g)].map((m) => m[1]);
+  if (!guards.length) return false;
+  const after = text.slice(callEnd, fn.end);
+  for (const m of after.matchAll(/(?:\{\s*['"]?(\w+)['"]?\s*\}|->\s*(\w+)|\$(\w+))\s*(?:\/\/|\|\|)?=(?![=~>])/g)) {
+    const key = m[1] ?? m[2] ?? m[3];
+    const word = new RegExp(`\\b${key}\\b`);
+    if (guards.some((g) => word.test(g))) return true;
+  }
+  return false;
 }
 
 function litStart(t: Token): number {

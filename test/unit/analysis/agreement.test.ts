@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { FIXTURES } from '../../support/paths';
+import { AGREEMENT_LANGUAGES, runAgreement, statementShape, isTruncated, type AgreementRun } from '../../support/agreementFixtures';
+import { ParserSet } from '../../../src/core/source/treeSitter';
+import { fsGrammarSource } from '../../../src/node/grammars';
+
+const root = join(FIXTURES, 'agreement');
+const parsers = new ParserSet(fsGrammarSource());
+const runs = new Map<string, Promise<AgreementRun>>();
+const run = (lang: string) => {
+  let r = runs.get(lang);
+  if (!r) runs.set(lang, r = runAgreement(root, lang, parsers));
+  return r;
+};
+
+// What the Go version must yield: the app's intent, written out so that Go cannot drift with the others.
+const POSTS = 'SELECT id, user_id, body FROM posts ORDER BY created_at DESC LIMIT 20';
+const COMMENTS = 'SELECT id, user_id, comment FROM comments WHERE /*?dynamic*/ ORDER BY id DESC LIMIT 5';
+const GO_N_PLUS_ONE = [
+  'INSERT INTO comments (post_id, user_id, comment) VALUES (?, ?, ?) | small-constant | hint',
+  `SELECT COUNT(*) AS n FROM comments WHERE post_id = ? | ${POSTS} | error`,
+  'SELECT COUNT(*) AS n FROM posts WHERE status = ? | small-constant | hint',
+  `SELECT id, name FROM users WHERE id = ? | ${COMMENTS} | error`,
+  `SELECT name FROM users WHERE id = ? | ${POSTS} | error`,
+];
+
+void test('statement shapes: placeholders of every driver written alike; a statement cut short is told', () => {
+  assert.equal(statementShape('SELECT a FROM t WHERE id = %s AND b = $2 AND c = :name AND d := 1'), 'SELECT a FROM t WHERE id = ? AND b = ? AND c = ? AND d := 1');
+  assert.equal(isTruncated('SELECT a FROM t WHERE '), true);
+  assert.equal(isTruncated('SELECT a FROM t WHERE id IN ('), true);
+  assert.equal(isTruncated('SELECT a FROM t WHERE id = ?'), false);
+});
+
+void test('go: the app yields its statements (branch variants whole) and its N+1 findings', async () => {
+  const go = await run('go');
+  assert.deepEqual(go.facts.flatMap((f) => f.errors), []);
+  assert.deepEqual(go.nPlusOne, GO_N_PLUS_ONE);
+  for (const variant of ['', ' AND public = 1']) {
+    assert.ok(go.shapes.includes(`SELECT id, body FROM posts WHERE user_id = ?${variant} ORDER BY created_at DESC LIMIT /*?dynamic*/`), `posts${variant}`);
+  }
+  // The fragment the statement starts from is no statement of its own, and the early-return branch's COUNT never reaches the INSERT's call.
+  assert.ok(!go.shapes.includes('SELECT id, body FROM posts'));
+  const countSites = go.facts.flatMap((f) => f.sites).filter((s) => s.sql.startsWith('SELECT COUNT(*) AS n FROM comments') && s.function === 'postComment');
+  assert.equal(countSites.length, 1);
+});
+
+for (const lang of AGREEMENT_LANGUAGES) {
+  void test(`${lang}: same statements and N+1 findings as Go, none duplicated or cut short, every marked case scored`, async () => {
+    const [go, r] = await Promise.all([run('go'), run(lang)]);
+    assert.deepEqual(r.facts.flatMap((f) => f.errors), [], 'no extraction errors');
+    assert.deepEqual(r.duplicates, [], 'no site reported twice');
+    assert.deepEqual(r.truncated, [], 'no statement cut short');
+    assert.deepEqual(r.shapes, go.shapes, 'statement shapes');
+    assert.deepEqual(r.nPlusOne, go.nPlusOne, 'N+1 findings (statement | loop source | severity)');
+    assert.ok(r.expect.positives.length >= 3 && r.expect.negatives.length >= 4, 'markers read');
+    assert.deepEqual(r.score.missed, [], 'missed positives');
+    assert.deepEqual(r.score.unexpected, [], 'unexpected findings');
+    // Negatives are not vacuous: each marks a line where the extractor found a statement.
+    for (const n of r.expect.negatives) {
+      assert.ok(r.facts.find((f) => f.file === n.file)?.sites.some((s) => s.range.start.line + 1 === n.line), `${n.case} at ${n.file}:${n.line} has a site`);
+    }
+  });
+}
