@@ -6,6 +6,7 @@
  * comments that parser rejects, and the editor needs exact offsets.
  */
 import type { ColumnInfo, Flavor, IndexInfo, Schema, TableInfo } from '../model';
+import { cursorOf, T_COMMENT, T_EXEC_COMMENT, T_QIDENT, T_STRING } from '../sql/sqlLexer';
 
 export interface Statement {
   /** Offsets into the text: the statement without its delimiter. */
@@ -16,23 +17,14 @@ export interface Statement {
   delimiter: string;
 }
 
-/** Offset of the end of a quoted string/identifier starting at `i`, or of a comment; -1 when `i` starts neither. */
+/** Offset of the end of a quoted string/identifier starting at `i`, or of a comment; -1 when `i` starts neither (read by the one SQL lexer). */
 function skipQuotedOrComment(text: string, i: number): number {
-  const c = text[i];
-  if (c === "'" || c === '"' || c === '`') {
-    let j = i + 1;
-    while (j < text.length && text[j] !== c) j += text[j] === '\\' && c !== '`' ? 2 : 1;
-    return Math.min(j + 1, text.length);
-  }
-  if ((c === '-' && text[i + 1] === '-' && /[\s]/.test(text[i + 2] ?? ' ')) || c === '#') {
-    const j = text.indexOf('\n', i);
-    return j < 0 ? text.length : j;
-  }
-  if (c === '/' && text[i + 1] === '*') {
-    const j = text.indexOf('*/', i + 2);
-    return j < 0 ? text.length : j + 2;
-  }
-  return -1;
+  const c = text.charCodeAt(i);
+  // why: most offsets start neither; the lexer is only asked where a quote or comment can open
+  if (c !== 39 && c !== 34 && c !== 96 && c !== 45 && c !== 35 && c !== 47) return -1;
+  const cur = cursorOf(text, i);
+  const k = cur.next();
+  return cur.start === i && (k === T_STRING || k === T_QIDENT || k === T_COMMENT || k === T_EXEC_COMMENT) ? cur.end : -1;
 }
 
 /** Splits SQL text into statements, honouring the client's `DELIMITER` command. */
@@ -82,7 +74,10 @@ export function skipSpace(text: string, i: number, end = text.length): number {
   while (i < end) {
     if (/\s/.test(text[i])) { i++; continue; }
     const c = text[i];
-    if ((c === '-' && text[i + 1] === '-') || c === '#' || (c === '/' && text[i + 1] === '*' && text[i + 2] !== '!')) { i = skipQuotedOrComment(text, i); continue; }
+    if (c === '-' || c === '#' || (c === '/' && text[i + 2] !== '!')) {
+      const skip = skipQuotedOrComment(text, i);
+      if (skip > i) { i = skip; continue; }
+    }
     break;
   }
   return i;

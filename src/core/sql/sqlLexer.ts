@@ -350,15 +350,16 @@ export interface SqlToken {
   unterminated?: boolean;
 }
 
-let lastText: string | undefined;
-let lastUnits: Uint16Array = new Uint16Array(0);
+/** Recent conversions: callers often read one text many times, sometimes alternating with a part of it. */
+const recent: { text: string; units: Uint16Array }[] = [];
 
-/** The UTF-16 code units of `text` (the last conversion is kept: callers often read one text many times). */
+/** The UTF-16 code units of `text` (the last few conversions are kept). */
 export function unitsOf(text: string): Uint16Array {
-  if (text === lastText) return lastUnits;
+  for (const r of recent) if (r.text === text) return r.units;
   const u = new Uint16Array(text.length);
   for (let k = 0; k < text.length; k++) u[k] = text.charCodeAt(k);
-  lastText = text; lastUnits = u;
+  if (recent.length >= 4) recent.pop();
+  recent.unshift({ text, units: u });
   return u;
 }
 

@@ -15,6 +15,7 @@ import { fillPlaceholders, type SampleSource, type SampleValue } from '../../../
 import { buildQueryModel } from '../../../src/core/sql/queryModel';
 import { detectNPlusOne } from '../../../src/core/analysis/nPlusOne';
 import { adviseNPlusOne } from '../../../src/core/analysis/nPlusOneAdvice';
+import { findCreateTables, splitStatements } from '../../../src/core/analysis/ddlParse';
 
 const schema = JSON.parse(readFileSync(join(FIXTURES, 'schemas', 'isuconish.schema.json'), 'utf8')) as Schema;
 const samples: SampleSource = {
@@ -88,4 +89,14 @@ void test('agreement: N+1 advice reads pymysql placeholders and never throws on 
     const a = adviceFor(`UPDATE posts SET n = n + 1 WHERE \`${col}\` = %s`);
     assert.equal(a.batchSql, `UPDATE posts SET n = n + 1 WHERE \`${col}\` IN (%s, %s, …)`, col);
   }
+});
+
+void test('agreement: schema files split on the same quotes and comments as every other reader', () => {
+  const text = "/*!40101 SET NAMES utf8mb4 */;\n-- a; comment\nCREATE TABLE `we``ird` (\n  `a;b` INT DEFAULT 1, # x; y\n  note VARCHAR(9) DEFAULT 'it''s; \\' ok',\n  KEY k (`a;b`) /* ; */\n);\nINSERT INTO t VALUES ('--;', \"#;\");\n";
+  const parts = splitStatements(text).map((s) => text.slice(s.start, s.end).trim());
+  assert.equal(parts.length, 3, parts.join('\n---\n'));
+  assert.ok(parts[0].startsWith('/*!40101'));
+  const [t] = findCreateTables(text);
+  assert.equal(t.table, 'we`ird');
+  assert.deepEqual(t.definitions.map((d) => d.text), ['`a;b` INT DEFAULT 1', "note VARCHAR(9) DEFAULT 'it''s; \\' ok'", 'KEY k (`a;b`)']);
 });
