@@ -10,13 +10,17 @@
  *   sample  — exactly the bounded read built by sampleQuery()
  *   set     — SET [SESSION] of session variables, SET SESSION TRANSACTION READ ONLY
  *   ddl     — ALTER TABLE … ADD INDEX|KEY / DROP INDEX|KEY, only with `confirmed: true`
+ *   analyze — the user's explicit Measure of one SELECT, only with `confirmed: true`, in the two shapes
+ *             measureStatement() builds: MariaDB `SET STATEMENT max_statement_time=N FOR ANALYZE
+ *             FORMAT=JSON SELECT … LIMIT … ROWS EXAMINED N`, MySQL `EXPLAIN ANALYZE SELECT /*+
+ *             MAX_EXECUTION_TIME(N) *\/ …`; never a locking read, INTO or anything but SELECT / WITH
  * Whatever the purpose, a statement with an executable comment or a call of a side-effect function
  * (statementHazards.ts) is refused: the optimizer evaluates constant calls even in EXPLAIN.
  */
 import { kw, tokenize, type Token } from '../core/sql/fillScan';
 import { hazardOf } from './statementHazards';
 
-export type Purpose = 'explain' | 'schema' | 'sample' | 'set' | 'ddl';
+export type Purpose = 'explain' | 'schema' | 'sample' | 'set' | 'ddl' | 'analyze';
 
 export class GuardError extends Error {
   readonly kind = 'refused' as const;
@@ -93,6 +97,14 @@ export function guardStatement(sql: string, purpose: Purpose, opts: { confirmed?
       if (w0 === 'SET' && !/^SET\s+(?:GLOBAL|PERSIST|PERSIST_ONLY|PASSWORD|ROLE|DEFAULT\s+ROLE)\b/i.test(text)
         && !tokens.some((t) => t.text.startsWith('@@global') || /^@@(?!session\.)\w+\.\w+/i.test(t.text))) return;
       break;
+    case 'analyze': {
+      if (!opts.confirmed) throw new GuardError('ANALYZE runs the statement: it is sent only when the user asked to measure it');
+      const maria = /^SET STATEMENT max_statement_time\s*=\s*\d+(?:\.\d+)? FOR ANALYZE FORMAT=JSON (?:SELECT|WITH)\b[\s\S]* ROWS EXAMINED \d+$/i.test(text);
+      const mysql8 = /^EXPLAIN ANALYZE (?:SELECT \/\*\+ MAX_EXECUTION_TIME\(\d+\) \*\/|WITH\b[\s\S]*\bSELECT \/\*\+ MAX_EXECUTION_TIME\(\d+\) \*\/)/i.test(text);
+      const locks = tokens.some((t, i) => (kw(t) === 'FOR' && ['UPDATE', 'SHARE'].includes(kw(tokens[i + 1]))) || (kw(t) === 'LOCK' && kw(tokens[i + 1]) === 'IN') || kw(t) === 'INTO');
+      if ((maria || mysql8) && !locks && !tokens.some((t) => ['UPDATE', 'DELETE', 'INSERT', 'REPLACE'].includes(kw(t)))) return;
+      break;
+    }
     case 'ddl':
       if (!opts.confirmed) throw new GuardError('DDL is sent only after the user confirmed it');
       if (/^ALTER\s+TABLE\s+(?:`(?:[^`]|``)+`|\w+)(?:\.(?:`(?:[^`]|``)+`|\w+))?\s+(?:ADD\s+(?:UNIQUE\s+)?(?:INDEX|KEY)\b|DROP\s+(?:INDEX|KEY)\b)/i.test(text)

@@ -12,6 +12,7 @@ import { fsGrammarSource } from '../../node/grammars';
 import { scanProject } from '../../node/scanDir';
 import { DbConnection } from '../../db/connection';
 import { ExplainService } from '../../db/explainService';
+import { describeLimits, measureRefusal, measureStatement } from '../../db/measureService';
 import { scanRow } from './scan';
 import { SSH_ARG_OPTIONS, SSH_HELP, sshFromArgs } from '../sshArgs';
 import { allowFunctionsFromArgs, EXIT_SERVER_GONE, GUARD_ARG_OPTIONS, GUARD_HELP, stopReason } from '../serverFaults';
@@ -24,7 +25,8 @@ full-table-scan, full-index-scan, filesort, temporary-table, join-without-index,
 function-on-column, leading-wildcard, or-across-columns, rows-examined-ratio (and explain-error
 when the server rejects a statement, e.g. an unknown table).
 
-The session is read-only: only EXPLAIN, schema reads, sampling reads and SET are sent.
+The session is read-only: only EXPLAIN, schema reads, sampling reads and SET are sent (and, with
+--analyze, the measured SELECTs).
 The password comes from the MYSQL_PWD environment variable (or the variable named by
 --password-env), or is asked for on a terminal; it is never taken from the command line.
 
@@ -42,6 +44,11 @@ ${SSH_HELP}
                            the finding rests on)
 ${GUARD_HELP}
   --fail-on warning|error  exit 1 when a finding of this severity or worse exists (for CI)
+  --analyze                measure: RUN each SELECT (never a locking read, INTO, UPDATE/DELETE/INSERT)
+                           with MariaDB ANALYZE FORMAT=JSON (at most 1,000,000 rows examined) or MySQL 8
+                           EXPLAIN ANALYZE, within --timeout; records of a measured statement carry
+                           measured {rowsRead, rowsSent, ms}, and reading far more rows than estimated
+                           is a measured-over-estimate finding. Without it nothing is run.
 
 exit status: 0 done; 1 a finding at --fail-on, or no connection at all; 2 bad usage;
 3 the server went away (or refused the login) during the run: the statements not explained are
@@ -58,6 +65,8 @@ export interface ExplainRow {
   message: string;
   sql: string;
   filledSql?: string;
+  /** What a measured run (--analyze) of the statement read, returned and took. */
+  measured?: { rowsRead: number; rowsSent: number; ms: number; capped?: boolean };
   /** Clauses left out of what was explained (`FOR UPDATE`, `INTO @x`): the plan is the same without them. */
   explainedWithout?: string[];
   plan: PlanRow[];
@@ -100,7 +109,7 @@ export const explainCommand: Command = {
       args, allowPositionals: true, options: {
         host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' }, user: { type: 'string' },
         database: { type: 'string' }, 'password-env': { type: 'string' }, format: { type: 'string' },
-        'fail-on': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS, ...GUARD_ARG_OPTIONS,
+        'fail-on': { type: 'string' }, analyze: { type: 'boolean' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS, ...GUARD_ARG_OPTIONS,
       },
     });
     if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
@@ -136,6 +145,8 @@ export const explainCommand: Command = {
     let errors = 0;
     let stopped: string | undefined;
     let notExplained = 0;
+    let measuredCount = 0;
+    let measureLimits = '';
     try {
       try {
         await svc.schema();
@@ -168,10 +179,26 @@ export const explainCommand: Command = {
           continue;
         }
         explained++;
-        for (const f of r.findings) {
+        let findings = r.findings;
+        let measured: ExplainRow['measured'];
+        if (values.analyze && !measureRefusal(r)) {
+          // why: the user asked for it with --analyze; this is the only place the CLI runs a statement.
+          const m = await measureStatement(svc, site.sql);
+          measureLimits = describeLimits(m.limits);
+          if (m.measurement) {
+            measuredCount++;
+            const x = m.measurement;
+            measured = { rowsRead: x.rowsRead, rowsSent: x.rowsSent, ms: Number(x.ms.toFixed(3)), ...(x.capped ? { capped: true } : {}) };
+            findings = [...findings, ...m.findings];
+          } else if (m.error) {
+            errors++;
+            rows.push({ file: site.file, line, code: 'measure-error', severity: 'warning', message: `${m.error.kind}: ${m.error.message}`, sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: [] });
+          }
+        }
+        for (const f of findings) {
           rows.push({
             file: site.file, line, code: f.code, severity: f.severity, ...(f.table ? { table: f.table } : {}), message: f.message,
-            sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), ...(r.explainedWithout ? { explainedWithout: r.explainedWithout } : {}),
+            sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), ...(measured ? { measured } : {}), ...(r.explainedWithout ? { explainedWithout: r.explainedWithout } : {}),
             plan: f.planRows.map((i) => r.plan!.rows[i]).filter(Boolean),
           });
         }
@@ -186,13 +213,14 @@ export const explainCommand: Command = {
         { header: 'severity', value: (r) => r.severity },
         { header: 'code', value: (r) => r.code },
         { header: 'table', value: (r) => r.table ?? '' },
-        { header: 'message', value: (r) => oneLine(r.message + (r.explainedWithout ? ` (explained without ${r.explainedWithout.join(', ')})` : '')) },
+        { header: 'message', value: (r) => oneLine(r.message + (r.explainedWithout ? ` (explained without ${r.explainedWithout.join(', ')})` : '')
+          + (r.measured ? ` [measured: read ${r.measured.capped ? '≥ ' : ''}${r.measured.rowsRead.toLocaleString('en-US')} rows, sent ${r.measured.rowsSent.toLocaleString('en-US')}, ${r.measured.ms} ms]` : '')) },
       ];
       io.stdout.write(renderRows(rows, columns, format));
     }
     const server = svc.db.server;
     io.stderr.write(`explained ${explained} of ${sites.length} statements on ${server ? `${server.flavor} ${server.version}` : 'the server'} in ${Date.now() - started} ms`
-      + `: ${rows.length - errors} findings${skipped ? `; ${skipped} without a plan (INSERT … VALUES, run-time table names …)` : ''}${errors ? `; ${errors} errors` : ''}\n`);
+      + `${measuredCount ? `; measured ${measuredCount} (ANALYZE, ${measureLimits} each)` : ''}: ${rows.length - errors} findings${skipped ? `; ${skipped} without a plan (INSERT … VALUES, run-time table names …)` : ''}${errors ? `; ${errors} errors` : ''}\n`);
     if (stopped) {
       io.stderr.write(`query-insight explain: stopped: ${stopped}; ${notExplained} statements not explained\n`);
       return EXIT_SERVER_GONE;
