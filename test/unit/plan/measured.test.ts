@@ -81,7 +81,7 @@ void test('Measure statements: MariaDB time limit and row cap, MySQL hint; the g
     'SET STATEMENT max_statement_time=5 FOR ANALYZE FORMAT=JSON DELETE FROM t LIMIT ROWS EXAMINED 5',
     'SET STATEMENT max_statement_time=5 FOR ANALYZE FORMAT=JSON SELECT id FROM t',
     'EXPLAIN ANALYZE UPDATE t SET a = 1', 'EXPLAIN ANALYZE SELECT /*+ MAX_EXECUTION_TIME(5) */ id FROM t FOR SHARE',
-  ]) assert.throws(() => guardStatement(bad, 'analyze', { confirmed: true }), undefined, bad);
+  ]) assert.throws(() => guardStatement(bad, 'analyze', { confirmed: true }), /refused|only when/, bad);
   assert.equal(explainAnalyzeSupported('8.0.36'), true);
   assert.equal(explainAnalyzeSupported('8.0.17'), false);
   assert.equal(explainAnalyzeSupported('8.4.2'), true);
