@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { sshdAvailable, startSshd, type SshdServer } from '../support/sshd';
 import { endpointsCommand } from '../../src/cli/commands/endpoints';
 import { slowCommand } from '../../src/cli/commands/slow';
+import { diffCommand } from '../../src/cli/commands/diff';
 import type { Command } from '../../src/cli/command';
 import { FIXTURES } from '../support/paths';
 
@@ -173,4 +174,19 @@ void test('slow over two boxes (one log gzipped) equals the sum of the local run
     assert.equal(r.queryTime.max, w.max, r.fingerprint);
     assert.deepEqual(r.hosts, w.hosts, r.fingerprint);
   }
+});
+
+void test('diff reads each side from several boxes, keeps the reads on saved runs, and says when the sides read different hosts', { skip, timeout: 120_000 }, async () => {
+  const save = join(dir, 'runs');
+  const both = `${url(boxA, 'a.ltsv')},${url(boxB, 'b.ltsv.gz')}`;
+  const r = await cli<{ key: string; count: { before: number | null; after: number | null } }>(diffCommand, [both, url(boxA, 'a.ltsv'), '--save', save]);
+  assert.equal(r.code, 0, r.err);
+  const total = (side: 'before' | 'after') => r.rows.reduce((a, x) => a + (x.count[side] ?? 0), 0);
+  assert.equal(total('before'), 5000);
+  assert.equal(total('after'), 3000);
+  assert.match(r.err, new RegExp(`note: the runs did not read the same hosts: only the before run read ${boxB.host}:${boxB.port}`));
+  const saved = readdirSync(save).map((f) => JSON.parse(readFileSync(join(save, f), 'utf8')) as { id: string; reads: { host: string; file: string; lines: number; to: number }[] });
+  const before = saved.find((s) => s.id === 'before')!;
+  assert.deepEqual(before.reads.map((x) => [x.host, x.file, x.lines]), [[`${boxA.host}:${boxA.port}`, join(dir, 'a.ltsv'), 3000], [`${boxB.host}:${boxB.port}`, join(dir, 'b.ltsv.gz'), 2000]]);
+  assert.equal(before.reads[0].to, readFileSync(join(dir, 'a.ltsv')).length);
 });

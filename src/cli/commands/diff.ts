@@ -10,13 +10,17 @@ import { serializeRun, type Run, type RunKind } from '../../core/report/runs';
 import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../../core/logs/accessParsers';
 import { splitMatchingGroups } from '../../core/logs/grouping';
 import { bufferDecoder } from '../../node/accessLogFile';
-import { loadRunFromFile } from '../../node/runFile';
+import { loadRunFromSources } from '../../node/runSources';
+import { LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
 
 const HELP = `usage: query-insight diff BEFORE AFTER [options]
 
 Compares two benchmark runs, before -> after. Each of BEFORE and AFTER is an nginx access log, a
 MySQL / MariaDB slow log (plain or .gz) or a run saved as JSON (by --save, or exported by the
-extension). Both must be of the same kind.
+extension). Both must be of the same kind. Either may be several logs joined by commas, local or
+on other boxes (HOST:/PATH or ssh://[USER@]HOST[:PORT]/PATH), read into one run: e.g.
+isu1:/var/log/nginx/access.log,isu2:/var/log/nginx/access.log. The comparison says when the two
+sides did not read the same hosts.
 
 Access logs: one row per endpoint (method + URI, ids in paths folded as in \`endpoints\`) with count,
 total, mean and p99 response time. Slow logs: one row per query fingerprint with count, total, mean
@@ -31,7 +35,9 @@ options:
   --limit N                       rows shown (default 0 = all; md: 50)
   --save DIR                      also write both runs as JSON into DIR (<file>.run.json)
   --format table|md|json          output (json = JSON Lines, one object per row)
-  --quiet                         no summary on stderr`;
+  --quiet                         no summary on stderr
+  --ssh-key FILE                  private key for logs on other boxes (default: the agent and
+                                  ~/.ssh/id_*; host keys checked against ~/.ssh/known_hosts)`;
 
 /** Seconds for the table: access logs in s (3 decimals), slow logs in ms (2 decimals). */
 function timeCell(kind: RunKind, v: number | null): string {
@@ -73,6 +79,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     options: {
       kind: { type: 'string' }, 'log-format': { type: 'string' }, 'matching-groups': { type: 'string', short: 'm' },
       limit: { type: 'string' }, save: { type: 'string' }, format: { type: 'string' }, quiet: { type: 'boolean' },
+      'ssh-key': LOG_SOURCE_OPTIONS['ssh-key'],
     },
   });
   if (positionals.length !== 2) throw new UsageError('give two files: BEFORE and AFTER');
@@ -85,14 +92,24 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit must be a whole number >= 0 (got "${values.limit}")`);
   const matchingGroups = values['matching-groups'] !== undefined ? splitMatchingGroups(values['matching-groups']) : undefined;
 
+  const sides = positionals.map((p) => parseLogArgs(p.split(','), io.cwd));
+  for (const s of sides.flat()) {
+    if (s.kind === 'local' && !(await stat(s.path).catch(() => undefined))?.isFile()) throw new Error(`cannot read ${s.path}: no such file`);
+  }
+  const remote = remoteReaderFor(sides.flat(), values, io);
   const runs: Run[] = [];
-  for (const [i, p] of positionals.entries()) {
-    const path = resolve(io.cwd, p);
-    if (!(await stat(path).catch(() => undefined))?.isFile()) throw new Error(`cannot read ${p}: no such file`);
-    runs.push(await loadRunFromFile(path, {
-      kind, meta: { id: i === 0 ? 'before' : 'after', source: p, label: i === 0 ? 'before' : 'after' },
-      access: { decode: bufferDecoder, ...(logFormat ? { format: logFormat } : {}), ...(matchingGroups ? { matchingGroups } : {}) },
-    }));
+  let failedSource = false;
+  try {
+    for (const [i, sources] of sides.entries()) {
+      const { run: r, reads } = await loadRunFromSources(sources, {
+        kind, remote, meta: { id: i === 0 ? 'before' : 'after', source: positionals[i], label: i === 0 ? 'before' : 'after' },
+        access: { decode: bufferDecoder, ...(logFormat ? { format: logFormat } : {}), ...(matchingGroups ? { matchingGroups } : {}) },
+      });
+      if (reportSourceErrors(reads, io)) failedSource = true;
+      runs.push(r);
+    }
+  } finally {
+    await remote?.close();
   }
   const [before, after] = runs;
   if (before.kind !== after.kind) throw new Error(`${positionals[0]} is ${before.kind === 'access' ? 'an access log' : 'a slow log'} but ${positionals[1]} is ${after.kind === 'access' ? 'an access log' : 'a slow log'}: compare two of the same kind (or pass --kind)`);
@@ -101,8 +118,9 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (values.save !== undefined) {
     const dir = resolve(io.cwd, values.save);
     await mkdir(dir, { recursive: true });
+    const stem = (i: number) => basename(positionals[i].split(',')[0]).replace(/\.(json|gz)$/, '');
     for (const [i, r] of runs.entries()) {
-      const name = `${basename(positionals[i]).replace(/\.(json|gz)$/, '')}${positionals[0] === positionals[1] ? `-${i}` : ''}.run.json`;
+      const name = `${stem(i)}${stem(0) === stem(1) ? `-${i}` : ''}.run.json`;
       await writeFile(join(dir, name), serializeRun(r));
     }
   }
@@ -118,8 +136,9 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     io.stderr.write(`# ${c.kind} runs: ${what} ${c.totals.count.before} -> ${c.totals.count.after}, total time ${timeCell(c.kind, c.totals.total.before)} -> ${timeCell(c.kind, c.totals.total.after)} ${c.kind === 'access' ? 's' : 'ms'} (${formatRatio(c.totals.total)}); `
       + `${c.rows.length} rows: ${changed('changed')} changed, ${changed('same')} same, ${changed('new')} new, ${changed('gone')} gone${rows.length < c.rows.length ? `; showing ${rows.length}` : ''}\n`);
     for (const r of runs) if (r.summary.malformed) io.stderr.write(`#   ${r.source}: ${r.summary.malformed} malformed lines skipped\n`);
+    if (c.hostsNote) io.stderr.write(`# note: ${c.hostsNote}\n`);
   }
-  return 0;
+  return failedSource ? 1 : 0;
 }
 
 export const diffCommand: Command = { name: 'diff', summary: 'compare two runs (access logs, slow logs or saved runs) per endpoint or query', help: HELP, run };

@@ -5,7 +5,7 @@
  * `new` / `gone`. Sorted by the largest absolute change of total time, regressions and gains alike.
  */
 import type { Run, RunInfo, RunKind } from './runs';
-import { runInfo } from './runs';
+import { hostsMismatch, runInfo } from './runs';
 
 /** One figure before → after. `delta` = after − before (a missing side counts as 0); `ratio` = after / before, null when before is 0 or missing. */
 export interface Change {
@@ -41,6 +41,8 @@ export interface Comparison {
   after: RunInfo;
   /** Whole-run figures: requests / statements and total time. */
   totals: { count: Change; total: Change };
+  /** Set when the two runs did not read the same hosts: their totals are not like for like. */
+  hostsNote?: string;
   rows: ComparisonRow[];
 }
 
@@ -103,7 +105,12 @@ export function compareRuns(before: Run, after: Run): Comparison {
     after: runInfo(after),
     totals: { count: change(before.summary.count, after.summary.count), total: change(before.summary.totalTime, after.summary.totalTime) },
     rows,
+    ...withHostsNote(hostsMismatch(before, after)),
   };
+}
+
+function withHostsNote(note: string | undefined): { hostsNote?: string } {
+  return note ? { hostsNote: note } : {};
 }
 
 /** A delta for people: `+1.234 s`, `-12 ms`, `+3`; `unit` 's' shows seconds in s or ms. */

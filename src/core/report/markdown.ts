@@ -48,7 +48,9 @@ export function comparisonMarkdown(c: Comparison, options: MarkdownOptions = {})
   lines.push(`- before: ${mdCell(c.before.label)} — \`${c.before.source}\`, ${c.before.createdAt}`);
   lines.push(`- after: ${mdCell(c.after.label)} — \`${c.after.source}\`, ${c.after.createdAt}`);
   lines.push(`- ${c.kind === 'access' ? 'requests' : 'statements'}: ${arrow(c.totals.count, 'n')} (${formatDelta(c.totals.count.delta, 'n')}, ${formatRatio(c.totals.count)})`);
-  lines.push(`- total time: ${arrow(c.totals.total, 's')} (${formatDelta(c.totals.total.delta, 's')}, ${formatRatio(c.totals.total)})`, '');
+  lines.push(`- total time: ${arrow(c.totals.total, 's')} (${formatDelta(c.totals.total.delta, 's')}, ${formatRatio(c.totals.total)})`);
+  if (c.hostsNote) lines.push(`- **note:** ${mdCell(c.hostsNote)}`);
+  lines.push('');
   lines.push(`| ${c.kind === 'access' ? 'endpoint' : 'query'} | count | total | Δ total | ratio | mean | ${tail} |`);
   lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   const rows = limit > 0 ? c.rows.slice(0, limit) : c.rows;

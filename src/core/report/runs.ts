@@ -87,6 +87,19 @@ export interface RunSummary {
   malformed: number;
 }
 
+/** One log a run read: on which host, which file, which bytes of its text, how many lines; a read that failed says why. */
+export interface RunRead {
+  /** `local` or the box as written (`isu2`, `isu2:2222`). */
+  host: string;
+  file: string;
+  /** Bytes of the file's text read: [from, to). */
+  from: number;
+  to: number;
+  lines: number;
+  gzip?: boolean;
+  error?: string;
+}
+
 export interface Run {
   format: typeof RUN_FORMAT;
   version: typeof RUN_VERSION;
@@ -100,6 +113,10 @@ export interface Run {
   summary: RunSummary;
   /** Rows beyond the limit: how many, and their total time (seconds). */
   omitted: { rows: number; time: number };
+  /** The logs read, when the run knows them (runs from several files or boxes; absent in older runs). */
+  reads?: RunRead[];
+  /** First and last timestamp seen in the entries (ISO 8601), when the log has them. */
+  window?: { from: string; to: string };
   endpoints?: RunEndpoint[];
   queries?: RunQuery[];
   /** Set on a statement run read from performance_schema (a `slow` run by its rows) instead of a slow log. */
@@ -115,6 +132,8 @@ export type RunInfo = Omit<Run, 'endpoints' | 'queries' | 'format' | 'version' |
 export interface RunMeta {
   id: string;
   source: string;
+  /** The logs read (hosts, files, byte ranges), kept on the run. */
+  reads?: RunRead[];
   /** Defaults to `defaultLabel`. */
   label?: string;
   createdAt?: Date;
@@ -144,12 +163,33 @@ export function defaultLabel(source: string, createdAt: Date): string {
   return `${baseName(source)} ${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-function header(kind: RunKind, meta: RunMeta): Pick<Run, 'format' | 'version' | 'id' | 'label' | 'kind' | 'createdAt' | 'source'> {
+function header(kind: RunKind, meta: RunMeta): Pick<Run, 'format' | 'version' | 'id' | 'label' | 'kind' | 'createdAt' | 'source' | 'reads'> {
   const created = meta.createdAt ?? new Date();
   return {
     format: RUN_FORMAT, version: RUN_VERSION, id: meta.id, kind,
     label: meta.label ?? defaultLabel(meta.source, created), createdAt: created.toISOString(), source: meta.source,
+    ...(meta.reads ? { reads: meta.reads } : {}),
   };
+}
+
+/** The hosts a run read, sorted; empty when the run does not record its reads. */
+export function runHosts(run: Pick<Run, 'reads'>): string[] {
+  return [...new Set((run.reads ?? []).map((r) => r.host))].sort();
+}
+
+/**
+ * A sentence when two runs did not read the same set of hosts (a box missing from one side makes
+ * its totals incomparable), else undefined. Runs that do not record their reads are not judged.
+ */
+export function hostsMismatch(before: Pick<Run, 'reads'>, after: Pick<Run, 'reads'>): string | undefined {
+  if (!before.reads || !after.reads) return undefined;
+  const b = runHosts(before);
+  const a = runHosts(after);
+  const onlyB = b.filter((h) => !a.includes(h));
+  const onlyA = a.filter((h) => !b.includes(h));
+  if (!onlyB.length && !onlyA.length) return undefined;
+  const parts = [onlyB.length ? `only the before run read ${onlyB.join(', ')}` : '', onlyA.length ? `only the after run read ${onlyA.join(', ')}` : ''].filter(Boolean);
+  return `the runs did not read the same hosts: ${parts.join('; ')}`;
 }
 
 function endpointOf(e: EndpointStats): RunEndpoint {
@@ -200,6 +240,12 @@ export interface SlowRunInput {
 /** A run from slow-log statistics. */
 export function runFromSlowStats(input: SlowRunInput, meta: RunMeta, limits: RunLimits = {}): Run {
   const { kept, omitted } = bounded(input.stats, (s) => s.queryTime.total, limits.maxRows ?? 1000);
+  let first = Infinity;
+  let last = -Infinity;
+  for (const s of input.stats) {
+    if (s.firstSeen !== undefined && s.firstSeen < first) first = s.firstSeen;
+    if (s.lastSeen !== undefined && s.lastSeen > last) last = s.lastSeen;
+  }
   const fpMax = limits.maxFingerprintChars ?? 2000;
   const exMax = limits.maxExampleChars ?? 1000;
   return {
@@ -209,6 +255,7 @@ export function runFromSlowStats(input: SlowRunInput, meta: RunMeta, limits: Run
       rows: input.stats.length, lines: input.lines, malformed: input.malformed,
     },
     omitted,
+    ...(first <= last ? { window: { from: new Date(first).toISOString(), to: new Date(last).toISOString() } } : {}),
     queries: kept.map((s) => ({
       fingerprint: cut(s.fingerprint, fpMax), count: s.count, total: s.queryTime.total, mean: s.queryTime.mean,
       min: s.queryTime.min, max: s.queryTime.max, p95: s.queryTime.p95, lockTotal: s.lockTime.total,
@@ -219,7 +266,10 @@ export function runFromSlowStats(input: SlowRunInput, meta: RunMeta, limits: Run
 
 /** The run without its rows. */
 export function runInfo(run: Run): RunInfo {
-  return { id: run.id, label: run.label, kind: run.kind, createdAt: run.createdAt, source: run.source, summary: run.summary, omitted: run.omitted, ...(run.origin ? { origin: run.origin } : {}) };
+  return {
+    id: run.id, label: run.label, kind: run.kind, createdAt: run.createdAt, source: run.source, summary: run.summary, omitted: run.omitted,
+    ...(run.origin ? { origin: run.origin } : {}), ...(run.reads ? { reads: run.reads } : {}), ...(run.window ? { window: run.window } : {}),
+  };
 }
 
 /** One line of JSON, the format marker first (so `looksLikeRun` can tell a run file by its start). */
@@ -263,6 +313,14 @@ export function validateRun(v: unknown): Run {
   checkNumbers(o.summary as Record<string, unknown>, ['count', 'totalTime', 'rows', 'lines', 'malformed'], 'summary');
   need(isObj(o.omitted), '"omitted" is missing');
   checkNumbers(o.omitted as Record<string, unknown>, ['rows', 'time'], 'omitted');
+  if (o.reads !== undefined) {
+    need(Array.isArray(o.reads), '"reads" is not a list');
+    (o.reads as unknown[]).forEach((r, i) => {
+      need(isObj(r) && isStr(r.host) && isStr(r.file), `reads[${i}] has no host/file`);
+      checkNumbers(r as Record<string, unknown>, ['from', 'to', 'lines'], `reads[${i}]`);
+    });
+  }
+  if (o.window !== undefined) need(isObj(o.window) && isStr(o.window.from) && isStr(o.window.to), '"window" has no from/to');
   if (o.kind === 'access') {
     need(Array.isArray(o.endpoints), 'an access run has no "endpoints" list');
     (o.endpoints as unknown[]).forEach((e, i) => {
