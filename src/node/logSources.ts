@@ -7,7 +7,7 @@
  */
 import { AccessAnalyzer, type AccessAnalysisOptions, type AccessReport } from '../core/logs/accessAnalysis';
 import { describeLogSource, hostLabel, type LogSource } from '../core/logs/logSource';
-import { SlowLogParser, type SlowLogParseSummary } from '../core/logs/slowLogParser';
+import { emptySlowSummary, SlowLogParser, type SlowLogParseSummary } from '../core/logs/slowLogParser';
 import { SlowStatsCollector, type QueryStats, type SlowStatsOptions } from '../core/logs/slowStats';
 import { bufferDecoder } from './accessLogFile';
 import type { ReadLinesOptions, ReadLinesResult } from './lineReader';
@@ -101,20 +101,21 @@ export interface SlowSourcesResult {
   sources: SourceRead[];
 }
 
-/** Adds one source's parse summary into the total: counts summed, problems kept up to 10, features merged. */
-function mergeSummary(total: SlowLogParseSummary, part: SlowLogParseSummary, name: string | undefined): void {
-  const t = total as unknown as Record<string, unknown>;
+/** Adds `part` into `total` field by field: counts summed (nested count tables too), sample lists kept up to 10. */
+function addCounts(total: Record<string, unknown>, part: Record<string, unknown>): void {
   for (const [k, v] of Object.entries(part)) {
-    if (typeof v === 'number') t[k] = ((t[k] as number | undefined) ?? 0) + v;
+    if (typeof v === 'number') total[k] = ((total[k] as number | undefined) ?? 0) + v;
+    else if (Array.isArray(v) && Array.isArray(total[k])) {
+      const list = total[k] as unknown[];
+      for (const x of v) if (list.length < 10 && !list.includes(x)) list.push(x);
+    } else if (v && typeof v === 'object' && total[k] && typeof total[k] === 'object') addCounts(total[k] as Record<string, unknown>, v as Record<string, unknown>);
   }
-  for (const p of part.problems) {
-    if (total.problems.length < 10) total.problems.push(name ? { ...p, reason: `${name}: ${p.reason}` } : p);
-  }
-  for (const p of part.damagedSamples) {
-    if (total.damagedSamples.length < 10) total.damagedSamples.push(name ? { ...p, reason: `${name}: ${p.reason}` } : p);
-  }
-  for (const k of ['entries', 'malformed', 'banners', 'blank'] as const) total.lineCounts[k] += part.lineCounts[k];
-  for (const f of part.features) if (!total.features.includes(f)) total.features.push(f);
+}
+
+/** Adds one source's parse summary into the total; problems name their file when there are several. */
+function mergeSummary(total: SlowLogParseSummary, part: SlowLogParseSummary, name: string | undefined): void {
+  const problems = name ? part.problems.map((p) => ({ ...p, reason: `${name}: ${p.reason}` })) : part.problems;
+  addCounts(total as unknown as Record<string, unknown>, { ...part, problems } as unknown as Record<string, unknown>);
 }
 
 /** Analyses slow logs from several places into one per-fingerprint report (a new parser per file, one collector). */
@@ -122,10 +123,7 @@ export async function analyzeSlowSources(sources: readonly LogSource[], statsOpt
   const collector = new SlowStatsCollector(statsOptions);
   const decode = (b: Uint8Array, s: number, e: number): string =>
     (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString('utf8', s, e);
-  const summary: SlowLogParseSummary = {
-    entries: 0, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, damaged: 0, damagedSamples: [],
-    tooLong: 0, reread: 0, lineCounts: { entries: 0, malformed: 0, banners: 0, blank: 0 }, features: [],
-  };
+  const summary = emptySlowSummary();
   const several = sources.length > 1;
   let parser: SlowLogParser | undefined;
   let current: { name: string } | undefined;

@@ -89,15 +89,20 @@ function headerKind(b: Uint8Array, s: number, e: number): number {
   return H_NONE;
 }
 
+/** A summary with nothing counted yet. */
+export function emptySlowSummary(): SlowLogParseSummary {
+  return {
+    entries: 0, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, damaged: 0, damagedSamples: [],
+    tooLong: 0, reread: 0, lineCounts: { entries: 0, malformed: 0, banners: 0, blank: 0 }, features: [],
+  };
+}
+
 /**
  * The parser: feed it lines with `line()` and call `end()` once; `onEntry` gets each complete
  * entry (the same object every time).
  */
 export class SlowLogParser {
-  readonly summary: SlowLogParseSummary = {
-    entries: 0, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, damaged: 0, damagedSamples: [],
-    tooLong: 0, reread: 0, lineCounts: { entries: 0, malformed: 0, banners: 0, blank: 0 }, features: [],
-  };
+  readonly summary: SlowLogParseSummary = emptySlowSummary();
   private readonly e: SlowLogEntry;
   private state = S_IDLE;
   private readonly maxSamples: number;

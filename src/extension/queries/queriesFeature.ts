@@ -8,8 +8,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import { emptySlowSummary } from '../../core/logs/slowLogParser';
 import type { QueryStats, SortKey } from '../../core/logs/slowStats';
-import { SlowLogParser } from '../../core/logs/slowLogParser';
 import type { SqlSite } from '../../core/model';
 import { COMMANDS } from '../commands';
 import type { SiteHoverSection } from '../explain/explainHover';
@@ -149,9 +149,7 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
     this.session = undefined;
     this.source = source;
     const entries = stats.reduce((n, q) => n + q.count, 0);
-    // why: an empty parser's summary has every field the slow-log reader keeps, whatever it adds later.
-    const summary = { ...new SlowLogParser(() => undefined).summary, entries };
-    this.apply({ stats, summary, overflowEntries: 0, gzip: false });
+    this.apply({ stats, summary: { ...emptySlowSummary(), entries }, overflowEntries: 0, gzip: false });
   }
 
   /** Watch mode on or off; returns whether it is on. */
