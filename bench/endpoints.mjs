@@ -67,9 +67,9 @@ function cpuTicks() {
 }
 
 /** One timed run under GNU time: wall, max RSS, CPU, and the other load on the machine. */
-function timed(cmd, args, out) {
+function timed(cmd, args, out, env) {
   const s0 = cpuTicks();
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', '-o', join(work, 'time.txt'), cmd, ...args], { maxBuffer: 1 << 28, encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', '-o', join(work, 'time.txt'), cmd, ...args], { maxBuffer: 1 << 28, encoding: 'utf8', ...(env ? { env } : {}) });
   const s1 = cpuTicks();
   if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
   if (out) writeFileSync(out, r.stdout);
@@ -126,4 +126,36 @@ if (results.alp) {
   console.log('target: ≥ 5× alp throughput, memory ≤ alp, never below alp');
 }
 for (const b of q.check.bad.slice(0, 10)) console.log(`  mismatch ${b}`);
-process.exit(q.check.bad.length ? 1 : 0);
+
+// The same file read over SSH (a private sshd on a loopback port, as the integration tests start it):
+// what streaming a log from another box costs against reading it locally.
+const sshd = ['/usr/sbin/sshd', '/usr/bin/sshd'].find((p) => existsSync(p));
+let remoteBad = false;
+if (!sshd) console.log('\n# over SSH: skipped (openssh-server is not installed; scripts/setup-test-env.sh installs it)');
+else {
+  if (spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--tests'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+  const { startSshd } = await import(join(root, 'out/test/support/sshd.js'));
+  const box = await startSshd();
+  try {
+    const home = join(work, 'ssh-home');
+    mkdirSync(join(home, '.ssh'), { recursive: true });
+    const hostKey = readFileSync(join(box.dir, 'host_ed25519.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' ');
+    writeFileSync(join(home, '.ssh', 'known_hosts'), `[${box.host}]:${box.port} ${hostKey}\n`);
+    const env = { ...process.env, HOME: home, USER: box.user };
+    delete env.SSH_AUTH_SOCK;
+    const url = `ssh://${box.user}@${box.host}:${box.port}${log}`;
+    const args = [cli, 'endpoints', url, '--ssh-key', box.clientKey.path, '-m', M, '--log-format', 'ltsv', '--no-static-groups', '--format', 'json', '--quiet'];
+    const out = join(work, 'remote.out');
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(timed(process.execPath, args, i === 0 ? out : undefined, env));
+    const best = runs.reduce((a, b) => (b.wall < a.wall ? b : a));
+    const check = checkRows(tools[0].rows(readFileSync(out, 'utf8')));
+    remoteBad = check.bad.length > 0;
+    console.log(`\nover SSH (loopback sshd, ${url.replace(log, '…')}): best ${f(best.wall, 2)} s, ${f(LINES / best.wall)} lines/s, ${f(bytes / 1e6 / best.wall, 1)} MB/s, `
+      + `maxRSS ${f(Math.max(...runs.map((r) => r.rss)), 1)} MB, other load ${runs.map((x) => f(x.other, 1)).join('/')}; ${check.text}`);
+    console.log(`remote/local throughput ${f(q.best.wall / best.wall, 2)} (goal ≥ 0.8)`);
+  } finally {
+    await box.stop();
+  }
+}
+process.exit(q.check.bad.length || remoteBad ? 1 : 0);
