@@ -8,15 +8,16 @@ import type { SqlSite } from '../../core/model';
 import { ParserSet } from '../../core/source/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { fsGrammarSource } from '../../node/grammars';
-import { scanProject } from '../../node/scanDir';
+import { ignoredDirNote, scanProject } from '../../node/scanDir';
 import { writeNPlusOne } from '../nPlusOneOutput';
 
 const HELP = `usage: query-insight scan [DIR] [options]
 
 Finds the SQL statements in the source files under DIR (default: the current directory):
 Go, Ruby, Python, PHP, JavaScript/TypeScript, Perl and Rust. Skips node_modules, vendor, .git, build
-outputs, files ignored by .gitignore, and binary, unreadable or huge (> 1 MiB) files; the skips
-and any parse errors are summarised on stderr.
+outputs, files ignored by .gitignore (in a git work tree, tracked files are read even so: git's own
+rule), and binary, unreadable or huge (> 1 MiB) files; the skips, each directory of source skipped
+as ignored, and any parse errors are summarised on stderr.
 
 options:
   --format table|json|md|csv|tsv   output (default table); json = JSON Lines, one object per statement:
@@ -102,6 +103,7 @@ export const scanCommand: Command = {
     const skipped = [...scan.skipped].map(([why, n]) => `${n} ${why}`).join(', ');
     io.stderr.write(`scanned ${scan.files} files (${(scan.bytes / 1048576).toFixed(1)} MiB) in ${ms} ms: ${rows.length} statements`
       + `${skipped ? `; skipped ${skipped}` : ''}${errors.length ? `; ${errors.length} parse errors` : ''}\n`);
+    for (const d of scan.ignoredDirs) io.stderr.write(`  ${ignoredDirNote(d, scan.git)}\n`);
     for (const e of errors) io.stderr.write(`  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
     return 0;
   },

@@ -63,7 +63,9 @@ export function parseGitignore(text: string, base = ''): IgnoreRule[] {
     const anchored = line.includes('/');
     if (line.startsWith('/')) line = line.slice(1);
     const body = globToRegex(line);
-    const re = new RegExp(anchored ? `^${body}$` : `(?:^|/)${body}$`);
+    let re: RegExp;
+    // why: a class git accepts may not be a valid RegExp class (`[z-a]`); such a line matches nothing.
+    try { re = new RegExp(anchored ? `^${body}$` : `(?:^|/)${body}$`); } catch { continue; }
     rules.push({ base, negate, dirOnly, re, source: line });
   }
   return rules;
