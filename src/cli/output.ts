@@ -21,12 +21,48 @@ export function parseFormat(value: string | undefined, allowed: readonly Format[
 /** An error in how the command was called: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
 
-function csvCell(s: string, sep: string): string {
-  return s.includes(sep) || s.includes('"') || s.includes('\n') ? `"${s.replace(/"/g, '""')}"` : s;
+/** True for a plain decimal (`12`, `-0.5`, `+3.`): a spreadsheet reads it as a number, never a formula. */
+function plainNumber(s: string): boolean {
+  let i = s[0] === '-' || s[0] === '+' ? 1 : 0;
+  let digits = 0;
+  let dot = false;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c === 46 && !dot) dot = true;
+    else return false;
+  }
+  return digits > 0;
 }
 
-function mdCell(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/**
+ * Neutralises a cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab
+ * or a carriage return, and is not a plain number) by a leading `'`, as OWASP advises for CSV export.
+ */
+export function spreadsheetSafe(s: string): string {
+  const c = s[0];
+  if ((c === '=' || c === '+' || c === '-' || c === '@' || c === '\t' || c === '\r') && !plainNumber(s)) return `'${s}`;
+  return s;
+}
+
+/** One CSV cell (RFC 4180): formula-safe, quoted when it holds the separator, a quote, or a line break. */
+export function csvCell(s: string, sep = ','): string {
+  const v = spreadsheetSafe(s);
+  return v.includes(sep) || v.includes('"') || v.includes('\n') || v.includes('\r') ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** One TSV cell: formula-safe, with tabs and line breaks turned into spaces (TSV has no quoting). */
+export function tsvCell(s: string): string {
+  return spreadsheetSafe(s).replace(/[\t\n\r]/g, ' ');
+}
+
+/**
+ * One Markdown table cell: every character that could start markup (HTML tags, links and images,
+ * emphasis, code spans, table pipes, strikethrough) is backslash-escaped, and line breaks
+ * become spaces, so text from a log renders as the text it is.
+ */
+export function mdCell(s: string): string {
+  return s.replace(/[\\`*_[\]<>|!~]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
 }
 
 /** Renders rows as an aligned text table, Markdown, CSV or TSV (JSON is the caller's, one object per line). */
@@ -35,7 +71,7 @@ export function renderRows<T>(rows: readonly T[], columns: readonly Column<T>[],
   const headers = columns.map((c) => c.header);
   if (format === 'csv' || format === 'tsv') {
     const sep = format === 'csv' ? ',' : '\t';
-    const clean = (s: string) => (format === 'tsv' ? s.replace(/[\t\n]/g, ' ') : csvCell(s, sep));
+    const clean = (s: string) => (format === 'tsv' ? tsvCell(s) : csvCell(s, sep));
     return [headers, ...cells].map((line) => line.map(clean).join(sep)).join('\n') + '\n';
   }
   if (format === 'md') {

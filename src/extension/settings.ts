@@ -12,7 +12,7 @@ interface Spec<T> {
   type: 'string' | 'number' | 'integer' | 'boolean' | 'array';
   default: T;
   scope: SettingScope;
-  /** Connection settings: ignored in an untrusted workspace (capabilities.untrustedWorkspaces). */
+  /** Connection settings and user regexes: ignored in an untrusted workspace (capabilities.untrustedWorkspaces). */
   restricted?: boolean;
   minimum?: number;
   maximum?: number;
@@ -40,7 +40,8 @@ export const SETTINGS = {
   'connection.ssh.privateKeyPath': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.ssh.useAgent': { type: 'boolean', default: true, scope: 'window', restricted: true } as Spec<boolean>,
   'endpoints.logFormat': { type: 'string', default: 'auto', scope: 'window' } as Spec<string>,
-  'endpoints.matchingGroups': { type: 'array', default: [], scope: 'resource' } as Spec<string[]>,
+  // why: regular expressions that run on every request path: a repository could ship a catastrophic one.
+  'endpoints.matchingGroups': { type: 'array', default: [], scope: 'resource', restricted: true } as Spec<string[]>,
   'endpoints.fieldMapping': { type: 'array', default: [], scope: 'window' } as Spec<string[]>,
   'endpoints.watchDebounceMs': { type: 'integer', default: 1000, scope: 'window', minimum: 0, maximum: 60_000 } as Spec<number>,
 } as const;

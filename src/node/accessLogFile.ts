@@ -25,14 +25,9 @@ export interface AccessLogFileResult extends AccessReport {
  */
 export async function analyzeAccessLogFile(path: string, options: AccessAnalysisOptions, read: Omit<ReadLinesOptions, 'onLongLine'> = {}): Promise<AccessLogFileResult> {
   const analyzer = new AccessAnalyzer({ decode: bufferDecoder, ...options });
-  const maxExamples = options.malformedExamples ?? 10;
   const result = await readLines(path, analyzer.line as (b: Buffer, s: number, e: number, n: number) => void, {
     ...read,
-    onLongLine: (lineNo, length) => {
-      analyzer.malformed++;
-      analyzer.lines = lineNo;
-      if (analyzer.malformedExamples.length < maxExamples) analyzer.malformedExamples.push({ line: lineNo, reason: `line too long (${length} bytes)`, text: '' });
-    },
+    onLongLine: (lineNo, length) => analyzer.tooLong(lineNo, length),
   });
   return { ...analyzer.finish(), lines: result.lines, read: result };
 }

@@ -36,6 +36,18 @@ export interface ReadLinesResult {
   gzip: boolean;
   /** The file did not end with a newline (a log still being written, or cut short); its last line was delivered anyway. */
   unterminatedLastLine: boolean;
+  /**
+   * Set when gzip data ends early or is corrupt: every line before the damage was delivered (the
+   * last one possibly cut), nothing after it. `message` names the file and the line count.
+   */
+  damaged?: { truncated: boolean; message: string };
+}
+
+/** The message for gzip data that stops early or goes bad after `lines` lines. */
+export function gzipDamageMessage(path: string, lines: number, truncated: boolean, detail: string): string {
+  return truncated
+    ? `${path}: gzip data ends early after ${lines} lines (truncated?)`
+    : `${path}: gzip data is damaged after ${lines} lines (${detail})`;
 }
 
 /** A stream that failed part way: `partial` counts the complete lines delivered before the failure. */
@@ -146,15 +158,30 @@ export async function readLines(path: string, onLine: LineHandler, options: Read
     const head = Buffer.alloc(2);
     const headRead = readSync(fd, head, 0, 2, 0);
     gzip = options.gzip ?? (headRead === 2 && head[0] === 0x1f && head[1] === 0x8b);
+    let damaged: ReadLinesResult['damaged'];
     if (gzip) {
-      const raw = createReadStream(path, { highWaterMark: chunk });
+      // why: small compressed reads, so a corrupt block loses little of the text decoded before it.
+      const raw = createReadStream(path, { highWaterMark: 1 << 16 });
       const gunzip = createGunzip({ chunkSize: 1 << 16 });
       raw.pipe(gunzip);
-      raw.on('error', (e) => gunzip.destroy(e));
-      for await (const part of gunzip as AsyncIterable<Buffer>) {
-        if (options.signal?.aborted) { raw.destroy(); gunzip.destroy(); throw options.signal.reason ?? new Error('aborted'); }
-        splitter.push(part);
-        options.onProgress?.(raw.bytesRead, total);
+      let rawError: Error | undefined;
+      raw.on('error', (e) => { rawError = e; gunzip.destroy(e); });
+      try {
+        for await (const part of gunzip as AsyncIterable<Buffer>) {
+          if (options.signal?.aborted) { raw.destroy(); gunzip.destroy(); throw options.signal.reason ?? new Error('aborted'); }
+          splitter.push(part);
+          options.onProgress?.(raw.bytesRead, total);
+        }
+      } catch (err) {
+        if (options.signal?.aborted || rawError || (err as { code?: string }).code === undefined) throw err;
+        raw.destroy();
+        // why: zlib reports a stream cut short as Z_BUF_ERROR ("unexpected end of file"); anything
+        // else (a bad block, a wrong checksum) is corruption. Both keep the lines read so far.
+        const code = (err as { code?: string }).code;
+        const truncated = code === 'Z_BUF_ERROR';
+        const partial = splitter.finish();
+        damaged = { truncated, message: gzipDamageMessage(path, splitter.lineNo - (partial ? 1 : 0), truncated, (err as Error).message) };
+        return { lines: splitter.lineNo, bytes: splitter.bytes, longLines: splitter.longLines, gzip, unterminatedLastLine: partial, damaged };
       }
     } else {
       // why: synchronous reads of a local file avoid the thread pool and a promise per chunk (the

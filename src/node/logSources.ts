@@ -81,14 +81,10 @@ export function accessAnalyzer(analysis: AccessAnalysisOptions): AccessAnalyzer 
 }
 
 /** Analyses access logs from several places into one endpoint report. */
-export async function analyzeAccessSources(sources: readonly LogSource[], analyzer: AccessAnalyzer, options: MultiSourceOptions = {}, maxExamples = 10): Promise<AccessSourcesResult> {
+export async function analyzeAccessSources(sources: readonly LogSource[], analyzer: AccessAnalyzer, options: MultiSourceOptions = {}): Promise<AccessSourcesResult> {
   const read = await readAll(sources, options, {}, options.byHost ? (h) => analyzer.setHost(h) : undefined, (_source, base) => ({
     onLine: (b, s, e, n) => analyzer.line(b, s, e, base + n),
-    onLongLine: (n, length) => {
-      analyzer.malformed++;
-      analyzer.lines = base + n;
-      if (analyzer.malformedExamples.length < maxExamples) analyzer.malformedExamples.push({ line: base + n, reason: `line too long (${length} bytes)`, text: '' });
-    },
+    onLongLine: (n, length) => analyzer.tooLong(base + n, length),
   }));
   const report = analyzer.finish();
   return { ...report, lines: read.reduce((a, r) => a + r.lines, 0), sources: read };

@@ -1,19 +1,19 @@
 /** `query-insight endpoints LOG…`: an alp-like table of endpoint timings from nginx access logs. */
-import { open, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import { AccessAnalyzer, type AccessAnalysisOptions, type EndpointStats, type TimeField } from '../../core/logs/accessAnalysis';
-import { ACCESS_LOG_FORMATS, type AccessLogFormat, type FieldMapping } from '../../core/logs/accessParsers';
+import { isAccessLogFormat, type AccessLogFormat, type FieldMapping } from '../../core/logs/accessParsers';
+import { guessAccessFormat, sniffLog, wrongKindMessage, type LogSniff } from '../../core/logs/logKind';
 import { splitMatchingGroups } from '../../core/logs/grouping';
 import type { Route } from '../../core/model';
-import type { LogSource } from '../../core/logs/logSource';
+import { describeLogSource, type LogSource } from '../../core/logs/logSource';
 import { accessAnalyzer, analyzeAccessSources } from '../../node/logSources';
 import type { RemoteLogReader } from '../../node/remoteLog';
-import { sniffText } from '../../node/runFile';
+import { readLogHead } from '../../node/logHead';
 import { discoverRoutesInDir } from '../../node/routesDir';
 import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
-import { gunzipSync } from 'node:zlib';
 
 const SORTS = ['sum', 'count', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'stddev', 'errors', 'bytes', 'uri'] as const;
 type SortKey = (typeof SORTS)[number];
@@ -27,7 +27,11 @@ Grouping, first match wins: the app's route patterns (--routes), then the -m exp
 files by extension, then ids in the path (numbers, UUIDs, hex, long tokens) replaced by placeholders.
 
 options:
-  --log-format ltsv|json|combined   log layout (default: guessed from the first line)
+  --log-format FORMAT               ltsv, json, combined (nginx's combined + $request_time
+                                    $upstream_response_time), combined-alp (alp's order:
+                                    $upstream_response_time $request_time), or the log_format
+                                    string itself, e.g. '$remote_addr [$time_local] "$request" $status
+                                    $request_time' (default: guessed from the first line; combined)
   --pattern RE                      a regular expression with named groups (uri or request, method,
                                     status, size, reqtime, apptime, reqsize) instead of the built-in parser
   --field NAME=LABEL,...            LTSV labels / JSON keys (names: method uri status size reqtime
@@ -46,7 +50,11 @@ options:
   --format table|md|json|csv|tsv    output (json = JSON Lines, one object per endpoint)
   --quiet                           no summary on stderr
 
-${LOG_SOURCE_HELP}`;
+${LOG_SOURCE_HELP}
+
+exit status: 0 done; 1 a log could not be read (the report covers the others); 2 usage error, or a
+file that is not an access log (a slow log: use \`slow\`); 3 a gzip file is damaged: the report covers
+the lines before the damage, and stderr says where.`;
 
 function seconds(v: number): string { return v.toFixed(3); }
 
@@ -106,22 +114,8 @@ function parseFields(value: string | undefined): Partial<FieldMapping> {
 }
 
 /** Guesses the layout from the first non-blank line of a file. */
-export async function guessLogFormat(path: string): Promise<AccessLogFormat> {
-  const fh = await open(path, 'r');
-  try {
-    let head = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await fh.read(head, 0, head.length, 0);
-    head = head.subarray(0, bytesRead);
-    if (head[0] === 0x1f && head[1] === 0x8b) {
-      try { head = gunzipSync(head, { finishFlush: 2 /* Z_SYNC_FLUSH: accept a cut-off stream */ }); } catch { return 'ltsv'; }
-    }
-    const line = head.toString('utf8').split('\n').find((l) => l.trim() !== '') ?? '';
-    if (line.trimStart().startsWith('{')) return 'json';
-    if (/(^|\t)[\w-]+:[^\t]*\t[\w-]+:/.test(line)) return 'ltsv';
-    return 'combined';
-  } finally {
-    await fh.close();
-  }
+export function guessLogFormat(path: string): AccessLogFormat {
+  return guessAccessFormat(readLogHead(path));
 }
 
 /**
@@ -130,12 +124,19 @@ export async function guessLogFormat(path: string): Promise<AccessLogFormat> {
  */
 async function guessSourcesFormat(sources: readonly LogSource[], remote: RemoteLogReader | undefined): Promise<AccessLogFormat> {
   for (const s of sources) {
-    try {
-      if (s.kind === 'local') return await guessLogFormat(s.path);
-      if (remote) return sniffText(await remote.head(s)).accessFormat ?? 'ltsv';
-    } catch { /* unreadable: its read says why */ }
+    const sniff = await sniffSource(s, remote);
+    if (sniff) return sniff.format ?? 'combined';
   }
   return 'ltsv';
+}
+
+/** What the head of a source looks like; undefined when it cannot be read (its read says why). */
+async function sniffSource(s: LogSource, remote: RemoteLogReader | undefined): Promise<LogSniff | undefined> {
+  try {
+    if (s.kind === 'local') return sniffLog(readLogHead(s.path));
+    if (remote) return sniffLog(Buffer.from(await remote.head(s)));
+  } catch { /* unreadable */ }
+  return undefined;
 }
 
 /** Routes from `--routes`: a JSON / JSON Lines file of Route objects, or a source directory to scan. */
@@ -172,7 +173,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   const time = (values.time ?? 'auto') as TimeField;
   if (!['auto', 'reqtime', 'apptime'].includes(time)) throw new UsageError(`--time must be auto, reqtime or apptime (got "${values.time}")`);
   let logFormat = values['log-format'] as AccessLogFormat | undefined;
-  if (logFormat !== undefined && !ACCESS_LOG_FORMATS.includes(logFormat)) throw new UsageError(`--log-format must be one of ${ACCESS_LOG_FORMATS.join(', ')} (got "${logFormat}")`);
+  if (logFormat !== undefined && !isAccessLogFormat(logFormat)) throw new UsageError(`--log-format must be ltsv, json, combined, combined-alp or an nginx log_format string (got "${logFormat}")`);
   const intOpt = (name: string, v: string | undefined) => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -181,6 +182,11 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   };
   const remote = remoteReaderFor(sources, values, io);
   try {
+  for (const s of sources) {
+    const sniff = await sniffSource(s, remote);
+    const wrong = sniff ? wrongKindMessage(sniff, 'access') : '';
+    if (wrong) { io.stderr.write(`query-insight endpoints: ${describeLogSource(s)}: ${wrong}\n`); return 2; }
+  }
   logFormat ??= await guessSourcesFormat(sources, remote);
   let routes: Route[] | undefined;
   if (values.routes) routes = await loadRoutes(values.routes);
@@ -212,15 +218,24 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (!values.quiet) {
     const parts = [`${lineBase} lines`, `${report.requests} requests`, `${report.endpoints.length} endpoints`];
     if (report.malformed) parts.push(`${report.malformed} malformed`);
+    if (report.joined) parts.push(`${report.joined} cut-and-joined lines (the request after each cut read, the one before lost)`);
     if (report.overflowRequests) parts.push(`${report.overflowRequests} requests past --limit in one row`);
     if (!report.exactPercentiles) parts.push('percentiles from histograms (±1 %)');
-    io.stderr.write(`# ${logFormat}: ${parts.join(', ')}\n`);
+    if (report.timeFrom.length) parts.push(`response time from ${report.timeFrom.map((t) => `${t.field} (${t.requests})`).join(' and ')}`);
+    io.stderr.write(`# ${logFormat.includes('$') ? 'log_format' : logFormat}: ${parts.join(', ')}\n`);
+    const reasons = Object.entries(report.malformedByReason).sort((a, b) => b[1] - a[1]);
+    if (reasons.length) io.stderr.write(`# malformed by reason: ${reasons.map(([r, n]) => `${r}: ${n}`).join(', ')}\n`);
     for (const m of report.malformedExamples) io.stderr.write(`#   line ${m.line}: ${m.reason}${m.text ? `: ${m.text}` : ''}\n`);
     for (const r of report.rejectedRoutes) io.stderr.write(`#   route ${r.route.pattern} (${r.route.file}) not usable: ${r.reason}\n`);
+    for (const r of report.retiredRegexes) io.stderr.write(`#   matching group ${r} was too slow on some paths and was no longer used\n`);
     if (sources.length > 1) for (const r of report.sources) io.stderr.write(`#   ${r.name}: ${r.lines} lines${r.gzip ? ' (gzip)' : ''}${r.error ? ', incomplete' : ''}\n`);
   }
   // why: the report of what could be read comes first; a source that failed still makes the exit non-zero.
-  return reportSourceErrors(report.sources, io) ? 1 : 0;
+  if (reportSourceErrors(report.sources, io)) return 1;
+  // why: after the output, so the report of the lines before the damage is whole; a distinct code for scripts.
+  const damaged = report.sources.filter((r) => r.result?.damaged);
+  for (const r of damaged) io.stderr.write(`query-insight endpoints: ${r.result!.damaged!.message}\n`);
+  return damaged.length ? 3 : 0;
   } finally {
     await remote?.close();
   }

@@ -4,7 +4,7 @@
  */
 import type { Route } from '../model';
 import { AccessRecord } from './accessBytes';
-import { createAccessParser, type AccessLineParser, type AccessParserOptions } from './accessParsers';
+import { createAccessParser, timeFieldNames, type AccessLineParser, type AccessParserOptions } from './accessParsers';
 import { EndpointAccumulator, SampleBudget, type TimingSummary } from './endpointStats';
 import { HostTally } from './hostTally';
 import { Grouper, OVERFLOW_GROUP, type Group, type GroupKind, type GroupingOptions } from './grouping';
@@ -62,12 +62,23 @@ export interface EndpointStats extends TimingSummary {
 }
 
 export interface AccessReport {
-  /** Lines seen (blank lines included). */
+  /** Lines seen: requests + blank + malformed (each line counted once). */
   lines: number;
   requests: number;
   blank: number;
   malformed: number;
+  /** Malformed lines by reason (the reasons are fixed phrases); the counts add up to `malformed`. */
+  malformedByReason: Record<string, number>;
   malformedExamples: MalformedLine[];
+  /**
+   * Lines that held two requests, the first cut short (a writer killed mid-line, a rotated log):
+   * the request after the cut is counted in `requests`, the one before it is lost.
+   */
+  joined: number;
+  /** Which field gave the response time: its name in this layout, and how many requests took it. */
+  timeFrom: { field: string; requests: number }[];
+  /** Matching-group expressions retired by the regex guard because they were too slow. */
+  retiredRegexes: string[];
   endpoints: EndpointStats[];
   /** False when the sample budget ran out and percentiles came from histograms (within 1 %). */
   exactPercentiles: boolean;
@@ -89,10 +100,15 @@ export class AccessAnalyzer {
   private readonly decode: ByteDecoder;
   private endpointCount = 0;
   private readonly hosts = new HostTally<EndpointAccumulator>();
+  private readonly timeNames: { reqtime: string; apptime: string };
+  private fromReqtime = 0;
+  private fromApptime = 0;
   lines = 0;
   requests = 0;
   blank = 0;
   malformed = 0;
+  joined = 0;
+  readonly malformedByReason: Record<string, number> = {};
   overflowRequests = 0;
   readonly malformedExamples: MalformedLine[] = [];
   /** Bound `line` for handing to a line reader. */
@@ -106,29 +122,57 @@ export class AccessAnalyzer {
     this.maxExamples = options.malformedExamples ?? 10;
     this.timeField = options.time ?? 'auto';
     this.decode = options.decode ?? defaultDecoder;
+    this.timeNames = timeFieldNames(options);
     this.line = (b, s, e, lineNo) => this.onLine(b, s, e, lineNo);
+  }
+
+  /** Counts a line as malformed for `reason` (a fixed phrase), keeping the first few as examples. */
+  addMalformed(lineNo: number, reason: string, text: string): void {
+    this.malformed++;
+    this.malformedByReason[reason] = (this.malformedByReason[reason] ?? 0) + 1;
+    if (this.malformedExamples.length < this.maxExamples) this.malformedExamples.push({ line: lineNo, reason, text });
+  }
+
+  /** A line the reader skipped because it is longer than its limit (its bytes never reach the parser). */
+  tooLong(lineNo: number, length: number): void {
+    if (lineNo > this.lines) this.lines = lineNo;
+    this.addMalformed(lineNo, 'line too long', `(${length} bytes)`);
   }
 
   private onLine(b: Uint8Array, s: number, e: number, lineNo: number): void {
     this.lines = lineNo;
     if (s === e) { this.blank++; return; }
     const rec = this.rec;
-    const err = this.parse(b, s, e, rec);
+    let err = this.parse(b, s, e, rec);
+    if (err) {
+      // why: a line cut short and glued to the next holds that next request whole; read it from where it starts.
+      const rejoin = this.parse.rejoin;
+      let at = s;
+      for (let k = 0; k < 4 && rejoin; k++) {
+        at = rejoin(b, s, e, at);
+        if (at < 0) break;
+        if (!this.parse(b, at, e, rec)) { err = ''; this.joined++; break; }
+      }
+    }
     let t = NaN;
+    let fromApp = false;
     if (!err) {
       const tf = this.timeField;
-      t = tf === 'reqtime' ? rec.reqTime : tf === 'apptime' ? rec.appTime : (rec.appTime === rec.appTime ? rec.appTime : rec.reqTime);
+      fromApp = tf === 'apptime' || (tf === 'auto' && rec.appTime === rec.appTime);
+      t = fromApp ? rec.appTime : rec.reqTime;
     }
     if (err || t !== t) {
-      this.malformed++;
+      let text = '';
       if (this.malformedExamples.length < this.maxExamples) {
         let ascii = true;
         const end = Math.min(e, s + 200);
         for (let i = s; i < end; i++) if (b[i] >= 128) { ascii = false; break; }
-        this.malformedExamples.push({ line: lineNo, reason: err || `no ${this.timeField} time`, text: this.decode(b, s, end, ascii) });
+        text = this.decode(b, s, end, ascii);
       }
+      this.addMalformed(lineNo, err || `no ${this.timeField === 'apptime' ? this.timeNames.apptime : this.timeNames.reqtime} time`, text);
       return;
     }
+    if (fromApp) this.fromApptime++; else this.fromReqtime++;
     this.requests++;
     const method = rec.method;
     let groups = this.byMethod.get(method);
@@ -167,9 +211,12 @@ export class AccessAnalyzer {
       }
     }
     endpoints.sort((a, b) => b.sum - a.sum || b.count - a.count || a.uri.localeCompare(b.uri) || a.method.localeCompare(b.method));
+    const timeFrom = [{ field: this.timeNames.apptime, requests: this.fromApptime }, { field: this.timeNames.reqtime, requests: this.fromReqtime }]
+      .filter((x) => x.requests > 0).sort((a, b) => b.requests - a.requests);
     return {
       lines: this.lines, requests: this.requests, blank: this.blank, malformed: this.malformed,
-      malformedExamples: this.malformedExamples, endpoints, exactPercentiles: exact,
+      malformedByReason: { ...this.malformedByReason }, malformedExamples: this.malformedExamples, joined: this.joined, timeFrom,
+      retiredRegexes: this.grouper.retiredRegexes, endpoints, exactPercentiles: exact,
       overflowRequests: this.overflowRequests, rejectedRoutes: this.grouper.rejectedRoutes,
     };
   }

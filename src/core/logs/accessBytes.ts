@@ -22,9 +22,16 @@ export class AccessRecord {
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
+/** The longest time field read as a number; nginx writes at most a dozen characters. */
+export const MAX_NUMBER_BYTES = 40;
+
+/** A request that took longer than this (one day, in seconds) is damage, not a measurement. */
+export const MAX_SECONDS = 86_400;
+
 /**
- * Reads a non-negative decimal (`12`, `0.034`, `.5`) from bytes. Returns NaN for `-`, empty or
- * anything else; exponents and very long numbers go through parseFloat so the value is exact.
+ * Reads a decimal (`12`, `0.034`, `.5`, `-1.5`, `1e-3`) from bytes. Returns NaN for `-`, empty or
+ * anything else, including fields over MAX_NUMBER_BYTES; the value may be negative or Infinity
+ * (`1e309`): callers validate it (see secondsProblem).
  */
 export function parseSeconds(b: Uint8Array, s: number, e: number): number {
   if (s >= e) return NaN;
@@ -53,16 +60,53 @@ export function parseSeconds(b: Uint8Array, s: number, e: number): number {
   return fd === 0 ? int : (int * POW10[fd] + frac) / POW10[fd];
 }
 
+/**
+ * The general number syntax `[-]digits[.digits][e[+-]digits]`, checked by one forward scan (a
+ * backtracking regular expression took quadratic time on a long run of digits).
+ */
 function slow(b: Uint8Array, s: number, e: number): number {
+  if (e - s > MAX_NUMBER_BYTES) return NaN;
+  let i = s;
+  if (b[i] === 45) i++;
+  let mant = 0;
+  while (i < e && b[i] >= 48 && b[i] <= 57) { i++; mant++; }
+  if (i < e && b[i] === 46) { i++; while (i < e && b[i] >= 48 && b[i] <= 57) { i++; mant++; } }
+  if (mant === 0) return NaN;
+  if (i < e && (b[i] === 101 || b[i] === 69)) {
+    i++;
+    if (i < e && (b[i] === 43 || b[i] === 45)) i++;
+    let exp = 0;
+    while (i < e && b[i] >= 48 && b[i] <= 57) { i++; exp++; }
+    if (exp === 0) return NaN;
+  }
+  if (i !== e) return NaN;
   let t = '';
-  for (let i = s; i < e; i++) t += String.fromCharCode(b[i]);
-  if (!/^\s*(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(t)) return NaN;
+  for (let k = s; k < e; k++) t += String.fromCharCode(b[k]);
   return parseFloat(t);
 }
 
+/** Why a time read from a log cannot be a measurement ('' when it can): the malformed reason. */
+export function secondsProblem(v: number): string {
+  if (v !== v) return 'not a number';
+  if (v === Infinity || v === -Infinity) return 'not finite';
+  if (v < 0) return 'negative';
+  if (v > MAX_SECONDS) return 'over 1 day';
+  return '';
+}
+
+/** True for a value secondsProblem accepts (the hot path's check). */
+export function isSeconds(v: number): boolean {
+  return v >= 0 && v <= MAX_SECONDS;
+}
+
+/** Set by parseSecondsList when a list holds something other than numbers and `-`. */
+export const BAD_LIST = -1;
+
 /**
  * Reads nginx's `$upstream_response_time`: one number, `-`, or several separated by `, ` (next
- * upstream) and ` : ` (internal redirect). Returns the sum, NaN when no number is present.
+ * upstream) and ` : ` (internal redirect). Returns the sum, NaN when only `-` is present, and
+ * BAD_LIST (negative) when an item is not a valid time (a cut line glued to the next one puts an
+ * address and a timestamp here).
  */
 export function parseSecondsList(b: Uint8Array, s: number, e: number): number {
   let total = NaN;
@@ -71,9 +115,10 @@ export function parseSecondsList(b: Uint8Array, s: number, e: number): number {
     while (i < e && (b[i] === 32 || b[i] === 44 || b[i] === 58)) i++;
     let j = i;
     while (j < e && b[j] !== 32 && b[j] !== 44 && b[j] !== 58) j++;
-    if (j > i) {
+    if (j > i && !(j === i + 1 && b[i] === 45)) {
       const v = parseSeconds(b, i, j);
-      if (!Number.isNaN(v)) total = Number.isNaN(total) ? v : total + v;
+      if (!isSeconds(v)) return BAD_LIST;
+      total = Number.isNaN(total) ? v : total + v;
     }
     i = j;
   }
@@ -94,10 +139,17 @@ export function parseUint(b: Uint8Array, s: number, e: number): number {
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'CONNECT', 'TRACE'];
 
-/** Returns the method as a shared string (no allocation for the usual ones); '' when it is not a token. */
+/** The longest method accepted (WebDAV's `VERSION-CONTROL` and `BASELINE-CONTROL` are the longest in use). */
+const MAX_METHOD = 24;
+
+/**
+ * Returns the method as a shared string (no allocation for the usual ones); '' when it is not a
+ * method: letters, then letters, `-` or `_`, at most MAX_METHOD bytes. (HTTP allows any token, but
+ * a digit or a punctuation mark in a logged method is a garbled or hostile request line.)
+ */
 export function readMethod(b: Uint8Array, s: number, e: number, decode: ByteDecoder): string {
   const n = e - s;
-  if (n <= 0 || n > 32) return '';
+  if (n <= 0 || n > MAX_METHOD) return '';
   for (const m of METHODS) {
     if (m.length !== n) continue;
     let ok = true;
@@ -105,14 +157,19 @@ export function readMethod(b: Uint8Array, s: number, e: number, decode: ByteDeco
     if (ok) return m;
   }
   for (let i = s; i < e; i++) {
-    const c = b[i];
-    if (c <= 32 || c >= 127 || c === 34) return '';
+    const c = b[i] | 0x20;
+    const letter = c >= 97 && c <= 122;
+    if (!letter && (i === s || (b[i] !== 45 && b[i] !== 95))) return '';
   }
   return decode(b, s, e, true).toUpperCase();
 }
 
+/** nginx refuses request lines over 8 KiB by default (large_client_header_buffers); longer is damage. */
+export const MAX_URI_BYTES = 16 * 1024;
+
 /** Decodes a URI's path (up to `?` unless keepQuery), checking whether it is pure ASCII for the decoder. */
 export function readPath(b: Uint8Array, s: number, e: number, keepQuery: boolean, decode: ByteDecoder): string {
+  // (the caller has capped e - s at MAX_URI_BYTES)
   let ascii = true;
   let end = e;
   for (let i = s; i < e; i++) {

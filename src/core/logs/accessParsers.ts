@@ -1,18 +1,37 @@
 /**
- * Access-log line parsers: nginx LTSV (alp's labels), JSON lines (alp's keys, nginx `escape=json`)
- * and the combined format with `$request_time` (and optionally `$upstream_response_time`) appended,
- * or any layout described by a regular expression with named groups.
+ * Access-log line parsers: nginx LTSV (alp's labels), JSON lines (alp's keys, nginx `escape=json`),
+ * any nginx `log_format` (the combined layouts by name, see nginxLogFormat.ts), or a layout described
+ * by a regular expression with named groups.
  *
  * Each parser reads one line's bytes into a reused AccessRecord and returns '' on success or a short
- * reason for a malformed line. The byte parsers locate fields by scanning bytes; strings are built
- * only for the method (interned) and the path.
+ * reason for a malformed line (a fixed phrase, so lines can be counted by reason). The byte parsers
+ * locate fields by one forward scan; every field is capped and every number validated, so a line
+ * costs time linear in its length. Strings are built only for the method (interned) and the path.
  */
-import { AccessRecord, asciiBytes, bytesEqual, parseSeconds, parseSecondsList, parseUint, readMethod, readPath } from './accessBytes';
+import { AccessRecord, asciiBytes, BAD_LIST, bytesEqual, isSeconds, MAX_URI_BYTES, parseSeconds, parseSecondsList, parseUint, readMethod, readPath, secondsProblem } from './accessBytes';
 import { defaultDecoder, type ByteDecoder } from './lineSource';
+import { compileLogFormat, Field as F, isLogFormatString, matchLayout, NAMED_LOG_FORMATS, rejoinLayout } from './nginxLogFormat';
+import { guardUserRegex, type GuardedRegex } from './regexGuard';
 
-export type AccessLogFormat = 'ltsv' | 'json' | 'combined';
+/** `ltsv`, `json`, a named nginx layout (`combined`, `combined-alp`) or an nginx log_format string. */
+export type AccessLogFormat = 'ltsv' | 'json' | 'combined' | 'combined-alp' | (string & { readonly logFormat?: true });
 
-export const ACCESS_LOG_FORMATS: readonly AccessLogFormat[] = ['ltsv', 'json', 'combined'];
+export const ACCESS_LOG_FORMATS: readonly string[] = ['ltsv', 'json', ...Object.keys(NAMED_LOG_FORMATS)];
+
+/** True for a format name or an nginx log_format string (checked further when compiled). */
+export function isAccessLogFormat(value: string): boolean {
+  return ACCESS_LOG_FORMATS.includes(value) || isLogFormatString(value);
+}
+
+/** How a layout names the two times, for the summary (`$upstream_response_time`, `apptime`, …). */
+export function timeFieldNames(options: AccessParserOptions): { reqtime: string; apptime: string } {
+  if (options.pattern) return { reqtime: '(?<reqtime>)', apptime: '(?<apptime>)' };
+  if (options.format === 'ltsv' || options.format === 'json') {
+    const map = { ...(options.format === 'json' ? JSON_FIELDS : LTSV_FIELDS), ...options.fields };
+    return { reqtime: map.reqtime, apptime: map.apptime };
+  }
+  return { reqtime: '$request_time', apptime: '$upstream_response_time' };
+}
 
 /** Which label (LTSV) or key (JSON) holds each field. */
 export interface FieldMapping {
@@ -51,10 +70,18 @@ export interface AccessParserOptions {
   decode?: ByteDecoder;
 }
 
-/** Parses one line into `rec`; returns '' or the reason the line is malformed. */
-export type AccessLineParser = (b: Uint8Array, s: number, e: number, rec: AccessRecord) => string;
+/**
+ * Parses one line into `rec`; returns '' or the reason the line is malformed. `rejoin` finds where a
+ * request swallowed by a cut line may start (after `after`), -1 when nowhere: a line cut short and
+ * glued to the next one is then read from there.
+ */
+export type AccessLineParser = ((b: Uint8Array, s: number, e: number, rec: AccessRecord) => string) & {
+  rejoin?: (b: Uint8Array, s: number, e: number, after: number) => number;
+};
 
-const enum F { Method, Uri, Status, Size, Reqtime, Apptime, Request, Reqsize, Count }
+/** The reason of a line that holds a second request's fields (a cut line glued to the next). */
+export const JOINED = 'cut-and-joined line';
+
 const FIELD_ORDER: (keyof FieldMapping)[] = ['method', 'uri', 'status', 'size', 'reqtime', 'apptime', 'request', 'reqsize'];
 
 /** Builds the parser for a format. Throws on an invalid pattern (a usage error, not a data error). */
@@ -62,7 +89,7 @@ export function createAccessParser(options: AccessParserOptions): AccessLinePars
   const decode = options.decode ?? defaultDecoder;
   const keepQuery = options.keepQuery ?? false;
   if (options.pattern) return regexParser(options.pattern, keepQuery, decode);
-  if (options.format === 'combined') return combinedParser(keepQuery, decode);
+  if (options.format !== 'ltsv' && options.format !== 'json') return layoutParser(options.format, keepQuery, decode);
   const base = options.format === 'json' ? JSON_FIELDS : LTSV_FIELDS;
   const map = { ...base, ...options.fields };
   const labels = FIELD_ORDER.map((k) => asciiBytes(map[k]));
@@ -73,10 +100,11 @@ export function createAccessParser(options: AccessParserOptions): AccessLinePars
   return jsonParser(labels, map, st, en, fill, keepQuery);
 }
 
-/** Sets the record from the located field ranges (-1 = absent). */
+/** Sets the record from the located field ranges (-1 = absent); every value is checked. */
 function fillRecord(b: Uint8Array, st: Int32Array, en: Int32Array, rec: AccessRecord, keepQuery: boolean, decode: ByteDecoder): string {
   let ms = st[F.Method], me = en[F.Method], us = st[F.Uri], ue = en[F.Uri];
   if ((ms < 0 || us < 0) && st[F.Request] >= 0) {
+    if (en[F.Request] - st[F.Request] > MAX_URI_BYTES + 64) return 'uri too long';
     const r = splitRequest(b, st[F.Request], en[F.Request]);
     if (!r) return 'bad request line';
     if (ms < 0) { ms = r[0]; me = r[1]; }
@@ -84,20 +112,35 @@ function fillRecord(b: Uint8Array, st: Int32Array, en: Int32Array, rec: AccessRe
   }
   if (ms < 0) return 'no method';
   if (us < 0 || us === ue) return 'no uri';
+  if (ue - us > MAX_URI_BYTES) return 'uri too long';
   const method = readMethod(b, ms, me, decode);
   if (!method) return 'bad method';
+  // why: status codes have three digits; anything longer is a damaged line, not an odd status.
+  rec.status = st[F.Status] >= 0 && en[F.Status] - st[F.Status] <= 3 ? parseUint(b, st[F.Status], en[F.Status]) : -1;
+  if (rec.status < 0) return 'bad status';
+  let size = 0;
+  if (st[F.Size] >= 0 && !isDash(b, st[F.Size], en[F.Size])) { size = parseUint(b, st[F.Size], en[F.Size]); if (size < 0) return 'bad body size'; }
+  rec.size = size;
+  rec.reqSize = NaN;
+  if (st[F.Reqsize] >= 0 && !isDash(b, st[F.Reqsize], en[F.Reqsize])) { rec.reqSize = parseUint(b, st[F.Reqsize], en[F.Reqsize]); if (rec.reqSize < 0) return 'bad request length'; }
+  rec.reqTime = NaN;
+  if (st[F.Reqtime] >= 0 && !isDash(b, st[F.Reqtime], en[F.Reqtime])) {
+    const v = parseSeconds(b, st[F.Reqtime], en[F.Reqtime]);
+    if (!isSeconds(v)) return `request time ${secondsProblem(v)}`;
+    rec.reqTime = v;
+  }
+  rec.appTime = st[F.Apptime] >= 0 ? parseSecondsList(b, st[F.Apptime], en[F.Apptime]) : NaN;
+  if (rec.appTime === BAD_LIST) return 'upstream time not a list of times';
+  if (rec.appTime > 86_400) return 'upstream time over 1 day';
+  if (Number.isNaN(rec.reqTime) && Number.isNaN(rec.appTime)) return 'no response time';
   rec.method = method;
   rec.path = readPath(b, us, ue, keepQuery, decode);
-  rec.status = st[F.Status] >= 0 ? parseUint(b, st[F.Status], en[F.Status]) : -1;
-  if (rec.status < 0) return 'bad status';
-  const size = st[F.Size] >= 0 ? parseUint(b, st[F.Size], en[F.Size]) : 0;
-  rec.size = size < 0 ? 0 : size;
-  rec.reqSize = st[F.Reqsize] >= 0 ? parseUint(b, st[F.Reqsize], en[F.Reqsize]) : NaN;
-  if (rec.reqSize < 0) rec.reqSize = NaN;
-  rec.reqTime = st[F.Reqtime] >= 0 ? parseSeconds(b, st[F.Reqtime], en[F.Reqtime]) : NaN;
-  rec.appTime = st[F.Apptime] >= 0 ? parseSecondsList(b, st[F.Apptime], en[F.Apptime]) : NaN;
-  if (Number.isNaN(rec.reqTime) && Number.isNaN(rec.appTime)) return 'no response time';
   return '';
+}
+
+/** True for an empty field or nginx's `-` (no value). */
+function isDash(b: Uint8Array, s: number, e: number): boolean {
+  return s === e || (e === s + 1 && b[s] === 45);
 }
 
 /** Splits `GET /path HTTP/1.1` into [methodStart, methodEnd, uriStart, uriEnd]. */
@@ -117,7 +160,7 @@ function ltsvParser(labels: Uint8Array[], st: Int32Array, en: Int32Array, fill: 
   // Labels by their first byte, so most fields cost one table lookup before the scan to the tab.
   const byFirst: (number[] | undefined)[] = new Array(256).fill(undefined);
   labels.forEach((l, k) => { if (l.length) (byFirst[l[0]] ??= []).push(k); });
-  return (b, s, e, rec) => {
+  const parse: AccessLineParser = (b, s, e, rec) => {
     st.fill(-1);
     en.fill(-1);
     let pos = s;
@@ -129,7 +172,11 @@ function ltsvParser(labels: Uint8Array[], st: Int32Array, en: Int32Array, fill: 
         for (let c = 0; c < cands.length; c++) {
           const label = labels[cands[c]];
           const len = label.length;
-          if (st[cands[c]] < 0 && b[pos + len] === 58 && pos + len < e && bytesEqual(b, pos, pos + len, label)) { k = cands[c]; st[k] = pos + len + 1; break; }
+          if (b[pos + len] === 58 && pos + len < e && bytesEqual(b, pos, pos + len, label)) {
+            // why: a label seen twice means the line is two requests, the first cut short.
+            if (st[cands[c]] >= 0) return JOINED;
+            k = cands[c]; st[k] = pos + len + 1; break;
+          }
         }
       }
       // why: a JS loop beats Buffer#indexOf here: the fields are short and the call overhead dominates.
@@ -141,11 +188,31 @@ function ltsvParser(labels: Uint8Array[], st: Int32Array, en: Int32Array, fill: 
     if (found === 0) return 'not LTSV (none of the expected labels)';
     return fill(b, rec);
   };
+  // The next line starts with the same label as this one (`time:`), glued after the cut.
+  parse.rejoin = (b, s, e, after) => {
+    let c = s;
+    while (c < e && c - s < 64 && b[c] !== 58 && b[c] !== 9) c++;
+    if (b[c] !== 58 || c === s) return -1;
+    return findBytes(b, Math.max(after + 1, s + 1), e, b.subarray(s, c + 1));
+  };
+  return parse;
+}
+
+/** Position of `needle` in b[from, e), -1 if absent (a forward scan; needles are short). */
+function findBytes(b: Uint8Array, from: number, e: number, needle: Uint8Array): number {
+  const n = needle.length;
+  for (let i = from; i <= e - n; i++) {
+    if (b[i] !== needle[0]) continue;
+    let k = 1;
+    while (k < n && b[i + k] === needle[k]) k++;
+    if (k === n) return i;
+  }
+  return -1;
 }
 
 function jsonParser(labels: Uint8Array[], map: FieldMapping, st: Int32Array, en: Int32Array, fill: (b: Uint8Array, rec: AccessRecord) => string, keepQuery: boolean): AccessLineParser {
   const n = labels.length;
-  return (b, s, e, rec) => {
+  const parse: AccessLineParser = (b, s, e, rec) => {
     st.fill(-1);
     en.fill(-1);
     let i = s;
@@ -157,6 +224,7 @@ function jsonParser(labels: Uint8Array[], map: FieldMapping, st: Int32Array, en:
       while (i < e && (b[i] === 32 || b[i] === 9 || b[i] === 44)) i++;
       if (i >= e) return 'truncated JSON';
       if (b[i] === 125) break;
+      if (b[i] === 123) return JOINED;
       if (b[i] !== 34) return 'bad JSON key';
       const ks = i + 1;
       i = endOfString(b, ks, e);
@@ -195,10 +263,21 @@ function jsonParser(labels: Uint8Array[], map: FieldMapping, st: Int32Array, en:
         }
       }
     }
+    i++;
+    while (i < e && (b[i] === 32 || b[i] === 9)) i++;
+    if (i < e) return b[i] === 123 ? JOINED : 'text after the JSON object';
     // why: escapes (`\"`, `\u00e9`, `\/`) are rare in these fields; let JSON.parse decode them.
     if (escaped) return fillFromObject(b, s, e, map, rec, keepQuery);
     return fill(b, rec);
   };
+  // The next line starts like this one (`{"time":`), glued after the cut.
+  parse.rejoin = (b, s, e, after) => {
+    let c = s;
+    while (c < e && c - s < 64 && b[c] !== 58) c++;
+    if (b[c] !== 58 || b[s] !== 123) return -1;
+    return findBytes(b, Math.max(after + 1, s + 1), e, b.subarray(s, c + 1));
+  };
+  return parse;
 }
 
 /** Index of the closing quote of a JSON string starting at `s` (after the opening quote), -1 if none. */
@@ -245,48 +324,22 @@ function fillFromObject(b: Uint8Array, s: number, e: number, map: FieldMapping, 
 }
 
 /**
- * `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer"
- * "$http_user_agent" $request_time [$upstream_response_time]`. nginx escapes `"` inside variables
- * as `\x22`, so quotes delimit fields reliably.
+ * A parser for an nginx `log_format` (a named layout or the string itself). nginx escapes `"` inside
+ * variables as `\x22`, so the literals between variables delimit them reliably.
  */
-function combinedParser(keepQuery: boolean, decode: ByteDecoder): AccessLineParser {
+function layoutParser(format: string, keepQuery: boolean, decode: ByteDecoder): AccessLineParser {
+  const layout = compileLogFormat(format);
   const st = new Int32Array(F.Count);
   const en = new Int32Array(F.Count);
-  return (b, s, e, rec) => {
+  const parse: AccessLineParser = (b, s, e, rec) => {
     st.fill(-1);
     en.fill(-1);
-    let i = b.indexOf(93, s); // ']'
-    if (i < 0 || i >= e) return 'no [time]';
-    i = b.indexOf(34, i); // '"'
-    if (i < 0 || i >= e) return 'no "request"';
-    const rs = i + 1;
-    const re = b.indexOf(34, rs);
-    if (re < 0 || re >= e) return 'unterminated "request"';
-    st[F.Request] = rs; en[F.Request] = re;
-    i = re + 1;
-    const tok = (k: F): boolean => {
-      while (i < e && b[i] === 32) i++;
-      const ts = i;
-      while (i < e && b[i] !== 32) i++;
-      if (i === ts) return false;
-      st[k] = ts; en[k] = i;
-      return true;
-    };
-    const quoted = (): boolean => {
-      while (i < e && b[i] === 32) i++;
-      if (b[i] !== 34) return false;
-      const close = b.indexOf(34, i + 1);
-      if (close < 0 || close >= e) return false;
-      i = close + 1;
-      return true;
-    };
-    if (!tok(F.Status) || !tok(F.Size)) return 'no status and size';
-    if (!quoted() || !quoted()) return 'no "referer" "user agent"';
-    if (!tok(F.Reqtime)) return 'no request time (append $request_time to the log_format)';
-    while (i < e && b[i] === 32) i++;
-    if (i < e) { st[F.Apptime] = i; en[F.Apptime] = e; }
+    const err = matchLayout(layout, b, s, e, st, en);
+    if (err) return err;
     return fillRecord(b, st, en, rec, keepQuery, decode);
   };
+  parse.rejoin = (b, s, e, after) => rejoinLayout(layout, b, s, e, after);
+  return parse;
 }
 
 const GROUP_FIELD: Record<string, F> = {
@@ -295,20 +348,25 @@ const GROUP_FIELD: Record<string, F> = {
   reqsize: F.Reqsize, request_length: F.Reqsize,
 };
 
+/** Lines longer than this are not given to a user's regular expression (its time is not bounded by the scan). */
+const MAX_PATTERN_LINE = 64 * 1024;
+
 /** A parser from a regular expression with named groups; needs `uri` or `request`, and a time. */
 function regexParser(pattern: string, keepQuery: boolean, decode: ByteDecoder): AccessLineParser {
-  let re: RegExp;
-  try { re = new RegExp(pattern, 'd'); } catch (err) { throw new Error(`invalid log pattern: ${(err as Error).message}`); }
+  let re: GuardedRegex;
+  try { re = guardUserRegex(pattern, 'd', MAX_PATTERN_LINE); } catch (err) { throw new Error(`log pattern: ${(err as Error).message}`); }
   const names = Object.keys(GROUP_FIELD).filter((g) => pattern.includes(`(?<${g}>`));
   if (!names.some((g) => g === 'uri' || g === 'request')) throw new Error('the log pattern needs a named group (?<uri>…) or (?<request>…)');
   if (!names.some((g) => GROUP_FIELD[g] === F.Reqtime || GROUP_FIELD[g] === F.Apptime)) throw new Error('the log pattern needs a named group (?<reqtime>…) or (?<apptime>…)');
   const st = new Int32Array(F.Count);
   const en = new Int32Array(F.Count);
   return (b, s, e, rec) => {
+    if (e - s > MAX_PATTERN_LINE) return 'line too long for the log pattern';
     let ascii = true;
     for (let i = s; i < e; i++) if (b[i] >= 128) { ascii = false; break; }
     const text = decode(b, s, e, ascii);
     const m = re.exec(text);
+    if (m === undefined) return 'log pattern too slow (no longer used)';
     if (!m || !m.indices?.groups) return 'does not match the log pattern';
     const bytes = ascii ? b : encoder.encode(text);
     const base = ascii ? s : 0;

@@ -4,6 +4,7 @@
  * static files by extension, then automatic normalisation of ids as the fallback.
  */
 import type { Route } from '../model';
+import { guardUserRegex, type GuardedRegex } from './regexGuard';
 import { RouteMatcher } from './routeMatch';
 
 export type GroupKind = 'route' | 'regex' | 'static' | 'auto' | 'literal';
@@ -32,7 +33,10 @@ export const DEFAULT_STATIC_EXTENSIONS: readonly string[] = [
   'mp3', 'mp4', 'webm', 'ogg', 'wav', 'pdf', 'txt', 'html', 'htm', 'xml', 'wasm', 'zip', 'gz',
 ];
 
-interface UserRegex { re: RegExp; name: string; prefix: string; group?: Group }
+interface UserRegex { re: GuardedRegex; name: string; prefix: string; group?: Group }
+
+/** Paths longer than this are not given to the user's expressions (they fall through to normalisation). */
+const MAX_REGEX_PATH = 4096;
 
 /**
  * Splits alp's `-m` value: comma-separated expressions. A comma inside `{m,n}`, `[...]` or after a
@@ -57,7 +61,10 @@ export function splitMatchingGroups(value: string): string[] {
   return out;
 }
 
-/** Compiles one user expression; throws with the expression quoted when it is invalid. */
+/**
+ * Compiles one user expression behind the regex guard (length cap, time guard); throws with the
+ * expression quoted when it is invalid or refused as not linear.
+ */
 export function compileUserRegex(source: string): UserRegex {
   let body = source.replace(/\(\?P</g, '(?<');
   let flags = '';
@@ -67,8 +74,8 @@ export function compileUserRegex(source: string): UserRegex {
     if (inline[1].includes('i')) flags += 'i';
     if (inline[1].includes('s')) flags += 's';
   }
-  let re: RegExp;
-  try { re = new RegExp(body, flags); } catch (err) { throw new Error(`invalid matching group "${source}": ${(err as Error).message}`); }
+  let re: GuardedRegex;
+  try { re = guardUserRegex(body, flags, MAX_REGEX_PATH); } catch (err) { throw new Error(`matching group ${(err as Error).message}`); }
   return { re, name: source, prefix: flags.includes('i') ? '' : literalPrefix(body) };
 }
 
@@ -157,6 +164,9 @@ export class Grouper {
     this.normalize = options.normalize ?? true;
   }
 
+  /** Matching-group expressions retired by the time guard (too slow on some path): reported. */
+  get retiredRegexes(): string[] { return this.regexes.filter((r) => r.re.retired).map((r) => r.name); }
+
   /** Route patterns that could not be compiled (reported, not fatal). */
   get rejectedRoutes(): { route: Route; reason: string }[] { return this.routes?.rejected ?? []; }
 
@@ -182,7 +192,7 @@ export class Grouper {
     if (route) return this.routeGroup(route);
     for (const r of this.regexes) {
       if (r.prefix && !path.startsWith(r.prefix)) continue;
-      if (r.re.test(path)) return r.group!;
+      if (r.re.exec(path)) return r.group!;
     }
     const q = path.indexOf('?');
     const bare = q >= 0 ? path.slice(0, q) : path;

@@ -5,11 +5,11 @@
  * a size drop or another inode) is read again from the start. gzip files are always read whole.
  * Where reading stopped is kept by the same LogTail the slow-log session uses.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import type { AccessLogFormat } from '../../core/logs/accessParsers';
 import { AccessAnalyzer, type AccessAnalysisOptions, type AccessReport } from '../../core/logs/accessAnalysis';
+import { guessAccessFormat } from '../../core/logs/logKind';
 import { bufferDecoder } from '../../node/accessLogFile';
+import { readLogHead } from '../../node/logHead';
 import { readLines } from '../../node/lineReader';
 import { LogTail, type TailState } from '../logs/logTail';
 
@@ -24,6 +24,8 @@ export class AccessLogSession {
   private analyzer: AccessAnalyzer | undefined;
   private tail: LogTail;
   private report: AccessReport | undefined;
+  /** Set by a load that met damaged gzip data: the message naming the file and the lines read before it. */
+  damage: string | undefined;
 
   constructor(readonly path: string, private readonly options: AccessAnalysisOptions) {
     this.tail = new LogTail(path);
@@ -39,13 +41,10 @@ export class AccessLogSession {
     const before = tail.beginFull();
     const read = await readLines(this.path, analyzer.line as (b: Buffer, s: number, e: number, n: number) => void, {
       signal: opts.signal, onProgress: opts.onProgress,
-      onLongLine: (lineNo, length) => {
-        analyzer.malformed++;
-        analyzer.lines = lineNo;
-        if (analyzer.malformedExamples.length < 10) analyzer.malformedExamples.push({ line: lineNo, reason: `line too long (${length} bytes)`, text: '' });
-      },
+      onLongLine: (lineNo, length) => analyzer.tooLong(lineNo, length),
     });
     analyzer.lines = read.lines;
+    this.damage = read.damaged?.message;
     tail.endFull(before, read);
     this.analyzer = analyzer;
     this.tail = tail;
@@ -70,19 +69,5 @@ export class AccessLogSession {
  * `ltsv` for label:value fields separated by tabs, `combined` otherwise.
  */
 export function guessAccessLogFormat(path: string): AccessLogFormat {
-  const fd = openSync(path, 'r');
-  let head = Buffer.alloc(64 * 1024);
-  try {
-    head = head.subarray(0, readSync(fd, head, 0, head.length, 0));
-  } finally {
-    closeSync(fd);
-  }
-  if (head[0] === 0x1f && head[1] === 0x8b) {
-    // why: a cut-off gzip stream is fine with a sync flush: we only want its first lines.
-    try { head = gunzipSync(head, { finishFlush: 2 }); } catch { return 'ltsv'; }
-  }
-  const line = head.toString('utf8').split('\n').find((l) => l.trim() !== '') ?? '';
-  if (line.trimStart().startsWith('{')) return 'json';
-  if (/(^|\t)[\w-]+:[^\t]*\t[\w-]+:/.test(line)) return 'ltsv';
-  return 'combined';
+  return guessAccessFormat(readLogHead(path));
 }

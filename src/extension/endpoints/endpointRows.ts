@@ -6,6 +6,7 @@
 import type { EndpointStats } from '../../core/logs/accessAnalysis';
 import type { FieldMapping } from '../../core/logs/accessParsers';
 import type { Route } from '../../core/model';
+import { escapeMarkdown, inlineCode } from '../explain/hoverMarkdown';
 
 export const ENDPOINT_SORTS = ['total', 'count', 'mean', 'p99', 'max', 'errors'] as const;
 export type EndpointSort = (typeof ENDPOINT_SORTS)[number];
@@ -80,13 +81,13 @@ export function handlerPlace(route: Route | undefined): { file: string; line: nu
   return { file: h.file, line: h.range.start.line + 1, name: h.name };
 }
 
-/** The full figures as Markdown lines (the tooltip). */
+/** The full figures as Markdown lines (the tooltip). Method, URI and names from the log or the source are escaped. */
 export function endpointTooltip(e: EndpointStats, total?: number): string {
   const share = total ? ` (${((e.sum / total) * 100).toFixed(1)} % of all time)` : '';
-  const statuses = Object.entries(e.status).sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code}: ${formatCount(n)}`).join(', ');
+  const statuses = Object.entries(e.status).sort((a, b) => b[1] - a[1]).map(([code, n]) => `${escapeMarkdown(code)}: ${formatCount(n)}`).join(', ');
   const place = handlerPlace(e.route);
   const lines = [
-    `**${endpointLabel(e)}**`,
+    `**${escapeMarkdown(endpointLabel(e))}**`,
     '',
     `| | |`,
     `|---|---|`,
@@ -99,7 +100,7 @@ export function endpointTooltip(e: EndpointStats, total?: number): string {
     `| status | ${statuses || '–'} |`,
     `| body bytes | ${formatCount(e.bytes.sum)} (mean ${formatCount(Math.round(e.bytes.avg))}) |`,
     '',
-    place ? `Handler: \`${place.name ?? ''}\` in ${place.file}:${place.line}` : e.route ? 'Handler: not found in the workspace' : `Grouped ${e.kind === 'route' ? 'by route' : e.kind === 'regex' ? 'by a matching-group expression' : e.kind === 'static' ? 'as static files' : 'by path'}; no handler known`,
+    place ? `Handler: ${place.name ? `${inlineCode(place.name)} ` : ''}in ${escapeMarkdown(`${place.file}:${place.line}`)}` : e.route ? 'Handler: not found in the workspace' : `Grouped ${e.kind === 'route' ? 'by route' : e.kind === 'regex' ? 'by a matching-group expression' : e.kind === 'static' ? 'as static files' : 'by path'}; no handler known`,
   ];
   if (!e.exact) lines.push('', '_Percentiles from a histogram (within 1 %)._');
   return lines.join('\n');

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { existsSync, statSync } from 'node:fs';
 import type { AccessAnalysisOptions } from '../../core/logs/accessAnalysis';
-import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../../core/logs/accessParsers';
+import { isAccessLogFormat, type AccessLogFormat } from '../../core/logs/accessParsers';
 import { COMMANDS } from '../commands';
 import { readConfig } from '../config';
 import type { Logger } from '../logger';
@@ -50,7 +50,7 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
 
   const analysisOptions = (path: string): AccessAnalysisOptions => {
     const cfg = readConfig(logger).endpoints;
-    const format: AccessLogFormat = (ACCESS_LOG_FORMATS as readonly string[]).includes(cfg.logFormat) ? cfg.logFormat as AccessLogFormat : guessAccessLogFormat(path);
+    const format: AccessLogFormat = cfg.logFormat !== 'auto' && isAccessLogFormat(cfg.logFormat) ? cfg.logFormat : guessAccessLogFormat(path);
     return { format, fields: parseFieldMapping(cfg.fieldMapping), matchingGroups: cfg.matchingGroups, routes: model.routes() };
   };
 
@@ -85,7 +85,10 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
       model.setReport(session, name, r);
       logger.info(`access log ${name} (${result.mode}): ${formatCount(r.lines)} lines, ${formatCount(r.requests)} requests, ${r.endpoints.length} endpoints, ${r.malformed} malformed`);
       for (const m of r.malformedExamples) logger.warn(`${name}:${m.line}: ${m.reason}${m.text ? `: ${m.text}` : ''}`);
-      if (r.malformed && mode === 'full') {
+      if (session.damage) {
+        void vscode.window.showWarningMessage(`${session.damage}: the figures cover the ${formatCount(r.requests)} requests read before it.`, 'Show Log')
+          .then((c) => { if (c) logger.show(); });
+      } else if (r.malformed && mode === 'full') {
         void vscode.window.showWarningMessage(`${name}: ${formatCount(r.malformed)} of ${formatCount(r.lines)} lines could not be read (first at line ${r.malformedExamples[0]?.line ?? '?'}). Is the log format setting right?`, 'Show Log')
           .then((c) => { if (c) logger.show(); });
       }

@@ -75,7 +75,7 @@ void test('alp -m: comma-separated, first match wins, the regex names the group;
   assert.equal(g.group('GET', '/posts/x').uri, '^/posts/.+$');
   assert.equal(g.group('GET', '/users/3').uri, '(?i)^/USERS/(?P<id>\\d+)$');
   assert.equal(g.group('GET', '/posts').uri, '/posts');
-  assert.throws(() => new Grouper({ matchingGroups: ['^/(unclosed'] }), /invalid matching group "\^\/\(unclosed"/);
+  assert.throws(() => new Grouper({ matchingGroups: ['^/(unclosed'] }), /matching group "\^\/\(unclosed" is not a valid regular expression/);
 });
 
 void test('literal prefixes used to skip expressions are never longer than what the expression requires', () => {

@@ -66,6 +66,7 @@ void test('analyzeAccessLogFile: a gzip LTSV log, the same figures as the plain 
   assert.deepEqual(b.endpoints.map((e) => [e.uri, e.count, e.sum]), a.endpoints.map((e) => [e.uri, e.count, e.sum]));
   assert.equal(a.malformed, 2);
   assert.equal(b.malformed, 3);
-  assert.match(b.malformedExamples[2].reason, /line too long \(3000 bytes\)/);
+  assert.equal(b.malformedExamples[2].reason, 'line too long');
+  assert.equal(b.malformedExamples[2].text, '(3000 bytes)');
   assert.equal(b.read.gzip, true);
 });

@@ -74,8 +74,8 @@ void test('combined + $request_time [+ $upstream_response_time]: escaped quotes,
   assert.equal(r.requests, 3);
   assert.deepEqual(r.malformedExamples.map((m) => [m.line, m.reason]), [
     [4, 'bad request line'],
-    [5, 'no request time (append $request_time to the log_format)'],
-    [6, 'no [time]'],
+    [5, 'does not match the log format after $http_user_agent'],
+    [6, 'does not match the log format after $remote_addr'],
   ]);
   assert.deepEqual(rows(r), ['GET /items/:id.json n=2 sum=0.310', 'POST /login n=1 sum=0.019']);
   const r2 = analyzeAccessLog(fixture('sample.combined'), { format: 'combined', time: 'reqtime' });
@@ -88,7 +88,7 @@ void test('a regular expression with named groups replaces the built-in parser',
   assert.deepEqual(rows(r), ['DELETE /é/:id n=1 sum=0.500', 'GET /a/:id n=1 sum=0.125']);
   assert.equal(r.malformedExamples[0].reason, 'does not match the log pattern');
   assert.throws(() => createAccessParser({ format: 'ltsv', pattern: '(?<status>\\d+)' }), /needs a named group/);
-  assert.throws(() => createAccessParser({ format: 'ltsv', pattern: '(' }), /invalid log pattern/);
+  assert.throws(() => createAccessParser({ format: 'ltsv', pattern: '(' }), /log pattern: "\(" is not a valid regular expression/);
 });
 
 void test('parsers leave nothing behind from the previous line', () => {

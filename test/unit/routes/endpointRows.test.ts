@@ -62,8 +62,15 @@ void test('tooltip: full figures, share of the total, and the handler or why the
   const t = endpointTooltip(es.find((e) => e.uri === '/items/:id')!, total);
   assert.match(t, /\| requests \| 1,237 \|/);
   assert.match(t, /% of all time/);
-  assert.match(t, /Handler: `getItem` in main\.go:41/);
+  assert.match(t, /Handler: `getItem` in main\\\.go:41/);
   assert.match(endpointTooltip(es.find((e) => e.uri === '/slow')!), /no handler known/);
+});
+
+void test('tooltip: method and URI from the log are escaped Markdown (no image, link or HTML renders)', () => {
+  const e = { ...report()[0], method: 'GET', uri: '/![x](https://evil.example/x.png)<img src=x onerror=alert(1)>[a](command:x)', route: undefined };
+  const t = endpointTooltip(e);
+  const head = t.split('\n')[0];
+  assert.equal(head, '**GET /\\!\\[x\\]\\(https://evil\\.example/x\\.png\\)\\<img src=x onerror=alert\\(1\\)\\>\\[a\\]\\(command:x\\)**');
 });
 
 void test('CodeLens placement: above the handler in its own file, above the route when the handler is elsewhere', () => {
