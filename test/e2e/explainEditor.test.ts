@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import type { MariaDbServer } from '../support/mariadb';
 import {
-  applyQuickFix, hoverOver, openProblems, openWorkbench, quickOpen, runCommand, screenshot,
+  applyQuickFix, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, runCommand, screenshot,
 } from './support/workbench';
 import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
@@ -67,20 +67,27 @@ async function steps(page: Page): Promise<void> {
   assert.match(await status.innerText(), /MariaDB 10\.\d+\.\d+/);
   await screenshot(page, 'explain-status-bar');
 
-  // (a) hover: plan table, findings, substitutions, suggested index with its command links
+  // (a) hover: the verdict, the suggested index with its links, the plan collapsed under "Plan", the details
   await goToLine(page, 155);
   const bad = sqlOnLine(page, BAD);
   await bad.waitFor();
   const hover = await hoverOver(page, bad);
-  await hover.locator('table').first().waitFor({ timeout: 30_000 });
+  const planToggle = hover.locator('summary', { hasText: /^Plan$/ }).first();
+  await planToggle.waitFor({ timeout: 30_000 });
+  const collapsed = (await hover.innerText()).replace(/\u00a0/g, ' ');
+  assert.match(collapsed.split('\n')[0], /Query Insight · .*full table scan of posts.*\(\+\d+ more\)/, `the verdict leads:\n${collapsed}`);
+  const order = [/Suggested index/, /ALTER TABLE `posts` ADD INDEX/, /Add index to the database/, /\nPlan\n/, /Findings/, /Substituted for placeholders/]
+    .map((re) => collapsed.search(re));
+  assert.ok(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1])), `hover order ${order.join(' < ')}:\n${collapsed}`);
+  assert.ok(!collapsed.includes('select_type'), 'the plan table is collapsed');
+  await screenshot(page, 'explain-hover-collapsed');
+  await planToggle.click();
+  await hover.locator('table').first().waitFor({ timeout: 15_000 });
   const text = (await hover.innerText()).replace(/\u00a0/g, ' ');
   for (const col of ['select_type', 'possible_keys', 'key_len', 'filtered', 'Extra']) assert.ok(text.includes(col), `hover has column ${col}:\n${text}`);
   assert.match(text, /full-table-scan/);
   assert.match(text, /filesort/);
   assert.match(text, /ALL/);
-  assert.match(text, /Substituted for placeholders/);
-  assert.match(text, /Add index to the database/);
-  assert.match(text, /ALTER TABLE `posts` ADD INDEX/);
   await screenshot(page, 'explain-hover');
   await page.keyboard.press('Escape');
   await page.mouse.move(5, 5);
@@ -121,8 +128,15 @@ async function steps(page: Page): Promise<void> {
   assert.ok(schemaAfter.indexOf(added[0]) > schemaAfter.indexOf('CREATE TABLE posts') && schemaAfter.indexOf(added[0]) < schemaAfter.indexOf('CREATE TABLE comments'));
   await screenshot(page, 'fix-schema-file');
 
+  // one set of index fixes for the statement, though two findings (full scan, filesort) point at it
   await page.keyboard.press('Control+1');
   await goToLine(page, 155);
+  const rows = await openQuickFixes(page, sqlOnLine(page, BAD), 'to the database');
+  for (const kind of ['to the database', 'to the schema file', 'Copy DDL']) {
+    assert.equal(rows.filter((r) => r.includes(kind)).length, 1, `one "${kind}" fix:\n${rows.join('\n')}`);
+  }
+  await screenshot(page, 'fix-one-set');
+  await page.keyboard.press('Escape');
   await applyQuickFix(page, sqlOnLine(page, BAD), 'to the database');
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 15_000 });

@@ -141,7 +141,10 @@ async function steps(page: Page): Promise<void> {
   const bad = sqlOnLine(page, BAD);
   await bad.waitFor();
   const hover = await hoverOver(page, bad);
-  await hover.locator('table').first().waitFor({ timeout: 30_000 });
+  const planToggle = hover.locator('summary', { hasText: /^Plan$/ }).first();
+  await planToggle.waitFor({ timeout: 30_000 });
+  await planToggle.click();
+  await hover.locator('table').first().waitFor({ timeout: 15_000 });
   const hoverText = text(await hover.innerText());
   assert.match(hoverText, /possible_keys/);
   assert.match(hoverText, /full-table-scan/);

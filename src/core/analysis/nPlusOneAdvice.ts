@@ -262,9 +262,13 @@ function fence(sql: string): string {
   return `${ticks}sql\n${sql}\n${ticks}`;
 }
 
+/** A code span that shows `s` verbatim, backticks included: its fence is longer than any backtick run inside. */
 function code(s: string): string {
-  const one = s.split(DYNAMIC_MARK).join('…').replace(/\s+/g, ' ').trim().replace(/`/g, "'");
-  return `\`${one.length > 100 ? `${one.slice(0, 99)}…` : one}\``;
+  const one = s.split(DYNAMIC_MARK).join('…').replace(/\s+/g, ' ').trim();
+  const text = one.length > 100 ? `${one.slice(0, 99)}…` : one;
+  const ticks = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
 }
 
 /**

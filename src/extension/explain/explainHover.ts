@@ -64,6 +64,8 @@ export class ExplainHoverProvider implements vscode.HoverProvider {
         args: (s) => refOf(doc.uri, site, { index: s.name, table: s.table }),
       });
       const md = new vscode.MarkdownString(built.markdown, true);
+      // why: the plan is collapsed in a <details> element; everything quoted is escaped (hoverMarkdown.ts).
+      md.supportHtml = true;
       // why: never `true` — the hover quotes source text and server messages; only our own links may run.
       md.isTrusted = { enabledCommands: built.enabledCommands };
       return this.hover(md, range, site, doc.uri);

@@ -1,6 +1,6 @@
 /**
- * The Markdown of the EXPLAIN hover: the plan as a table, the findings, what was substituted for
- * placeholders, and the suggested indexes with command links. Pure (unit-tested under plain Node):
+ * The Markdown of the EXPLAIN hover: the verdict, the suggested indexes with command links, the plan
+ * as a table (collapsed), the findings and what was substituted for placeholders. Pure (unit-tested under plain Node):
  * everything quoted from the source, the plan or the server is escaped, and the only links are the
  * command links built here, whose ids are returned so the hover can trust exactly those.
  */
@@ -37,6 +37,8 @@ export interface HoverCommands {
   showLog: string;
   /** The argument object each index link carries (identifies the site and the suggestion). */
   args: (suggestion: IndexSuggestion) => unknown;
+  /** "Show plan": opens the report's Plan tab on this statement. */
+  showPlan?: { command: string; args: unknown };
 }
 
 const MD_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>~&]/g;
@@ -87,30 +89,52 @@ function commandLink(title: string, command: string, args: unknown): string {
 }
 
 const SEVERITY_ICON: Record<string, string> = { error: '$(error)', warning: '$(warning)', info: '$(info)', hint: '$(lightbulb)' };
+const SEVERITY_RANK: Record<string, number> = { error: 0, warning: 1, info: 2, hint: 3 };
 
-/** Builds the hover Markdown and the command ids its links use. */
+/** The verdict line: the worst finding (and how many more), or why there is no plan, or a clean plan. */
+function summaryLine(input: ExplainHoverInput): string {
+  const on = `${input.server ? ` · ${escapeMarkdown(input.server)}` : ''}${input.cached ? ' (cached)' : ''}`;
+  if (input.error) return `**Query Insight** · $(error) EXPLAIN failed (${escapeMarkdown(input.error.kind)}): ${escapeMarkdown(input.error.message)}${on}`;
+  if (!input.plan) return `**Query Insight** · no plan${input.skipped ? `: ${escapeMarkdown(input.skipped)}` : ''}${on}`;
+  const worst = [...input.findings].sort((a, b) => (SEVERITY_RANK[a.severity] ?? 9) - (SEVERITY_RANK[b.severity] ?? 9))[0];
+  if (!worst) return `**Query Insight** · $(check) No plan findings${on}`;
+  const more = input.findings.length > 1 ? ` (+${input.findings.length - 1} more)` : '';
+  return `**Query Insight** · ${SEVERITY_ICON[worst.severity] ?? ''} ${escapeMarkdown(worst.message)}${more}${on}`;
+}
+
+/**
+ * Builds the hover Markdown and the command ids its links use. Order: the verdict in one line, the
+ * suggested index with its links, the plan collapsed under "Plan" (an HTML `<details>`: the hover
+ * must allow that HTML), then the details (findings, substitutions, the statement as explained).
+ */
 export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCommands): { markdown: string; enabledCommands: string[] } {
-  const out: string[] = [];
+  const out: string[] = [summaryLine(input)];
   const used = new Set<string>();
-  out.push(`**Query Insight** · EXPLAIN${input.server ? ` on ${escapeMarkdown(input.server)}` : ''}${input.cached ? ' (cached)' : ''}`);
-  if (input.error) {
-    out.push('', `$(error) EXPLAIN failed (${escapeMarkdown(input.error.kind)}): ${escapeMarkdown(input.error.message)}`);
-    out.push('', commandLink('Show Log', commands.showLog, {}));
-    used.add(commands.showLog);
-  } else if (input.skipped) {
-    out.push('', `No plan: ${escapeMarkdown(input.skipped)}`);
+  for (const s of input.suggestions) {
+    const args = commands.args(s);
+    out.push('', `**Suggested index** · ${escapeMarkdown(s.reason)}`, '', codeBlock(s.ddl));
+    for (const w of s.warnings ?? []) out.push('', `$(warning) ${escapeMarkdown(w)}`);
+    out.push('', [
+      commandLink('Add index to the database', commands.addToDatabase, args),
+      commandLink('Add index to the schema file', commands.addToSchemaFile, args),
+      commandLink('Copy DDL', commands.copyDdl, args),
+    ].join(' · '));
+    used.add(commands.addToDatabase).add(commands.addToSchemaFile).add(commands.copyDdl);
   }
+  const links: string[] = [];
+  if (input.plan && commands.showPlan) { links.push(commandLink('Show plan', commands.showPlan.command, commands.showPlan.args)); used.add(commands.showPlan.command); }
+  if (input.error) { links.push(commandLink('Show Log', commands.showLog, {})); used.add(commands.showLog); }
+  if (links.length) out.push('', links.join(' · '));
   if (input.plan && input.plan.rows.length) {
-    out.push('', planTable(input.plan));
-    if (input.plan.cost !== undefined) out.push('', `Estimated cost: ${escapeMarkdown(input.plan.cost.toLocaleString('en-US'))}`);
+    out.push('', '<details><summary>Plan</summary>', '', planTable(input.plan), '');
+    if (input.plan.cost !== undefined) out.push(`Estimated cost: ${escapeMarkdown(input.plan.cost.toLocaleString('en-US'))}`, '');
+    out.push('</details>');
   }
   if (input.findings.length) {
     out.push('', '**Findings**', '');
     for (const f of input.findings) {
       out.push(`- ${SEVERITY_ICON[f.severity] ?? ''} ${inlineCode(f.code)} ${escapeMarkdown(f.message)}`);
     }
-  } else if (input.plan) {
-    out.push('', '$(check) No plan findings.');
   }
   if (input.substitutions.length) {
     out.push('', '**Substituted for placeholders**', '');
@@ -123,19 +147,5 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
   if (input.explainedWithout?.length) out.push('', `Explained without ${escapeMarkdown(input.explainedWithout.join(', '))}: the plan is the same, and the read-only session cannot take locks.`);
   if (input.planNote) out.push('', `$(info) ${escapeMarkdown(input.planNote)}`);
   if (explained && explained !== input.sql) out.push('', 'Explained as:', '', codeBlock(explained));
-  if (input.suggestions.length) {
-    out.push('', '**Suggested index**', '');
-    for (const s of input.suggestions) {
-      const args = commands.args(s);
-      out.push(codeBlock(s.ddl), '', escapeMarkdown(s.reason));
-      for (const w of s.warnings ?? []) out.push('', `$(warning) ${escapeMarkdown(w)}`);
-      out.push('', [
-        commandLink('Add index to the database', commands.addToDatabase, args),
-        commandLink('Add index to the schema file', commands.addToSchemaFile, args),
-        commandLink('Copy DDL', commands.copyDdl, args),
-      ].join(' · '), '');
-      used.add(commands.addToDatabase).add(commands.addToSchemaFile).add(commands.copyDdl);
-    }
-  }
   return { markdown: out.join('\n'), enabledCommands: [...used] };
 }

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { PLAN_FINDING_CODES } from '../../core/analysis/planFindings';
 import { addIndexToSchemaText, findSchemaFile, type WorkspaceSqlFile } from '../../core/analysis/schemaFileEdit';
 import { formatCount } from '../../core/analysis/ddl';
-import type { IndexSuggestion } from '../../core/model';
+import type { IndexSuggestion, SqlSite } from '../../core/model';
 import { summarizePlan, verifyIndex, VerifyCancelled } from '../../db/indexVerifier';
 import { COMMANDS } from '../commands';
 import type { ConnectionManager } from '../connection/connectionManager';
@@ -36,18 +36,27 @@ export class IndexFixProvider implements vscode.CodeActionProvider {
 
   constructor(private readonly index: SiteIndex, private readonly manager: ConnectionManager) {}
 
+  /**
+   * One set of actions (database, schema file, copy) per statement and suggested index, however many
+   * findings on the statement point at it: each action lists all those diagnostics.
+   */
   async provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): Promise<vscode.CodeAction[]> {
-    const out: vscode.CodeAction[] = [];
+    const sets = new Map<string, vscode.CodeAction[]>();
+    const analyses = new Map<SqlSite, SiteAnalysis | undefined>();
     for (const d of context.diagnostics) {
       if (d.source !== DIAGNOSTIC_SOURCE || typeof d.code !== 'string' || !PLAN_CODES.has(d.code)) continue;
       const ref0 = { uri: doc.uri.toString(), line: d.range.start.line, character: d.range.start.character };
       const found = siteOf(this.index, ref0);
       if (!found || !this.manager.live) continue;
-      const a = await analyzeSite(this.manager, found.site);
+      if (!analyses.has(found.site)) analyses.set(found.site, await analyzeSite(this.manager, found.site));
+      const a = analyses.get(found.site);
       if (!a) continue;
       const finding = a.result.findings.find((f) => f.code === d.code && d.message.startsWith(f.message));
       const s = suggestionFor(finding?.table, a.advice.suggestions);
       if (!s) continue;
+      const key = `${found.site.range.start.line}:${found.site.range.start.character}|${s.mergeGroup ?? s.name}`;
+      const existing = sets.get(key);
+      if (existing) { for (const action of existing) action.diagnostics?.push(d); continue; }
       const ref = refOf(doc.uri, found.site, { index: s.name, table: s.table });
       const label = `${s.name} (${s.columns.join(', ')})`;
       const make = (title: string, command: string, preferred = false) => {
@@ -57,13 +66,13 @@ export class IndexFixProvider implements vscode.CodeActionProvider {
         action.command = { title, command, arguments: [ref] };
         return action;
       };
-      out.push(
+      sets.set(key, [
         make(`Add index ${label} to the database`, COMMANDS.addIndexToDatabase, true),
         make(`Add index ${label} to the schema file`, COMMANDS.addIndexToSchemaFile),
         make(`Copy DDL of ${s.name}`, COMMANDS.copyIndexDdl),
-      );
+      ]);
     }
-    return out;
+    return [...sets.values()].flat();
   }
 }
 
@@ -119,8 +128,12 @@ export function addIndexToDatabaseCommand(index: SiteIndex, manager: ConnectionM
       const msg = `Query Insight: added ${names}. Rows examined ${formatCount(rowsBefore)} → ${formatCount(after.rowsExamined)}`
         + ` (${after.access.join(', ')})${verified.filesortRemoved ? '; filesort gone' : ''}${verified.temporaryRemoved ? '; temporary table gone' : ''}.`;
       logger.info(msg);
+      // why: once the index is in the database the statement has no suggestion left, so the schema
+      // edit uses the suggestions just applied, and is offered only where the schema file lacks them.
+      const missing = await missingFromSchemaFile(suggestions);
+      if (!missing.length) { void vscode.window.showInformationMessage(msg); return; }
       void vscode.window.showInformationMessage(msg, 'Add to schema file too').then((c) => {
-        if (c) void vscode.commands.executeCommand(COMMANDS.addIndexToSchemaFile, ref);
+        if (c) void addToSchemaFile(missing, logger);
       });
     } catch (err) {
       if (err instanceof VerifyCancelled) { void vscode.window.showInformationMessage('Query Insight: cancelled; nothing was kept.'); return; }
@@ -143,30 +156,46 @@ async function workspaceSqlFiles(): Promise<(WorkspaceSqlFile & { uri: vscode.Ur
   return out;
 }
 
+/** The suggestions whose table has a CREATE TABLE in a workspace .sql file that lacks the index. */
+async function missingFromSchemaFile(suggestions: readonly IndexSuggestion[]): Promise<IndexSuggestion[]> {
+  const files = await workspaceSqlFiles();
+  return suggestions.filter((s) => {
+    const file = findSchemaFile(files, s.table);
+    if (!file) return false;
+    const edit = addIndexToSchemaText(file.text, s.table, { name: s.name, columns: s.columns, ...(s.replaces ? { replaces: s.replaces } : {}) });
+    return edit.ok && !('already' in edit);
+  });
+}
+
+/** Adds each suggestion to the schema file that defines its table; returns the last file changed. */
+async function addToSchemaFile(suggestions: readonly IndexSuggestion[], logger: Logger): Promise<vscode.Uri | undefined> {
+  const files = await workspaceSqlFiles();
+  let changed: vscode.Uri | undefined;
+  for (const s of suggestions) {
+    const file = findSchemaFile(files, s.table) as (typeof files)[number] | undefined;
+    if (!file) { void vscode.window.showWarningMessage(`Query Insight: no .sql file in the workspace has a CREATE TABLE for ${s.table}.`); continue; }
+    const edit = addIndexToSchemaText(file.text, s.table, { name: s.name, columns: s.columns, ...(s.replaces ? { replaces: s.replaces } : {}) });
+    if (!edit.ok) { logger.showError(`Query Insight: cannot add ${s.name} to ${file.path}`, new Error(edit.error)); continue; }
+    if ('already' in edit) { void vscode.window.showInformationMessage(`Query Insight: ${file.path} already has an index on those columns (${edit.existing}).`); continue; }
+    const we = new vscode.WorkspaceEdit();
+    we.replace(file.uri, toVsRange(edit.edit.range), edit.edit.newText);
+    if (!await vscode.workspace.applyEdit(we)) { logger.showError(`Query Insight: editing ${file.path} failed`); continue; }
+    const doc = await vscode.workspace.openTextDocument(file.uri);
+    await doc.save();
+    file.text = doc.getText();
+    changed = file.uri;
+    logger.info(`added ${s.name} to ${file.path} (${edit.style})`);
+    void vscode.window.showInformationMessage(`Query Insight: added ${s.name} to ${file.path}.`, 'Open').then((c) => {
+      if (c) void vscode.window.showTextDocument(file.uri, { selection: toVsRange(edit.edit.range) });
+    });
+  }
+  return changed;
+}
+
 export function addIndexToSchemaFileCommand(index: SiteIndex, manager: ConnectionManager, logger: Logger): (ref: SiteRef) => Promise<vscode.Uri | undefined> {
   return async (ref) => {
     const r = await resolve(index, manager, ref, logger);
     if (!r) return undefined;
-    const files = await workspaceSqlFiles();
-    let changed: vscode.Uri | undefined;
-    for (const s of r.suggestions) {
-      const file = findSchemaFile(files, s.table) as (typeof files)[number] | undefined;
-      if (!file) { void vscode.window.showWarningMessage(`Query Insight: no .sql file in the workspace has a CREATE TABLE for ${s.table}.`); continue; }
-      const edit = addIndexToSchemaText(file.text, s.table, { name: s.name, columns: s.columns, ...(s.replaces ? { replaces: s.replaces } : {}) });
-      if (!edit.ok) { logger.showError(`Query Insight: cannot add ${s.name} to ${file.path}`, new Error(edit.error)); continue; }
-      if ('already' in edit) { void vscode.window.showInformationMessage(`Query Insight: ${file.path} already has an index on those columns (${edit.existing}).`); continue; }
-      const we = new vscode.WorkspaceEdit();
-      we.replace(file.uri, toVsRange(edit.edit.range), edit.edit.newText);
-      if (!await vscode.workspace.applyEdit(we)) { logger.showError(`Query Insight: editing ${file.path} failed`); continue; }
-      const doc = await vscode.workspace.openTextDocument(file.uri);
-      await doc.save();
-      file.text = doc.getText();
-      changed = file.uri;
-      logger.info(`added ${s.name} to ${file.path} (${edit.style})`);
-      void vscode.window.showInformationMessage(`Query Insight: added ${s.name} to ${file.path}.`, 'Open').then((c) => {
-        if (c) void vscode.window.showTextDocument(file.uri, { selection: toVsRange(edit.edit.range) });
-      });
-    }
-    return changed;
+    return addToSchemaFile(r.suggestions, logger);
   };
 }

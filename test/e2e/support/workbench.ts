@@ -136,13 +136,34 @@ export async function hoverOver(page: Page, target: Locator): Promise<Locator> {
   return hover;
 }
 
-/** Puts the cursor on `target`, Ctrl+., and clicks the action whose title contains `title`. */
-export async function applyQuickFix(page: Page, target: Locator, title: string): Promise<void> {
-  await target.click();
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+.');
+/**
+ * Puts the cursor on `target` and opens the quick-fix list (Ctrl+.) until a row containing `title`
+ * shows; returns the titles of all rows. why: Ctrl+. right after a re-analysis (a schema refresh, a
+ * save) can open the list before the diagnostics under the cursor are back ("No code actions"); the
+ * list is closed and asked again, as a user would, until the row is there or `timeoutMs` passes.
+ */
+export async function openQuickFixes(page: Page, target: Locator, title: string, timeoutMs = 60_000): Promise<string[]> {
   const row = page.locator('.action-widget .monaco-list-row.action', { hasText: title }).first();
-  await row.waitFor({ state: 'visible' });
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    await target.click();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+.');
+    try {
+      await row.waitFor({ state: 'visible', timeout: Math.min(10_000, Math.max(1, end - Date.now())) });
+      return (await page.locator('.action-widget .monaco-list-row.action').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' ').trim());
+    } catch (err) {
+      if (Date.now() >= end) throw new Error(`no quick fix "${title}" within ${timeoutMs} ms: ${(err as Error).message}`);
+      await page.keyboard.press('Escape');
+      await page.locator('.action-widget').waitFor({ state: 'hidden' }).catch(() => undefined);
+    }
+  }
+}
+
+/** Opens the quick-fix list on `target` (see openQuickFixes) and clicks the action whose title contains `title`. */
+export async function applyQuickFix(page: Page, target: Locator, title: string): Promise<void> {
+  await openQuickFixes(page, target, title);
+  const row = page.locator('.action-widget .monaco-list-row.action', { hasText: title }).first();
   // why: the action widget lays a .context-view-pointerBlock over the page until the first pointer
   // move, and click() will not click through it.
   const box = await row.boundingBox();

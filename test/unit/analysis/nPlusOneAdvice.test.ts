@@ -68,3 +68,11 @@ void test('without an outer query the IN list is built from the loop\'s collecti
   assert.match(d.markdown, /WHERE …/);
   assert.match(d.snippet, /^\/\/ N\+1/);
 });
+
+void test('backquoted identifiers keep their backticks in the hover (the code span is fenced longer than they are)', () => {
+  const a = adviseNPlusOne(finding('SELECT * FROM `posts`', 'SELECT * FROM `users` WHERE `id` = ?'));
+  assert.ok(a.markdown.includes('``SELECT * FROM `users` WHERE `id` = ?``'), a.markdown);
+  assert.ok(a.markdown.includes('``SELECT * FROM `posts```') === false);
+  assert.ok(a.markdown.includes('`` SELECT * FROM `posts` ``'), a.markdown);
+  assert.ok(!a.markdown.includes("'users'"));
+});

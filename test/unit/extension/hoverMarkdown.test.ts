@@ -40,7 +40,7 @@ void test('the hover: plan, findings, substitutions, suggestion with the three c
     substitutions: [{ placeholder: '?', index: 0, value: '42', column: 'posts.user_id', source: 'sample' }],
     filledSql: 'SELECT * FROM posts WHERE user_id = 42 ORDER BY created_at DESC', suggestions: [suggestion], server: 'MariaDB 10.11.6',
   }, commands);
-  assert.match(markdown, /EXPLAIN on MariaDB 10\\\.11\\\.6/);
+  assert.match(markdown.split('\n')[0], /^\*\*Query Insight\*\* · \$\(error\) full table scan of posts · MariaDB 10\\\.11\\\.6$/);
   assert.match(markdown, /\| select_type \|/);
   assert.match(markdown, /`full-table-scan` full table scan of posts/);
   assert.match(markdown, /`\?` #1 → `42` \(posts\\\.user\\_id, sample\)/);
@@ -55,7 +55,7 @@ void test('no links and no trusted commands without a suggestion; errors offer o
   const none = explainHoverMarkdown({ sql: 'SELECT 1', plan, findings: [], substitutions: [], suggestions: [] }, commands);
   assert.deepEqual(none.enabledCommands, []);
   assert.doesNotMatch(none.markdown, /command:/);
-  assert.match(none.markdown, /No plan findings/);
+  assert.match(none.markdown.split('\n')[0], /No plan findings/);
   const err = explainHoverMarkdown({ sql: 'SELECT * FROM nope', findings: [], substitutions: [], suggestions: [], error: { kind: 'unknown-table', message: "Table 'isupic.nope' doesn't exist" } }, commands);
   assert.deepEqual(err.enabledCommands, ['queryInsight.showLog']);
   assert.match(err.markdown, /EXPLAIN failed \(unknown\\-table\): Table 'isupic\\\.nope' doesn't exist/);
@@ -77,4 +77,24 @@ void test('quoted text is escaped: no link, HTML, emphasis or table cell can com
   }
   assert.equal(inlineCode("'a`b``c'"), "```'a`b``c'```");
   assert.equal(codeBlock('x ```` y').split('\n')[0], '`````sql');
+});
+
+void test('the hover leads with the verdict and the action: summary line, suggested index and links, the plan collapsed, then details', () => {
+  const { markdown } = explainHoverMarkdown({
+    sql: 'SELECT * FROM posts WHERE user_id = ? ORDER BY created_at DESC', plan,
+    findings: [
+      { code: 'filesort', severity: 'warning', message: 'filesort of posts', table: 'posts', planRows: [0] },
+      { code: 'full-table-scan', severity: 'error', message: 'full table scan of posts', table: 'posts', planRows: [0] },
+    ],
+    substitutions: [{ placeholder: '?', index: 0, value: '42', column: 'posts.user_id', source: 'sample' }],
+    filledSql: 'SELECT * FROM posts WHERE user_id = 42 ORDER BY created_at DESC', suggestions: [suggestion],
+  }, { ...commands, showPlan: { command: 'queryInsight.showPlan', args: { line: 1 } } });
+  const lines = markdown.split('\n');
+  assert.equal(lines[0], '**Query Insight** · $(error) full table scan of posts (+1 more)', 'the worst finding first, one line');
+  const at = (needle: string) => { const i = markdown.indexOf(needle); assert.ok(i >= 0, needle); return i; };
+  const order = [at('**Suggested index**'), at('ALTER TABLE `posts`'), at('command:queryInsight.addIndexToDatabase'), at('command:queryInsight.showPlan'),
+    at('<details><summary>Plan</summary>'), at('| select_type |'), at('</details>'), at('**Findings**'), at('**Substituted for placeholders**'), at('Explained as:')];
+  assert.deepEqual([...order].sort((a, b) => a - b), order);
+  // the table is Markdown inside the HTML block: blank lines around it
+  assert.match(markdown, /<summary>Plan<\/summary>\n\n\| id \|[^\n]*\n[^\n]*\n[^\n]*\n\n<\/details>/);
 });
