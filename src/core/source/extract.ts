@@ -131,6 +131,8 @@ class Walker {
   private readonly heredocs: Candidate[] = [];
   /** Ruby heredoc openers (their start) and the literal read from their body. */
   private readonly heredocBodies = new Map<number, Literal>();
+  /** Literals read by the walk that have no interpolation, by start (value flow reuses them). */
+  private readonly plainLiterals = new Map<number, Literal>();
   /** Bodies of iterating calls (`rows.each do … end`), by node id: loops for value flow. */
   private readonly loopBodies = new Set<number>();
   private nextId = 1;
@@ -361,6 +363,7 @@ class Walker {
     if (spec.strings.has(t)) {
       this.consumed.add(node.startIndex);
       const lit = readLiteral(node, this.text, spec);
+      if (!lit.parts.some((p) => p.dynamic)) this.plainLiterals.set(node.startIndex, lit);
       literals.push(lit);
       parts.push(...lit.parts);
       return;
@@ -389,10 +392,14 @@ class Walker {
    */
   private fetchedInto(rec: CallRec, handle: string | undefined): string | undefined {
     if (!handle || !/^[$@]?[A-Za-z_]\w*$/.test(handle)) return undefined;
-    const i = this.callRecs.indexOf(rec);
-    for (let j = i + 1; j < this.callRecs.length; j++) {
-      const r = this.callRecs[j];
-      if (r.ctx.fn !== rec.ctx.fn || r.start < rec.end) continue;
+    const recs = this.callRecs;
+    // Calls are in source order: search from this one to the end of its function.
+    const end = rec.ctx.fn ? rec.ctx.fn.end : this.text.length;
+    let lo = 0, hi = recs.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (recs[mid].start < rec.end) lo = mid + 1; else hi = mid; }
+    for (let j = lo; j < recs.length && recs[j].start < end; j++) {
+      const r = recs[j];
+      if (r.ctx.fn !== rec.ctx.fn) continue;
       if (r.shape.receiver !== handle) continue;
       // A prepared handle is run (and given its values) before its rows are fetched.
       if (/^(?:execute|bind\w*)$/i.test(r.shape.name)) continue;
@@ -447,7 +454,7 @@ class Walker {
    * that reach it there), then statements held in variables that reach no call.
    */
   private resolve(): void {
-    const flow = new ValueFlow(this.tree!.nodes, this.text, this.spec, this.language, this.loopBodies, this.heredocBodies);
+    const flow = new ValueFlow(this.tree!.nodes, this.text, this.spec, this.language, this.loopBodies, this.heredocBodies, this.plainLiterals);
     this.flow = flow;
     const used = new Set<number>();
     const owned = new Set<number>();
@@ -486,11 +493,12 @@ class Walker {
 
   /** Sites of statements handed to a call through variables: one per call and distinct text that reaches it. */
   private flowIntoCalls(flow: ValueFlow, owned: ReadonlySet<number>, used: Set<number>, seeds: string[]): void {
-    const keys = flow.sqlVariables(QUICK, seeds);
+    const keys = flow.sqlVariables(seeds);
     if (!keys.size) return;
     for (const r of this.callRecs) {
       const shape = r.shape;
-      if (!shape.args || NOT_A_DB_CALL.test(shape.name) || this.spec.formatCalls.has(shape.name) || this.spec.helpers.has(shape.name)) continue;
+      if (!shape.args || !flow.mentionsWithin(r.argsStart, r.argsEnd, keys)) continue;
+      if (NOT_A_DB_CALL.test(shape.name) || this.spec.formatCalls.has(shape.name) || this.spec.helpers.has(shape.name)) continue;
       const args = argNodes(shape.args, this.spec);
       let onError: boolean | undefined;
       const seen = new Set<string>();

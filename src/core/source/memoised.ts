@@ -3,7 +3,7 @@
  * call (`@me ||= db.query(…)`, `if st.me != nil { return st.me } … st.me = &u`, a PHP `static`),
  * which therefore does not run once per iteration of a loop that calls it.
  */
-import type { SyntaxNode as Node } from './syntaxTree';
+import type { GrammarTables, SyntaxNode as Node } from './syntaxTree';
 
 const OR_ASSIGN = new Set(['||=', '??=', '//=']);
 const OP_ASSIGN = new Set(['augmented_assignment', 'operator_assignment', 'augmented_assignment_expression', 'compound_assignment_expr', 'assignment_expression']);
@@ -31,7 +31,7 @@ export class MemoIndex {
     if (!m.guards.length || !m.stores.length) return false;
     for (const s of m.stores) {
       if (s.at < at.endIndex) continue;
-      const word = new RegExp(`(?:^|[^\\w$])\\$?${s.key}(?![\\w$])`);
+      const word = wordPattern(s.key);
       if (m.guards.some((g) => g.at < at.startIndex && word.test(g.cond))) return true;
     }
     return false;
@@ -42,13 +42,17 @@ export class MemoIndex {
     if (m) return m;
     m = { stores: [], guards: [] };
     const statics = new Set<string>();
+    // why: one pass over the function's nodes per function holding a statement; a table by type id skips most.
+    const roles = memoRoles(this.assignments, this.nodes[0].tree.tables);
     for (let i = fn.id + 1; i < this.nodes.length && this.nodes[i].startIndex < fn.endIndex; i++) {
       const n = this.nodes[i];
+      const role = roles[n.typeId];
+      if (!role) continue;
       const t = n.type;
-      if (t === 'static_variable_declaration') {
+      if (role === 3) {
         const name = n.childForFieldName('name')?.text.replace(/^\$/, '');
         if (name) statics.add(name);
-      } else if (this.assignments.has(t) || OP_ASSIGN.has(t)) {
+      } else if (role === 1) {
         let target = n.childForFieldName('left') ?? n.firstNamedChild;
         if (target?.type === 'expression_list' && target.namedChildCount === 1) target = target.firstNamedChild;
         if (!target) continue;
@@ -57,7 +61,7 @@ export class MemoIndex {
           const key = /(\w+)['"]?\s*[\]}]?\s*$/.exec(target.text)?.[1];
           if (key) m.stores.push({ at: n.startIndex, key });
         } else if (statics.has(plain)) m.stores.push({ at: n.startIndex, key: plain });
-      } else if (IF.test(t)) {
+      } else if (role === 2 && IF.test(t)) {
         const cond = n.childForFieldName('condition');
         if (cond && hasReturn(n, cond)) m.guards.push({ at: n.startIndex, cond: cond.text });
       }
@@ -65,6 +69,36 @@ export class MemoIndex {
     this.byFn.set(fn.id, m);
     return m;
   }
+}
+
+const words = new Map<string, RegExp>();
+
+/** The pattern of `key` as a whole name (`me`, `$me`), compiled once per name. */
+function wordPattern(key: string): RegExp {
+  let re = words.get(key);
+  if (!re) {
+    if (words.size > 4096) words.clear();
+    words.set(key, re = new RegExp(`(?:^|[^\\w$])\\$?${key}(?![\\w$])`));
+  }
+  return re;
+}
+
+const memoRoleTables = new WeakMap<GrammarTables, Uint8Array>();
+
+/** Per grammar, by type id: 1 assignment, 2 `if`, 3 PHP `static` declaration. */
+function memoRoles(assignments: ReadonlySet<string>, tables: GrammarTables): Uint8Array {
+  let r = memoRoleTables.get(tables);
+  if (!r) {
+    r = new Uint8Array(tables.types.length);
+    tables.types.forEach((t, id) => {
+      if (!tables.named[id]) return;
+      if (assignments.has(t) || OP_ASSIGN.has(t)) r![id] = 1;
+      else if (IF.test(t)) r![id] = 2;
+      else if (t === 'static_variable_declaration') r![id] = 3;
+    });
+    memoRoleTables.set(tables, r);
+  }
+  return r;
 }
 
 /** The `if` returns straight away when its condition holds (`if x { return x }`, `return x if x`). */

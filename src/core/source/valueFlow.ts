@@ -8,7 +8,7 @@
  * why: a statement was attached to a call by the variable's name alone, so a `query` reused in
  * one function, or in the next handler of the same file, reached every call that named it.
  */
-import type { SyntaxNode as Node } from './syntaxTree';
+import type { GrammarTables, SyntaxNode as Node } from './syntaxTree';
 import type { Language } from '../model';
 import type { LangSpec, FormatStyle } from './langSpec';
 import type { SqlPart } from './sqlText';
@@ -64,6 +64,7 @@ export class ValueFlow {
   private readonly values = new Map<Def, Variant[]>();
   private readonly active = new Set<Def>();
   private sqlKeys?: Set<string>;
+  private readonly offsets = new Map<string, number[]>();
 
   constructor(
     private readonly nodes: readonly Node[],
@@ -74,6 +75,8 @@ export class ValueFlow {
     private readonly loopBodies: ReadonlySet<number>,
     /** Ruby heredoc openers (their start) and the literal of their body. */
     private readonly heredocs: ReadonlyMap<number, Literal>,
+    /** Literals already read without interpolations, by start (read once per file). */
+    private readonly known: ReadonlyMap<number, Literal> = new Map(),
   ) {}
 
   /** The key a use or target of a variable is filed under: `q`, `$q` → `q`; `self.q`, `@q`, `self::Q` → `.q`, `.Q`. */
@@ -109,15 +112,19 @@ export class ValueFlow {
       const xs = defs.get(key);
       if (xs) xs.push(d); else defs.set(key, [d]);
     };
+    // why: this pass visits every node of the file; a table by type id rules most of them out with one read.
+    const roles = defRoles(spec, this.nodes[0].tree.tables, this.language);
     for (const n of this.nodes) {
+      const role = roles[n.typeId];
+      if (!role) continue;
       const t = n.type;
-      if (spec.assignments.has(t)) {
+      if (role === 1) {
         const a = spec.assignment(n);
         // Go writes `q += "…"` as an assignment statement with an operator.
         const op = n.childForFieldName('operator')?.type;
         if (op === '+=' || op === '.=') add(n, a.target, a.value, 'append', false);
         else add(n, a.target, a.value, 'set', this.declares(n));
-      } else if (OP_ASSIGN.has(t)) {
+      } else if (role === 2) {
         const op = n.childForFieldName('operator')?.type ?? n.children[1]?.type;
         if (op === '+=' || op === '.=') add(n, n.childForFieldName('left'), n.childForFieldName('right'), 'append', false);
         else if (op === '||=' || op === '??=' || op === '//=') add(n, n.childForFieldName('left'), n.childForFieldName('right'), 'set', false);
@@ -168,16 +175,16 @@ export class ValueFlow {
   }
 
   /** Keys of variables some assignment gives SQL-looking text (directly or through another such variable). */
-  sqlVariables(quick: RegExp, seeds: Iterable<string> = []): Set<string> {
+  sqlVariables(seeds: Iterable<string>): Set<string> {
     if (this.sqlKeys) return this.sqlKeys;
     const keys = new Set<string>(seeds);
-    const all = [...this.index().values()].flat();
-    for (const d of all) if (d.value && quick.test(this.text.slice(d.value.startIndex, Math.min(d.value.endIndex, d.value.startIndex + 2000)))) keys.add(d.key);
-    for (let round = 0; round < 3; round++) {
+    const all: Def[] = [];
+    for (const ds of this.index().values()) for (const d of ds) if (d.value && !keys.has(d.key)) all.push(d);
+    for (let round = 0; round < 3 && all.length; round++) {
       let grew = false;
       for (const d of all) {
-        if (keys.has(d.key) || !d.value) continue;
-        if (this.mentions(d.value, keys)) { keys.add(d.key); grew = true; }
+        if (keys.has(d.key)) continue;
+        if (this.mentions(d.value!, keys)) { keys.add(d.key); grew = true; }
       }
       if (!grew) break;
     }
@@ -185,12 +192,37 @@ export class ValueFlow {
     return keys;
   }
 
+  /** Every offset where `name` occurs in the text, ascending (once per name and file). */
+  private offsetsOf(name: string): number[] {
+    let at = this.offsets.get(name);
+    if (!at) {
+      at = [];
+      for (let i = this.text.indexOf(name); i >= 0; i = this.text.indexOf(name, i + name.length)) at.push(i);
+      this.offsets.set(name, at);
+    }
+    return at;
+  }
+
   /** True when `node` holds a use of one of `keys`. */
   mentions(node: Node, keys: ReadonlySet<string>): boolean {
-    if (!keys.size) return false;
+    return this.mentionsWithin(node.startIndex, node.endIndex, keys) && this.mentionsIn(node, keys);
+  }
+
+  /** True when one of `keys` is written somewhere in [start, end) of the text (a cheap first look: maybe not as a name). */
+  mentionsWithin(start: number, end: number, keys: ReadonlySet<string>): boolean {
+    // why: asked for every call and assignment; the names' offsets in the text rule most of them out without a walk.
+    for (const k of keys) {
+      const at = this.offsetsOf(k.startsWith('.') ? k.slice(1) : k);
+      const i = lowerBound(at, start);
+      if (i < at.length && at[i] < end) return true;
+    }
+    return false;
+  }
+
+  private mentionsIn(node: Node, keys: ReadonlySet<string>): boolean {
     const k = IDENTS.has(node.type) || MEMBERS.has(node.type) ? this.keyOf(node) : undefined;
     if (k !== undefined && (keys.has(k) || (k.startsWith('.') && keys.has(k.slice(1))))) return true;
-    for (const c of node.namedChildren) if (this.mentions(c, keys)) return true;
+    for (const c of node.namedChildren) if (this.mentionsIn(c, keys)) return true;
     return false;
   }
 
@@ -273,7 +305,11 @@ export class ValueFlow {
     const spec = this.spec;
     const t = node.type;
     if (spec.transparent.has(t) && node.namedChildCount === 1) return this.eval(node.firstNamedChild!, depth + 1);
-    if (spec.strings.has(t)) return this.literal(node, readLiteral(node, this.text, spec, undefined, true), depth);
+    if (spec.strings.has(t)) {
+      const lit = this.known.get(node.startIndex);
+      if (lit) return [{ parts: lit.parts, literals: [lit] }];
+      return this.literal(node, readLiteral(node, this.text, spec, undefined, true), depth);
+    }
     if (t === spec.heredocBegin) {
       const lit = this.heredocs.get(node.startIndex);
       return lit ? this.literal(node, lit, depth) : DYNAMIC;
@@ -411,6 +447,35 @@ export class ValueFlow {
     }
     return e && (IDENTS.has(e.type) || MEMBERS.has(e.type)) ? this.variable(e, depth + 1) : DYNAMIC;
   }
+}
+
+/** Per grammar: 1 assignment, 2 assignment with an operator, 3 Ruby binary (`q << …`), 4 Rust call (`q.push_str(…)`), by type id. */
+const defRoleTables = new WeakMap<GrammarTables, Uint8Array>();
+
+function defRoles(spec: LangSpec, tables: GrammarTables, language: Language): Uint8Array {
+  let r = defRoleTables.get(tables);
+  if (!r) {
+    r = new Uint8Array(tables.types.length);
+    tables.types.forEach((t, id) => {
+      if (!tables.named[id]) return;
+      if (spec.assignments.has(t)) r![id] = 1;
+      else if (OP_ASSIGN.has(t)) r![id] = 2;
+      else if (t === 'binary' && language === 'ruby') r![id] = 3;
+      else if (t === 'call_expression' && language === 'rust') r![id] = 4;
+    });
+    defRoleTables.set(tables, r);
+  }
+  return r;
+}
+
+/** The first index of the ascending `xs` whose value is >= `x` (xs.length when none is). */
+function lowerBound(xs: number[], x: number): number {
+  let lo = 0, hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
 }
 
 /** The argument expressions of a call (PHP's `argument` wrappers and Rust's token trees read through). */
