@@ -7,7 +7,7 @@
  */
 import type { GrammarTables, SyntaxNode as Node, SyntaxTree } from './syntaxTree';
 import type { CallSite, FileFacts, FunctionDef, Language, LoopInfo, Position, Range, SqlSite } from '../model';
-import { joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from './sqlText';
+import { isReportingCall, joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from './sqlText';
 import type { LangSpec, FormatStyle, CallShape } from './langSpec';
 import { SPECS } from './languageSpecs';
 import { grammarFor, parseSyntax, type GrammarName, type ParserSet } from './treeSitter';
@@ -463,6 +463,8 @@ class Walker {
       if (c.pendingHeredoc !== undefined || !c.literals.length) continue;
       if (c.binding && !c.call) { held = true; continue; }
       owned.add(c.top.id);
+      // A message about SQL (`log.Infof("select … failed")`, `throw new Error("…")`) is reported, not run.
+      if (c.call ? isReportingCall(c.call.shape.callee) : thrown(c.top, this.text)) continue;
       for (const v of this.valuesOf(c, flow)) {
         const { sql, dynamic } = joinSqlParts(v.parts);
         if (!looksLikeSql(sql)) continue;
@@ -565,6 +567,18 @@ class Walker {
   private range(start: number, end: number): Range {
     return { start: this.pos(start), end: this.pos(end) };
   }
+}
+
+/** True when `node` is (part of) what a throw / raise statement or an `Error` / `Exception` constructor is given. */
+function thrown(node: Node, text: string): boolean {
+  let n: Node | null = node.parent;
+  for (let up = 0; n && up < 6; up++, n = n.parent) {
+    const t = n.type;
+    if (/throw|raise/.test(t)) return true;
+    if (/^(?:new_expression|object_creation_expression)$/.test(t)) return /^new\s+[\\\w.]*(?:Error|Exception)\b/.test(text.slice(n.startIndex, Math.min(n.endIndex, n.startIndex + 200)));
+    if (/statement|declaration|definition|function|method|block|body/.test(t)) return false;
+  }
+  return false;
 }
 
 /** Calls that prepare a statement, and those that run a prepared one. */

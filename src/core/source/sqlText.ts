@@ -6,7 +6,7 @@
  * Used by the tree-sitter extractor and by the Perl lexer; the exported signatures are stable.
  */
 import { DYNAMIC_MARK } from '../model';
-import { cursorOf, T_COMMENT, T_EOF, T_EXEC_COMMENT, T_PLACEHOLDER, T_PUNCT, T_WORD } from '../sql/sqlLexer';
+import { cursorOf, T_COMMENT, T_DYNAMIC, T_EOF, T_EXEC_COMMENT, T_NUMBER, T_OP, T_PLACEHOLDER, T_PUNCT, T_STRING, T_WORD } from '../sql/sqlLexer';
 
 /** One piece of a statement as written in source: literal text, or a part known only at run time. */
 export type SqlPart = { text: string; dynamic?: false } | { dynamic: true };
@@ -104,6 +104,10 @@ function selectOk(s: string, start: number): boolean {
  * but Title-case ("Select …") needs SQL punctuation somewhere, as sentences start that way.
  */
 export function looksLikeSql(text: string): boolean {
+  return statementShaped(text) && !readsAsMessage(text);
+}
+
+function statementShaped(text: string): boolean {
   const i = skipNoise(text, 0, true);
   const m = /^[A-Za-z]+/.exec(text.slice(i, i + 8));
   if (!m) return false;
@@ -147,6 +151,77 @@ export function looksLikeSql(text: string): boolean {
       return /^\s+(?:recursive\s+)?(?:`[^`]+`|[A-Za-z_]\w*)\s*(?:\([^)]*\)\s*)?as\s*\(/i.test(after);
   }
   return false;
+}
+
+/** Words that may follow a value inside a condition, an assignment or a LIMIT (anything else there is prose). */
+const AFTER_VALUE = new Set([
+  'and', 'or', 'xor', 'not', 'is', 'in', 'like', 'between', 'order', 'group', 'limit', 'offset', 'having', 'union', 'for',
+  'lock', 'on', 'where', 'set', 'as', 'asc', 'desc', 'then', 'else', 'end', 'when', 'collate', 'escape', 'div', 'mod',
+  'regexp', 'rlike', 'sounds', 'from', 'into', 'join', 'inner', 'left', 'right', 'cross', 'straight_join', 'natural',
+  'using', 'window', 'returning', 'with', 'rows', 'range', 'separator', 'member', 'intersect', 'except', 'values', 'value',
+  'select', 'update', 'null', 'true', 'false', 'unknown', 'interval', 'outer', 'partition', 'nowait', 'skip', 'share',
+  'mode', 'do', 'ignore', 'procedure', 'microsecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year',
+  'second_microsecond', 'minute_microsecond', 'minute_second', 'hour_microsecond', 'hour_second', 'hour_minute',
+  'day_microsecond', 'day_second', 'day_minute', 'day_hour', 'year_month', 'binary', 'unsigned', 'signed', 'char',
+]);
+
+/** Clauses in which a value is followed by an operator, a keyword or the end, never by an ordinary word. */
+const VALUE_CLAUSES = new Set(['where', 'having', 'on', 'set', 'values', 'value', 'limit', 'and', 'or']);
+
+/**
+ * True when statement-shaped text is a message about SQL rather than SQL: a value in a condition,
+ * assignment or LIMIT followed by an ordinary word (`… where id = %d failed`, `… set price = 3 done`),
+ * or a formatting verb no driver reads (`%v`, `%w`, `%+v`, `%q`), which only log and error
+ * formatting gives meaning to. Read by the one SQL lexer, so quoted text never counts.
+ */
+function readsAsMessage(text: string): boolean {
+  const cur = cursorOf(text);
+  let clause = '';
+  let depth = 0;
+  let prevValue = false;
+  let prevPercent = -1;
+  for (let k = cur.next(); k !== T_EOF; k = cur.next()) {
+    if (k === T_COMMENT || k === T_EXEC_COMMENT) continue;
+    const c = text.charCodeAt(cur.start);
+    if (k === T_WORD) {
+      if (prevPercent === cur.start && cur.end - cur.start === 1 && 'vwqT'.includes(text[cur.start])) return true;
+      const w = text.slice(cur.start, cur.end).toLowerCase();
+      if (prevValue && depth === 0 && VALUE_CLAUSES.has(clause) && !AFTER_VALUE.has(w)) return true;
+      if (depth === 0 && (VALUE_CLAUSES.has(w) || w === 'select' || w === 'from' || w === 'order' || w === 'group' || w === 'by')) clause = w;
+      prevValue = false;
+    } else if (k === T_OP) {
+      if (c === 37 && cur.end === cur.start + 1) { prevPercent = cur.end; prevValue = false; continue; }
+      if ((c === 43 || c === 35) && prevPercent === cur.start && text[cur.end] === 'v') return true;  // %+v, %#v
+      prevValue = false;
+    } else if (k === T_PUNCT) {
+      if (c === 40) depth++;
+      else if (c === 41) depth = Math.max(0, depth - 1);
+      prevValue = c === 41 && depth === 0;
+    } else prevValue = k === T_NUMBER || k === T_STRING || k === T_PLACEHOLDER;
+    if (k === T_DYNAMIC) prevValue = false;
+    prevPercent = -1;
+  }
+  return false;
+}
+
+/** Name segments of calls that report (log, print, raise) rather than run what they are given. */
+const REPORTING_NAME = /^(?:(?:log|debug|info|notice|warn|warning|error|err|fatal|panic|crit|critical|alert|emerg|emergency|trace|exception|verbose)(?:f|ln|w|_log)?|print(?:f|ln)?|fprint(?:f|ln)?|puts|pp?|echo|say|error_log|syslog|die|croak|confess|carp|cluck|raise|fail|throw|bail|abort|eprint(?:ln)?|format_err|anyhow|unimplemented|todo|unreachable|assert\w*|errorf|new\w*error|\w*(?:error|exception))$/i;
+
+/** Receivers that are loggers or error packages (`logger.info`, `$this->log->warn`, `errors.New`, `console.log`). */
+const REPORTING_RECEIVER = /^[$@]*(?:\w*_)?(?:log|logger|logging|slog|logrus|zap|zerolog|console|syslog|x?errors|tracing)$/i;
+
+/**
+ * True when a call reports what it is given instead of sending it to a database: a logging, printing
+ * or error-raising call (`log.Infof`, `logger.warning`, `fmt.Errorf`, `errors.New`, `console.log`,
+ * `raise`, `die`, `error_log`, `eprintln!`, `new ValueError`). `call` is the callee as written in source.
+ */
+export function isReportingCall(call: string): boolean {
+  const segs = call.replace(/!$/, '').split(/::|->|\.|\s+/).filter(Boolean);
+  if (!segs.length) return false;
+  const name = segs[segs.length - 1];
+  if (/^(?:format|sprintf|printf_sql)$/i.test(name)) return false;   // builders of strings, SQL included
+  if (REPORTING_NAME.test(name)) return true;
+  return segs.slice(0, -1).some((s) => REPORTING_RECEIVER.test(s));
 }
 
 /**

@@ -6,7 +6,7 @@
  * modifiers, map/grep blocks).
  */
 import type { CallSite, FileError, FileFacts, FunctionDef, LoopInfo, Position, Range, SqlSite } from '../../model';
-import { joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from '../sqlText';
+import { isReportingCall, joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from '../sqlText';
 import { lexPerl, type Token } from './perlLexer';
 import { discoverPerlRoutes } from '../routes/perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
@@ -325,6 +325,9 @@ function scan(file: string, text: string, facts: FileFacts): void {
       return;
     }
     let call = enclosingCall();
+    // `warn "…"`, `die "…"`, `$log->info("…")`: a message about SQL, not a statement
+    const named = p1?.kind === 'word' ? p1 : isOp(p1, '(') && p2?.kind === 'word' ? p2 : undefined;
+    if ((call && isReportingCall(call.text)) || (!call && named && isReportingCall(named.text))) return;
     if (!call && p1?.kind === 'word' && !NOT_CALLS.has(p1.text) && !isOp(p2, '->')) call = { name: p1.text, text: p1.text, start: p1.start, end: p1.end, tok: ctxStart - 1, resultVar: resultVarBefore(ctxStart - 1) };
     for (const a of alts) if (a.lits.length) pendingSites.push({ parts: a.parts, lits: a.lits, ctx: tokens[i].start, call });
   }
