@@ -20,6 +20,7 @@ import { verifyKnownHost } from './sshArgs';
 export const LOG_SOURCE_OPTIONS = {
   'by-host': { type: 'boolean' },
   'ssh-key': { type: 'string' },
+  'accept-new-host-key': { type: 'boolean' },
 } as const;
 
 /** Help lines for the log arguments and the options above. */
@@ -30,11 +31,14 @@ Several logs, local and remote mixed, are merged into one report.
   --by-host                 a HOST column (JSON: "hosts": {"name": count}) splitting each row by box
   --ssh-key FILE            private key for the boxes (default: the agent at SSH_AUTH_SOCK and
                             ~/.ssh/id_ed25519, id_ecdsa, id_rsa); host keys are checked against
-                            ~/.ssh/known_hosts`;
+                            ~/.ssh/known_hosts
+  --accept-new-host-key     trust a box whose host key known_hosts does not list yet, and add the
+                            key to ~/.ssh/known_hosts (without it such a box is refused)`;
 
 export interface LogSourceArgValues {
   'by-host'?: boolean;
   'ssh-key'?: string;
+  'accept-new-host-key'?: boolean;
 }
 
 /** Reads the positional log arguments; local paths are resolved against the working directory. */
@@ -66,7 +70,7 @@ export function cliSshLogin(values: LogSourceArgValues, io: CommandIo): (s: Remo
     return {
       host: s.host, port, username: s.user ?? (io.env.USER || userInfo().username),
       ...(key ? { privateKeyPath: key } : {}), ...(agent ? { agent } : {}), ...(passphrase ? { passphrase } : {}),
-      verifyHostKey: (k) => verifyKnownHost(k, s.host, port, io),
+      verifyHostKey: (k) => verifyKnownHost(k, s.host, port, io, values['accept-new-host-key'] === true),
     };
   };
 }

@@ -42,6 +42,11 @@ export interface SshOptions {
   keepaliveIntervalMs?: number;
   /** Unanswered keepalives before the session counts as dropped; default 3. */
   keepaliveCountMax?: number;
+  /**
+   * Reach `host:port` through this SSH server first (OpenSSH's ProxyJump): the session to the
+   * jump host carries the TCP connection to this one. The jump host may itself have a `jump`.
+   */
+  jump?: SshOptions;
 }
 
 /** Where the database is, as seen from the SSH server. */
@@ -146,6 +151,7 @@ export class SshTunnel {
   private lastError: SshTunnelError | undefined;
   private seenKey: HostKeyInfo | undefined;
   private closed = false;
+  private jumpTunnel: SshTunnel | undefined;
   /** SSH sessions opened so far (1 + reconnects), for status displays and tests. */
   sshConnects = 0;
   /** Forwarded connections opened so far. */
@@ -219,7 +225,23 @@ export class SshTunnel {
     });
   }
 
-  /** Closes the listener, every forwarded connection and the SSH session. */
+  /** Opens a direct-tcpip channel from the box to `host:port` (a jump host carrying the next hop's connection). */
+  async forwardTo(host: string, port: number): Promise<Duplex> {
+    const c = await this.session();
+    return new Promise<Duplex>((resolve, reject) => {
+      try {
+        c.forwardOut('127.0.0.1', 0, host, port, (err, ch) => {
+          if (err) { reject(new SshTunnelError('unreachable', `the jump host ${this.endpoint} cannot reach ${host}:${port} (${err.message})`, err)); return; }
+          this.forwards++;
+          resolve(ch);
+        });
+      } catch (err) {
+        reject(new SshTunnelError('lost', `the SSH connection to ${this.endpoint} closed before the forward opened`, err));
+      }
+    });
+  }
+
+  /** Closes the listener, every forwarded connection and the SSH session (and the jump host's). */
   async close(): Promise<void> {
     this.closed = true;
     for (const s of this.sockets) s.destroy();
@@ -239,6 +261,9 @@ export class SshTunnel {
     }
     if (pending) await pending.then((late) => late.end(), () => undefined);
     if (srv) await new Promise<void>((resolve) => srv.close(() => resolve()));
+    const jump = this.jumpTunnel;
+    this.jumpTunnel = undefined;
+    if (jump) await jump.close();
   }
 
   private listen(): Promise<number> {
@@ -314,6 +339,15 @@ export class SshTunnel {
       if (o.passphrase) cfg.passphrase = o.passphrase;
     }
     if (o.agent) cfg.agent = o.agent;
+    if (o.jump) {
+      this.jumpTunnel ??= new SshTunnel({ ...o.jump });
+      try {
+        cfg.sock = await this.jumpTunnel.forwardTo(o.host, port) as ConnectConfig['sock'];
+      } catch (err) {
+        const e = err instanceof SshTunnelError ? err : new SshTunnelError('unreachable', String(err), err);
+        throw this.fail(new SshTunnelError(e.kind, `through the jump host ${this.jumpTunnel.endpoint}: ${e.message}`, err));
+      }
+    }
     let refusedKey = false;
     const budget = o.readyTimeoutMs ?? 10_000;
     let timer: NodeJS.Timeout | undefined;

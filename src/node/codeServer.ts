@@ -65,6 +65,8 @@ export interface StartOptions {
   root?: string;
   /** Loopback port to listen on (default: a free one). */
   port?: number;
+  /** Environment of code-server and its extension hosts, over this process's (e.g. a HOME of the test's own). */
+  env?: NodeJS.ProcessEnv;
 }
 
 
@@ -87,7 +89,7 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
     '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', opts.workspace],
   // why: a process group of its own (code-server starts extension hosts, a pty host and watchers),
   // so stop() can end the whole group and a Ctrl+C in the demo's terminal reaches only the demo.
-  { stdio: ['ignore', log, log], detached: true });
+  { stdio: ['ignore', log, log], detached: true, ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
   if (typeof log === 'number') closeSync(log);
   const stop = async (): Promise<void> => {
     if (proc.exitCode === null && proc.signalCode === null) {

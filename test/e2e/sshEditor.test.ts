@@ -1,18 +1,20 @@
 /**
  * The editor connected through an SSH tunnel, as on a contest box: code-server with the packaged
  * extension, a private sshd, and the sample app's MariaDB named by host 127.0.0.1 and its port as
- * seen from the box (connection.ssh.* settings). (1) opening a Go file asks to trust the unknown
- * host key in a modal showing its fingerprint; accepting connects, the status bar shows MariaDB and
+ * seen from the box (connection.ssh.* settings), with a HOME of its own. (1) opening a Go file asks to
+ * trust the unknown host key in a modal showing its fingerprint; accepting adds it to
+ * ~/.ssh/known_hosts (the store ssh and the CLI use) and connects, the status bar shows MariaDB and
  * its version, its hover says "via SSH user@host", and sshd logged the forward to the database port.
  * (2) the Findings view lists the sample app's findings grouped by kind, with counts; a finding
  * opens its line. (3) an index added behind the extension's back counts after "Refresh database
  * schema": the full-scan finding goes. (4) the SSH server comes back on the same port with another
- * host key: refused with both fingerprints, status bar failing, only the N+1 findings (no database
- * needed) left in the Findings view; forgetting the trusted key asks again.
+ * host key: refused with both fingerprints and the known_hosts line, status bar failing, only the N+1
+ * findings (no database needed) left in the Findings view; after `ssh-keygen -R` the editor asks again.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -31,6 +33,7 @@ let session: EditorSession | undefined;
 let scratch: string | undefined;
 let clientKey = '';
 let clientPub = '';
+let home = '';
 let failed = false;
 
 before(async () => {
@@ -43,8 +46,12 @@ before(async () => {
   clientKey = join(scratch, 'id_ed25519');
   copyFileSync(sshd.clientKey.path, clientKey);
   clientPub = sshd.clientKey.publicKey;
+  // why: trusting a host key writes ~/.ssh/known_hosts; the test's own HOME keeps the machine's untouched.
+  home = join(scratch, 'home');
+  mkdirSync(home);
   session = await openEditorSession({
     name: 'ssh',
+    env: { HOME: home },
     settings: {
       'queryInsight.connection.host': '127.0.0.1',
       'queryInsight.connection.port': db.port,
@@ -115,7 +122,7 @@ void test('(1) an unknown host key: the modal shows its fingerprint; trusting it
   // Opening a file with SQL explains its statements: the first connection meets the unknown host key.
   await dialog(page).waitFor({ timeout: 90_000 });
   const text = (await dialog(page).innerText()).replace(/\u00a0/g, ' ');
-  assert.match(text, new RegExp(`first connection to the SSH host 127\\.0\\.0\\.1:${sshd!.port}`));
+  assert.match(text, new RegExp(`first connection to the SSH host \\[127\\.0\\.0\\.1\\]:${sshd!.port}`));
   assert.ok(text.includes(sshd!.hostKeyFingerprint), `the modal shows ${sshd!.hostKeyFingerprint}:\n${text}`);
   assert.match(text, /ssh-ed25519/);
   await screenshot(page, 'ssh-trust-modal');
@@ -124,6 +131,7 @@ void test('(1) an unknown host key: the modal shows its fingerprint; trusting it
   const status = statusItem(page, /MariaDB 10\.\d+/);
   await status.waitFor({ timeout: 60_000 });
   assert.match(await status.innerText(), /MariaDB 10\.\d+\.\d+/);
+  assert.match(readFileSync(join(home, '.ssh', 'known_hosts'), 'utf8'), new RegExp(`^\\[127\\.0\\.0\\.1\\]:${sshd!.port} ssh-ed25519 `, 'm'));
   const tooltip = await statusTooltip(page, status);
   assert.ok(tooltip.includes(`qi@127.0.0.1:${db!.port}/${SAMPLE_DB} via SSH ${sshd!.user}@127.0.0.1:${sshd!.port}`), tooltip);
   await screenshot(page, 'ssh-connected');
@@ -189,7 +197,7 @@ void test('(3) an index added behind the extension\'s back counts after "Refresh
   await waitUntil(async () => await scanCount() < before, `full-table-scan below ${before} in the Findings view`, 30_000);
 }));
 
-void test('(4) a changed host key on the same port is refused; forgetting the trusted key asks again', { timeout: 180_000 }, () => step('changed-key', async (page) => {
+void test('(4) a changed host key on the same port is refused; after ssh-keygen -R the editor asks again', { timeout: 180_000 }, () => step('changed-key', async (page) => {
   const port = sshd!.port;
   const oldPrint = sshd!.hostKeyFingerprint;
   await sshd!.stop();
@@ -197,13 +205,14 @@ void test('(4) a changed host key on the same port is refused; forgetting the tr
   assert.notEqual(sshd.hostKeyFingerprint, oldPrint);
 
   await connectPick(page, /Connect with the current settings/);
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /has changed since you trusted it/ }).first();
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /differs from the one in/ }).first();
   await toast.waitFor({ timeout: 60_000 });
   const message = (await toast.innerText()).replace(/\u00a0/g, ' ');
   assert.ok(message.includes(oldPrint) && message.includes(sshd.hostKeyFingerprint), `both fingerprints named:\n${message}`);
+  assert.ok(message.includes(`${join(home, '.ssh', 'known_hosts')}:1`), `the known_hosts line named:\n${message}`);
   const failing = statusItem(page, /database failing/);
   await failing.waitFor({ timeout: 30_000 });
-  assert.match(await statusTooltip(page, failing), /has changed since you trusted it/);
+  assert.match(await statusTooltip(page, failing), /differs from the one in/);
   assert.equal(await dialog(page).count(), 0, 'no trust modal for a changed key');
   assert.doesNotMatch(sshd.log(), /Accepted publickey/, 'nothing logged in');
   // Without a database the plan findings are gone from the Findings view; the N+1 ones stay (static).
@@ -213,8 +222,10 @@ void test('(4) a changed host key on the same port is refused; forgetting the tr
   }, 'n-plus-one without full-table-scan in the Findings view', 30_000);
   await screenshot(page, 'ssh-changed-key-refused');
 
-  // The way out once the user knows the box was reinstalled: forget, then trust the new key.
-  await connectPick(page, /Forget the trusted SSH host key of 127\.0\.0\.1:\d+/);
+  // The way out once the user knows the box was reinstalled, as with ssh: remove the old entry, then trust the new key.
+  const removed = spawnSync('ssh-keygen', ['-R', `[127.0.0.1]:${port}`, '-f', join(home, '.ssh', 'known_hosts')], { encoding: 'utf8' });
+  assert.equal(removed.status, 0, removed.stderr);
+  await connectPick(page, /Connect with the current settings/);
   await dialog(page).waitFor({ timeout: 60_000 });
   assert.ok((await dialog(page).innerText()).includes(sshd.hostKeyFingerprint));
   await dialog(page).locator('.monaco-button', { hasText: 'Trust and connect' }).first().click();

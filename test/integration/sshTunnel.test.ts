@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { FIXTURES, REPO_ROOT } from '../support/paths';
 import { mariadbAvailable, startMariaDb, type MariaDbServer } from '../support/mariadb';
@@ -18,6 +19,7 @@ import { makeKey, sshdAvailable, startSshAgent, startSshd, type SshdServer } fro
 import { DbConnection, DbError, type ConnectionOptions } from '../../src/db/connection';
 import { ExplainService } from '../../src/db/explainService';
 import type { HostKeyInfo, SshOptions } from '../../src/db/sshTunnel';
+import { explainCommand } from '../../src/cli/commands/explain';
 import { freePort } from '../../src/node/freePort';
 
 const skip = !sshdAvailable()
@@ -245,11 +247,23 @@ void test('the bundled CLI (dist/cli.js): explain --ssh with a key, with the age
   assert.match(withKey.stderr, /explained \d+ of \d+ statements on mariadb/);
 
   const agent = await startSshAgent([sshd.clientKey.path]);
+  const knownHosts = join(home, '.ssh', 'known_hosts');
   try {
-    const viaAgent = await runCli(cli, base, { ...env, SSH_AUTH_SOCK: agent.socket });
+    // A key known_hosts does not list is refused (as ssh's StrictHostKeyChecking), its fingerprint printed.
+    const unknown = await runCli(cli, base, { ...env, SSH_AUTH_SOCK: agent.socket });
+    assert.equal(unknown.code, 1, unknown.stderr);
+    assert.ok(unknown.stderr.includes(`ssh: [127.0.0.1]:${sshd.port} has host key ssh-ed25519 ${sshd.hostKeyFingerprint}, which ${knownHosts} does not list: refused`), unknown.stderr);
+    assert.equal(existsSync(knownHosts), false);
+    // --accept-new-host-key trusts it and adds it to known_hosts, where ssh finds it too.
+    const viaAgent = await runCli(cli, [...base, '--accept-new-host-key'], { ...env, SSH_AUTH_SOCK: agent.socket });
     assert.equal(viaAgent.code, 0, viaAgent.stderr);
     assert.equal(viaAgent.stdout, withKey.stdout);
-    assert.ok(viaAgent.stderr.includes(`ssh: [127.0.0.1]:${sshd.port} has host key ssh-ed25519 ${sshd.hostKeyFingerprint} (not in known_hosts`), viaAgent.stderr);
+    assert.ok(viaAgent.stderr.includes(`ssh: added the host key ssh-ed25519 ${sshd.hostKeyFingerprint} of [127.0.0.1]:${sshd.port} to ${knownHosts}`), viaAgent.stderr);
+    const found = spawnSync('ssh-keygen', ['-F', `[127.0.0.1]:${sshd.port}`, '-f', knownHosts], { encoding: 'utf8' });
+    assert.equal(found.status, 0, `ssh-keygen -F finds the entry: ${found.stdout}${found.stderr}`);
+    const again = await runCli(cli, base, { ...env, SSH_AUTH_SOCK: agent.socket });
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /host key/);
   } finally { await agent.stop(); }
 
   const pinned = await runCli(cli, [...base, '--ssh-key', sshd.clientKey.path, '--ssh-host-key', `SHA256:${'A'.repeat(43)}`], env);
@@ -272,7 +286,7 @@ void test('the bundled CLI (dist/cli.js): explain --ssh with a key, with the age
   rmSync(join(home, '.ssh', 'known_hosts'));
 
   const stranger = makeKey(scratch, 'cli_stranger_ed25519');
-  const refused = await runCli(cli, [...base, '--ssh-key', stranger.path], env);
+  const refused = await runCli(cli, [...base, '--ssh-key', stranger.path, '--accept-new-host-key'], env);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /SSH authentication as \S+ on 127\.0\.0\.1:\d+ failed/);
   assert.equal(refused.stdout, '');
@@ -280,4 +294,45 @@ void test('the bundled CLI (dist/cli.js): explain --ssh with a key, with the age
   const noAuth = await runCli(cli, base, env);
   assert.equal(noAuth.code, 2);
   assert.match(noAuth.stderr, /--ssh needs --ssh-key FILE or a running ssh-agent/);
+});
+
+void test('~/.ssh/config: a Host alias gives HostName, Port, User and IdentityFile; ProxyJump goes through a jump host', { skip, timeout: 120_000 }, async () => {
+  const home = mkdtempSync(join(scratch, 'home-config-'));
+  mkdirSync(join(home, '.ssh'), { mode: 0o700 });
+  writeFileSync(join(home, '.ssh', 'config'), [
+    '# the contest boxes',
+    'Host isu-box',
+    '  HostName 127.0.0.1',
+    `  Port ${sshd.port}`,
+    `  User ${sshd.user}`,
+    `  IdentityFile ${sshd.clientKey.path}`,
+    'Host isu-inner',
+    // why: a name only the jump host resolves would do as well; loopback keeps the test on this machine.
+    '  HostName localhost',
+    `  Port ${sshd.port}`,
+    `  User ${sshd.user}`,
+    `  IdentityFile ${sshd.clientKey.path}`,
+    '  ProxyJump isu-box',
+    '',
+  ].join('\n'));
+  const scan = spawnSync('ssh-keyscan', ['-p', String(sshd.port), '-t', 'ed25519', '127.0.0.1', 'localhost'], { encoding: 'utf8' });
+  writeFileSync(join(home, '.ssh', 'known_hosts'), scan.stdout);
+  const run = async (dest: string): Promise<{ code: number; out: string; err: string }> => {
+    const out = new PassThrough(); const err = new PassThrough();
+    let o = '', e = '';
+    out.on('data', (d) => { o += d; }); err.on('data', (d) => { e += d; });
+    const code = await explainCommand.run(['--host', '127.0.0.1', '--port', String(db.port), '--user', 'qi', '--database', 'isu', '--format', 'json',
+      '--ssh', dest, join(FIXTURES, 'explain', 'app')], { stdout: out, stderr: err, env: { HOME: home, MYSQL_PWD: PASSWORD }, cwd: home });
+    return { code, out: o, err: e };
+  };
+  const direct = await run('isu-box');
+  assert.equal(direct.code, 0, direct.err);
+  assert.match(direct.err, /explained \d+ of \d+ statements on mariadb/);
+  const logBefore = sshd.log().length;
+  const jumped = await run('isu-inner');
+  assert.equal(jumped.code, 0, jumped.err);
+  assert.equal(jumped.out, direct.out);
+  // The jump host carried the connection to the inner box's SSH port, as ssh -J does.
+  assert.match(sshd.log().slice(logBefore), new RegExp(`request_direct_tcpip: originator 127\\.0\\.0\\.1 port \\d+, target localhost port ${sshd.port}\\b`));
+  rmSync(home, { recursive: true, force: true });
 });

@@ -90,13 +90,6 @@ export function connectDatabaseCommand(manager: ConnectionManager, logger: Logge
         },
       });
     }
-    const trusted = manager.trustedHostKey();
-    if (trusted) {
-      items.push({
-        label: `$(unlock) Forget the trusted SSH host key of ${trusted.endpoint}`, detail: `${trusted.fingerprint} — the next connection asks again`,
-        run: async () => { await manager.forgetHostKey(trusted.endpoint); await connectAndReport(manager, logger); },
-      });
-    }
     items.push(
       { label: '$(edit) Enter the connection settings…', run: async () => { const s = await askSettings(current); if (s) { await writeSettings(s); await connectAndReport(manager, logger, configure, s); } } },
       { label: '$(key) Set database password…', run: async () => { await vscode.commands.executeCommand(COMMANDS.setDatabasePassword); } },

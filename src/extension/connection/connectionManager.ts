@@ -9,7 +9,9 @@
 import * as vscode from 'vscode';
 import { DbConnection, DbError, type DbErrorKind, type ServerInfo } from '../../db/connection';
 import { ExplainService, type ExplainResult } from '../../db/explainService';
-import { sshOptionsFromSettings, type HostKeyInfo, type SshSettings } from '../../db/sshTunnel';
+import { sshOptionsFromSettings, type HostKeyInfo, type SshOptions, type SshSettings } from '../../db/sshTunnel';
+import { knownHostsVerifier } from '../../node/ssh/knownHostsStore';
+import { resolveSshLogin } from '../../node/ssh/sshLogin';
 import type { Schema } from '../../core/model';
 import type { Logger } from '../logger';
 import { isConfigured, secretKey, targetLabel, viaSshLabel, type ConnectionSettings } from './connectionProfile';
@@ -28,7 +30,7 @@ const CONNECTION_KINDS: ReadonlySet<string> = new Set(['unreachable', 'auth', 'u
 /** After a connection failure, automatic attempts pause this long (an explicit connect does not wait). */
 const RETRY_AFTER_MS = 15_000;
 
-/** The globalState key of the host key fingerprint trusted for an SSH server `host:port`. */
+/** The globalState key where earlier versions kept the host key trusted for `host:port` (moved to known_hosts on use). */
 function hostKeyMemo(endpoint: string): string {
   return `queryInsight.sshHostKey:${endpoint}`;
 }
@@ -81,7 +83,7 @@ export class ConnectionManager implements vscode.Disposable {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly logger: Logger,
-    /** Remembers the SSH host keys the user accepted (trust on first use), per `host:port`. */
+    /** Where earlier versions remembered accepted SSH host keys; read once per key to move it to known_hosts. */
     private readonly hostKeys: vscode.Memento,
     /** Remembers, per workspace, the stored functions EXPLAIN may call. */
     private readonly allowedFunctions?: vscode.Memento,
@@ -115,34 +117,53 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Trust on first use, as ssh does with known_hosts: an unknown host key is shown to the user and
-   * remembered when accepted; a key that differs from the remembered one is refused.
+   * The SSH login of the settings, through ~/.ssh/config (the host may be a Host alias), with host
+   * keys checked against ~/.ssh/known_hosts, the store `ssh` and the CLI use: an unlisted key is shown
+   * to the user and added there when accepted; a changed or revoked key is refused.
    */
-  private async verifyHostKey(key: HostKeyInfo): Promise<boolean> {
-    const memoKey = hostKeyMemo(key.endpoint);
+  private sshLogin(): SshOptions | undefined {
+    const s = this.ssh ? sshOptionsFromSettings(this.ssh, process.env) : undefined;
+    if (!s || !this.ssh) return undefined;
+    const login = resolveSshLogin({
+      host: s.host,
+      // why: the settings' defaults (port 22, no user, no key) must not hide the config's Port, User, IdentityFile.
+      ...(this.ssh.user.trim() ? { user: s.username } : {}), ...(s.port !== 22 ? { port: s.port } : {}),
+      ...(s.privateKeyPath ? { privateKeyPath: s.privateKeyPath } : {}), useAgent: this.ssh.useAgent,
+    }, process.env, (host, port, knownHosts) => knownHostsVerifier(host, port, {
+      paths: knownHosts,
+      confirmNew: (key, name) => this.confirmHostKey(key, name),
+      tell: (message, what) => { if (what === 'added') this.logger.info(message); else this.refuseHostKey(message, `${host}:${port}`); },
+    }));
+    for (const note of login.notes) this.logger.info(`ssh config: ${note}`);
+    return login.options;
+  }
+
+  private refuseHostKey(message: string, endpoint: string): void {
+    this.refusal = `${message}; Query Insight does not connect.`;
+    // why: automatic retries (hover, diagnostics) would repeat the notification; once per refusal.
+    if (this.warnedKeys.has(`${endpoint} ${message}`)) this.logger.error(this.refusal);
+    else {
+      this.warnedKeys.add(`${endpoint} ${message}`);
+      this.logger.showError('Query Insight: SSH host key refused', new Error(this.refusal));
+    }
+  }
+
+  /** A host key known_hosts does not list: asked in a modal (or trusted already in the old per-extension store). */
+  private async confirmHostKey(key: HostKeyInfo, name: string): Promise<boolean> {
     this.refusal = undefined;
-    const known = this.hostKeys.get<string>(memoKey);
-    if (known === key.fingerprint) return true;
-    if (known) {
-      this.refusal = `the SSH host key of ${key.endpoint} has changed since you trusted it (trusted ${known}, now offered ${key.type} ${key.fingerprint}), `
-        + 'so Query Insight does not connect: someone may be in between. If the box was reinstalled, '
-        + 'run "Connect to database" and choose "Forget the trusted SSH host key".';
-      // why: automatic retries (hover, diagnostics) would repeat the notification; once per offered key.
-      if (this.warnedKeys.has(`${key.endpoint} ${key.fingerprint}`)) this.logger.error(this.refusal);
-      else {
-        this.warnedKeys.add(`${key.endpoint} ${key.fingerprint}`);
-        this.logger.showError('Query Insight: SSH host key changed', new Error(this.refusal));
-      }
-      return false;
+    // why: earlier versions kept accepted keys in globalState; such a key moves to known_hosts without a second question.
+    const legacy = this.hostKeys.get<string>(hostKeyMemo(key.endpoint));
+    if (legacy !== undefined) await this.hostKeys.update(hostKeyMemo(key.endpoint), undefined);
+    if (legacy === key.fingerprint) {
+      this.logger.info(`the SSH host key ${key.fingerprint} of ${name}, trusted earlier in Query Insight, moves to ~/.ssh/known_hosts`);
+      return true;
     }
     const trust = 'Trust and connect';
     const answer = await vscode.window.showWarningMessage(
-      `Query Insight: first connection to the SSH host ${key.endpoint}. Its ${key.type} key fingerprint is ${key.fingerprint}. Trust it?`,
+      `Query Insight: first connection to the SSH host ${name}. Its ${key.type} key fingerprint is ${key.fingerprint}. `
+      + 'Trust it? It is added to ~/.ssh/known_hosts, as ssh does.',
       { modal: true }, trust);
-    if (answer !== trust) return false;
-    await this.hostKeys.update(memoKey, key.fingerprint);
-    this.logger.info(`remembered SSH host key ${key.fingerprint} of ${key.endpoint}`);
-    return true;
+    return answer === trust;
   }
 
   /**
@@ -178,22 +199,6 @@ export class ConnectionManager implements vscode.Disposable {
     await this.allowedFunctions?.update(allowedFunctionMemo(name), true);
     this.logger.info(`stored function ${name}: EXPLAIN allowed to call it in this workspace`);
     return true;
-  }
-
-  /** The SSH server (`host:port`) of the tunnel settings and the fingerprint trusted for it, if any. */
-  trustedHostKey(): { endpoint: string; fingerprint: string } | undefined {
-    const ssh = this.ssh ? sshOptionsFromSettings(this.ssh, process.env) : undefined;
-    if (!ssh) return undefined;
-    const endpoint = `${ssh.host}:${ssh.port ?? 22}`;
-    const fingerprint = this.hostKeys.get<string>(hostKeyMemo(endpoint));
-    return fingerprint ? { endpoint, fingerprint } : undefined;
-  }
-
-  /** Forgets the host key trusted for `endpoint`: the next connect asks again. */
-  async forgetHostKey(endpoint: string): Promise<void> {
-    await this.hostKeys.update(hostKeyMemo(endpoint), undefined);
-    this.logger.info(`forgot the trusted SSH host key of ${endpoint}`);
-    this.reset();
   }
 
   /** Drops the connection and everything tied to it; the next need connects again. */
@@ -247,13 +252,13 @@ export class ConnectionManager implements vscode.Disposable {
     this.setState({ kind: 'connecting', target });
     const password = await this.secrets.get(secretKey(settings));
     // why: no passphrase prompt here; an encrypted key is used through ssh-agent (connection.ssh.useAgent).
-    const ssh = this.ssh ? sshOptionsFromSettings(this.ssh, process.env) : undefined;
+    const ssh = this.sshLogin();
     if (ssh) this.logger.info(`connecting through an SSH tunnel to ${ssh.username}@${ssh.host}:${ssh.port ?? 22}`);
     const db = new DbConnection({
       ...(settings.socket ? { socket: settings.socket } : { host: settings.host, port: settings.port }),
       user: settings.user, password, database: settings.database,
       allowFunctions: (names: string[]) => this.allowFunctions(names),
-      ...(ssh ? { ssh: { ...ssh, verifyHostKey: (key: HostKeyInfo) => this.verifyHostKey(key) } } : {}),
+      ...(ssh ? { ssh } : {}),
     });
     const service = new ExplainService(db);
     try {

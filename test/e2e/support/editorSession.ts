@@ -23,6 +23,8 @@ export interface EditorSessionOptions {
   name: string;
   /** User settings for code-server (a connection, …). */
   settings?: Record<string, unknown>;
+  /** Environment of code-server over the test's (HOME for an ~/.ssh of the test's own …). */
+  env?: NodeJS.ProcessEnv;
   /** Runs on the workspace before code-server opens it (logs to import, a benchmark round …). */
   prepare?(dir: string): Promise<void> | void;
 }
@@ -44,7 +46,7 @@ export async function openEditorSession(options: EditorSessionOptions): Promise<
     await options.prepare?.(ws.dir);
     vsix = packageVsix();
     server = await startCodeServer({
-      workspace: ws.dir, vsix, settings: options.settings,
+      workspace: ws.dir, vsix, settings: options.settings, ...(options.env ? { env: options.env } : {}),
       logFile: join(RESULTS_DIR, `${options.name}.code-server.log`), logsTo: join(RESULTS_DIR, `${options.name}.logs`),
     });
     browser = await launchBrowser();

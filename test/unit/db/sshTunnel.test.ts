@@ -46,7 +46,8 @@ void test('describeTarget: host:port or unix:path', () => {
   assert.equal(describeTarget({ socketPath: '/run/mysqld/mysqld.sock' }), 'unix:/run/mysqld/mysqld.sock');
 });
 
-function io(env: NodeJS.ProcessEnv = {}): { io: Parameters<typeof sshFromArgs>[1]; err: () => string } {
+// why: a HOME without .ssh keeps the machine's own config, keys and known_hosts out of the tests.
+function io(env: NodeJS.ProcessEnv = { HOME: '/nonexistent-qi-home' }): { io: Parameters<typeof sshFromArgs>[1]; err: () => string } {
   const stderr = new PassThrough();
   let text = '';
   stderr.on('data', (d) => { text += d; });
@@ -61,24 +62,26 @@ void test('sshFromArgs: no --ssh, no tunnel; key paths resolve from the cwd; the
   assert.equal(withKey.username, 'isucon');
   assert.equal(withKey.privateKeyPath, '/home/isucon/.ssh/id_ed25519');
   assert.equal(withKey.agent, undefined);
-  const both = sshFromArgs({ ssh: 'isucon@isu1', 'ssh-key': '/k' }, io({ SSH_AUTH_SOCK: '/tmp/agent.sock', QI_SSH_PASSPHRASE: 'pw' }).io)!;
+  const both = sshFromArgs({ ssh: 'isucon@isu1', 'ssh-key': '/k' }, io({ HOME: '/nonexistent-qi-home', SSH_AUTH_SOCK: '/tmp/agent.sock', QI_SSH_PASSPHRASE: 'pw' }).io)!;
   assert.equal(both.agent, '/tmp/agent.sock');
   assert.equal(both.passphrase, 'pw');
-  const agentOnly = sshFromArgs({ ssh: 'isucon@isu1' }, io({ SSH_AUTH_SOCK: '/tmp/agent.sock' }).io)!;
+  const agentOnly = sshFromArgs({ ssh: 'isucon@isu1' }, io({ HOME: '/nonexistent-qi-home', SSH_AUTH_SOCK: '/tmp/agent.sock' }).io)!;
   assert.equal(agentOnly.privateKeyPath, undefined);
 });
 
 void test('sshFromArgs: usage errors say what to give', () => {
   const bad: [Parameters<typeof sshFromArgs>[0], RegExp][] = [
-    [{ 'ssh-key': '/k' }, /need --ssh USER@HOST/],
-    [{ ssh: 'isu1', 'ssh-key': '/k' }, /--ssh must be USER@HOST/],
+    [{ 'ssh-key': '/k' }, /need --ssh \[USER@\]HOST/],
+    [{ 'accept-new-host-key': true }, /need --ssh \[USER@\]HOST/],
+    [{ ssh: 'isu1:/var/log', 'ssh-key': '/k' }, /--ssh must be HOST, USER@HOST or USER@HOST:PORT/],
+    [{ ssh: 'isucon@isu1:99999', 'ssh-key': '/k' }, /--ssh must be HOST/],
     [{ ssh: 'isucon@isu1' }, /--ssh-key FILE or a running ssh-agent/],
     [{ ssh: 'isucon@isu1', 'ssh-key': '/k', 'ssh-host-key': 'MD5:aa:bb' }, /SHA256 fingerprint/],
   ];
   for (const [values, re] of bad) assert.throws(() => sshFromArgs(values, io().io), (e: unknown) => e instanceof UsageError && re.test(e.message), JSON.stringify(values));
 });
 
-void test('sshFromArgs: a pinned host key accepts only that fingerprint; an unlisted key is accepted and printed', async () => {
+void test('sshFromArgs: a pinned host key accepts only that fingerprint; an unlisted key is refused and printed', async () => {
   const key = hostKeyInfo(Buffer.from(KEYS[0][1], 'base64'), 'isu1:22');
   const pinned = sshFromArgs({ ssh: 'isucon@isu1', 'ssh-key': '/k', 'ssh-host-key': KEYS[0][2] }, io().io)!;
   assert.equal(await pinned.verifyHostKey!(key), true);
@@ -86,8 +89,8 @@ void test('sshFromArgs: a pinned host key accepts only that fingerprint; an unli
   // why: HOME without .ssh/known_hosts keeps the machine's own file out of the test.
   const t = io({ HOME: '/nonexistent-qi-home' });
   const open = sshFromArgs({ ssh: 'isucon@isu1', 'ssh-key': '/k' }, t.io)!;
-  assert.equal(await open.verifyHostKey!(key), true);
-  assert.match(t.err(), new RegExp(`ssh: isu1 has host key ssh-ed25519 ${KEYS[0][2]} \\(not in known_hosts`));
+  assert.equal(await open.verifyHostKey!(key), false);
+  assert.match(t.err(), new RegExp(`ssh: isu1 has host key ssh-ed25519 ${KEYS[0][2].replace(/[+/]/g, '\\$&')}, which /nonexistent-qi-home/.ssh/known_hosts does not list: refused.*--accept-new-host-key`));
 });
 
 void test('sshOptionsFromSettings: no host, no tunnel; ~ expands; the agent only when asked for and running', () => {

@@ -1,7 +1,7 @@
 /** known_hosts lookups: plain and hashed names, ports, patterns, negation, @revoked, @cert-authority. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkKnownHosts, knownHostName } from '../../../src/db/knownHosts';
+import { checkKnownHosts, knownHostName } from '../../../src/node/ssh/knownHosts';
 
 // Keys written by ssh-keygen; the hashed lines are what `ssh-keygen -H` made of "isu1 <ed25519>" and
 // "[isu1]:2222 <ecdsa>" (and `ssh-keygen -F` finds them under those names).
@@ -39,7 +39,7 @@ void test('plain names, comma lists, wildcards and negation', () => {
 void test('same type, other key: mismatch; another type listed only: unknown', () => {
   const other = Buffer.from(ED, 'base64');
   other[other.length - 1] ^= 1;
-  assert.deepEqual(checkKnownHosts(file(`isu1 ssh-ed25519 ${ED}`), 'isu1', 22, 'ssh-ed25519', other), { status: 'mismatch', path: '/home/me/.ssh/known_hosts', line: 1 });
+  assert.deepEqual(checkKnownHosts(file(`isu1 ssh-ed25519 ${ED}`), 'isu1', 22, 'ssh-ed25519', other), { status: 'mismatch', path: '/home/me/.ssh/known_hosts', line: 1, listedKey: ED });
   assert.deepEqual(checkKnownHosts(file(`isu1 ecdsa-sha2-nistp256 ${EC}`), 'isu1', 22, 'ssh-ed25519', ed), { status: 'unknown' });
   // a matching entry anywhere wins over a stale one of the same type
   assert.equal(checkKnownHosts([...file(`isu1 ssh-ed25519 ${other.toString('base64')}`), { path: '/etc/ssh/ssh_known_hosts', text: `isu1 ssh-ed25519 ${ED}` }],

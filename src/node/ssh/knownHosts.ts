@@ -2,9 +2,9 @@
  * Checks a server's host key against OpenSSH known_hosts text: plain and hashed (`|1|salt|hash`)
  * host names, `[host]:port` for ports other than 22, comma-separated patterns with `*`/`?` and `!`
  * negation, and `@revoked` lines (`@cert-authority` lines are skipped: certificates are not offered).
- * Pure: the caller reads the files.
+ * Pure: the caller reads and writes the files (knownHostsStore.ts).
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 /** Where an entry is: the file's path as given and the 1-based line. */
 export interface KnownHostEntry { path: string; line: number }
@@ -12,7 +12,7 @@ export interface KnownHostEntry { path: string; line: number }
 export type KnownHostVerdict =
   | ({ status: 'match' } & KnownHostEntry)
   /** The host is listed with another key of the same type: the key changed, or someone is in between. */
-  | ({ status: 'mismatch' } & KnownHostEntry)
+  | ({ status: 'mismatch'; listedKey: string } & KnownHostEntry)
   | ({ status: 'revoked' } & KnownHostEntry)
   | { status: 'unknown' };
 
@@ -66,8 +66,18 @@ export function checkKnownHosts(files: readonly { path: string; text: string }[]
       const same = b64 === keyB64;
       if (marker === '@revoked') { if (same) return { status: 'revoked', path, line }; continue; }
       if (same) match ??= { status: 'match', path, line };
-      else if (type === keyType) mismatch ??= { status: 'mismatch', path, line };
+      else if (type === keyType) mismatch ??= { status: 'mismatch', path, line, listedKey: b64 };
     }
   }
   return match ?? mismatch ?? { status: 'unknown' };
+}
+
+/**
+ * The known_hosts line for a key, as ssh writes it: `name type base64`, the name hashed
+ * (`|1|salt|HMAC-SHA1`) when `hash` is set, as with HashKnownHosts yes. `salt` is for tests.
+ */
+export function knownHostLine(host: string, port: number, keyType: string, key: Buffer, hash = false, salt = randomBytes(20)): string {
+  const name = knownHostName(host, port);
+  const field = hash ? `|1|${salt.toString('base64')}|${createHmac('sha1', salt).update(name).digest('base64')}` : name;
+  return `${field} ${keyType} ${key.toString('base64')}`;
 }
