@@ -436,6 +436,10 @@ function findOuterQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite
   // `for row in db.query("SELECT …")`: the statement sits in the loop's header.
   const head = file.sites.find((s) => containsRange(loop.range, s.range) && s.loops.includes(loop) && !withoutHeaderLoops(s, s.loops).includes(loop));
   if (head) return head;
+  // `db.xquery("SELECT …").map.with_index do |row, i|`, `stmt.execute do |row|`: the statement is run in the loop's
+  // own call, before the body that repeats (so it does not count the loop among its own).
+  const header = file.sites.find((s) => containsRange(loop.range, s.range) && !s.loops.includes(loop) && s.range.start.line <= loop.range.start.line);
+  if (header) return header;
   const names = ws.identifiers(loop.iterable);
   const it = loop.iterable.replace(/\s+/g, '');
   const linked = (s: SqlSite) => (s.resultVar !== undefined && names.includes(stripSigil(s.resultVar))) || walksHandle(ws, it, s);

@@ -113,7 +113,9 @@ const go: LangSpec = {
 const RUBY_LOOP_METHODS = set('each', 'each_with_index', 'each_with_object', 'map', 'flat_map', 'collect', 'select',
   'filter', 'filter_map', 'reject', 'times', 'upto', 'downto', 'step', 'each_slice', 'each_cons', 'sum', 'find', 'detect',
   'find_each', 'each_pair', 'each_key', 'each_value', 'inject', 'reduce', 'sort_by', 'group_by', 'min_by', 'max_by',
-  'map!', 'collect!', 'each_entry', 'count', 'any?', 'all?', 'none?', 'loop');
+  'map!', 'collect!', 'each_entry', 'count', 'any?', 'all?', 'none?', 'loop', 'with_index', 'with_object', 'each_row', 'each_hash');
+/** Driver calls that yield each row to a block with parameters (`stmt.execute(id) do |row| … end`): block iteration. */
+const RUBY_ROW_BLOCKS = set('execute', 'query', 'xquery', 'fetch', 'select_all');
 
 const ruby: LangSpec = {
   strings: set('string'),
@@ -138,10 +140,12 @@ const ruby: LangSpec = {
     const callee = (recv ? receiver + '.' : '') + methodName;
     const s: CallShape = { callee, name: method ? methodName : callee, receiver, args: node.childForFieldName('arguments') };
     // why: most calls are neither iterating nor spawning; their block is not looked up (each lookup is a call into wasm).
+    const rows = RUBY_ROW_BLOCKS.has(s.name);
     const loops = RUBY_LOOP_METHODS.has(s.name);
-    if (!loops && s.callee !== 'Thread.new') return s;
+    if (!loops && !rows && s.callee !== 'Thread.new') return s;
     const block = node.childForFieldName('block');
     if (block && loops) s.loop = { kind: s.name, body: block, iterable: recv ? iterableText(recv) : undefined };
+    else if (block && rows && block.childForFieldName('parameters')) s.loop = { kind: s.name, body: block, iterable: iterableText(node.childForFieldName('arguments') ?? recv) };
     if (block && s.callee === 'Thread.new') s.detach = block;
     return s;
   },

@@ -424,18 +424,27 @@ export class ValueFlow {
     const base: Literal = holes.length ? { ...lit, parts: lit.parts.map((p) => (p.dynamic ? { dynamic: true } : p)) } : lit;
     if (!holes.length) return [{ parts: lit.parts, literals: [lit] }];
     // Each interpolation: a variable's values, else a dynamic part.
+    // The literal is listed where its own text first stands, so the first literal is the one the statement starts with.
     const pieces: Variant[][] = [];
     let run: SqlPart[] = [];
+    let placed = false;
+    const flush = () => {
+      if (!run.length) return;
+      const own = !placed && run.some((p) => !p.dynamic);
+      if (own) placed = true;
+      pieces.push([{ parts: run, literals: own ? [base] : [] }]);
+      run = [];
+    };
     for (const p of lit.parts) {
       const h = p.dynamic ? (p as HolePart).hole : undefined;
       if (!h) { run.push(p.dynamic ? { dynamic: true } : p); continue; }
-      if (run.length) pieces.push([{ parts: run, literals: [] }]);
-      run = [];
+      flush();
       pieces.push(this.hole(h, depth));
     }
-    if (run.length) pieces.push([{ parts: run, literals: [] }]);
-    return product(pieces).map((v) => ({ ...v, literals: [base, ...v.literals] }));
+    flush();
+    if (!placed) pieces.push([{ parts: [], literals: [base] }]);
     void node;
+    return product(pieces);
   }
 
   private hole(h: Node, depth: number): Variant[] {
