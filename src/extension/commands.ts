@@ -30,6 +30,8 @@ export const COMMANDS = {
   setDatabasePassword: 'queryInsight.setDatabasePassword',
   /** Opens the JSON plan of the statement under the cursor beside the editor. */
   explainStatement: 'queryInsight.explainStatement',
+  /** Runs the SELECT under the cursor (or of a hover link) once under ANALYZE, within the time limit and row cap; shows rows read vs the estimate. */
+  measureStatement: 'queryInsight.measureStatement',
   /** Quick fix / hover link: confirmed ALTER TABLE … ADD INDEX, then re-EXPLAIN (hidden from the palette). */
   addIndexToDatabase: 'queryInsight.addIndexToDatabase',
   /** Quick fix / hover link: adds the suggested index to the workspace's schema file (hidden from the palette). */
@@ -79,6 +81,7 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.refreshSchema]: 'Refresh database schema',
   [COMMANDS.setDatabasePassword]: 'Set database password',
   [COMMANDS.explainStatement]: 'Explain statement under cursor',
+  [COMMANDS.measureStatement]: 'Measure statement under cursor (runs the SELECT)',
   [COMMANDS.addIndexToDatabase]: 'Add suggested index to the database',
   [COMMANDS.addIndexToSchemaFile]: 'Add suggested index to the schema file',
   [COMMANDS.copyIndexDdl]: 'Copy DDL of the suggested index',

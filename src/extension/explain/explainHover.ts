@@ -12,6 +12,8 @@ import type { Logger } from '../logger';
 import type { SiteIndex } from '../siteIndex';
 import { escapeMarkdown, explainHoverMarkdown } from './hoverMarkdown';
 import { analyzeSite, refOf, siteAt } from './siteAnalysis';
+import { measuredOf } from './measureCommand';
+import { describeLimits, MEASURE_ROW_CAP, measureRefusal } from '../../db/measureService';
 
 /**
  * Hook for other features: Markdown appended to the hover of a site, below a rule (the slow-log
@@ -53,14 +55,20 @@ export class ExplainHoverProvider implements vscode.HoverProvider {
         return this.hover(md, range, site, doc.uri);
       }
       const server = a.session.service.db.server;
+      const measured = measuredOf(a.session, a.result.generation, site.sql);
+      const refusal = measureRefusal(a.result);
       const built = explainHoverMarkdown({
         sql: site.sql, plan: a.result.plan, findings: a.result.findings, substitutions: a.result.substitutions,
         filledSql: a.result.filledSql, explainedSql: a.result.explainedSql, explainedWithout: a.result.explainedWithout, planNote: a.result.planNote, skipped: a.result.skipped, error: a.result.error,
         suggestions: a.advice.suggestions, cached: a.result.cached,
+        ...(measured?.measurement ? { measured: { ...measured.measurement, findings: measured.findings } } : {}),
+        ...(refusal ? { measureRefusal: refusal } : {}),
+        measureLimits: describeLimits({ ms: a.session.service.db.options.queryTimeoutMs ?? 5000, ...(server?.flavor === 'mariadb' ? { rowCap: MEASURE_ROW_CAP } : {}) }),
         server: server ? `${server.flavor === 'mariadb' ? 'MariaDB' : 'MySQL'} ${server.version}` : undefined,
       }, {
         addToDatabase: COMMANDS.addIndexToDatabase, addToSchemaFile: COMMANDS.addIndexToSchemaFile,
         copyDdl: COMMANDS.copyIndexDdl, showLog: COMMANDS.showLog,
+        measure: COMMANDS.measureStatement, measureArgs: refOf(doc.uri, site),
         args: (s) => refOf(doc.uri, site, { index: s.name, table: s.table }),
       });
       const md = new vscode.MarkdownString(built.markdown, true);

@@ -27,6 +27,16 @@ export interface ExplainHoverInput {
   /** `MariaDB 10.11.6` */
   server?: string;
   cached?: boolean;
+  /** The statement's last measurement (the user's Measure action), shown beside the estimates. */
+  measured?: {
+    rowsRead: number; rowsSent: number; ms: number; capped: boolean;
+    accesses: readonly { table: string; estimate: number | null; rowsRead: number; loops: number; ms?: number }[];
+    findings: readonly PlanFinding[];
+  };
+  /** Why Measure does not apply to this statement (a locking read …); no link then. */
+  measureRefusal?: string;
+  /** How Measure is bounded, for the link's label (`at most 1,000,000 rows examined and 5 s`). */
+  measureLimits?: string;
 }
 
 /** Command ids the links may use and how their arguments are built. */
@@ -35,6 +45,10 @@ export interface HoverCommands {
   addToSchemaFile: string;
   copyDdl: string;
   showLog: string;
+  /** The Measure command (runs the SELECT under ANALYZE); no link when absent. */
+  measure?: string;
+  /** The argument of the Measure link (identifies the site). */
+  measureArgs?: unknown;
   /** The argument object each index link carries (identifies the site and the suggestion). */
   args: (suggestion: IndexSuggestion) => unknown;
   /** "Show plan": opens the report's Plan tab on this statement. */
@@ -135,6 +149,19 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
     for (const f of input.findings) {
       out.push(`- ${SEVERITY_ICON[f.severity] ?? ''} ${inlineCode(f.code)} ${escapeMarkdown(f.message)}`);
     }
+  }
+  if (input.measured) {
+    const m = input.measured;
+    out.push('', `**Measured** (ANALYZE): read ${m.capped ? 'at least ' : ''}${m.rowsRead.toLocaleString('en-US')} rows, returned ${m.rowsSent.toLocaleString('en-US')}, ${escapeMarkdown(m.ms.toFixed(1))} ms`, '',
+      '| table | estimated rows | rows read | loops | ms |', '| --- | ---: | ---: | ---: | ---: |',
+      ...m.accesses.map((a) => `| ${cell(a.table)} | ${cell(a.estimate === null ? null : a.estimate.toLocaleString('en-US'))} | ${cell(a.rowsRead.toLocaleString('en-US'))} | ${cell(a.loops)} | ${cell(a.ms === undefined ? null : a.ms.toFixed(1))} |`));
+    for (const f of m.findings) out.push('', `- ${SEVERITY_ICON[f.severity] ?? ''} ${inlineCode(f.code)} ${escapeMarkdown(f.message)}`);
+  }
+  if (commands.measure && input.plan && !input.measureRefusal) {
+    out.push('', `${commandLink('Measure', commands.measure, commands.measureArgs ?? {})}: runs this SELECT once under ANALYZE (${escapeMarkdown(input.measureLimits ?? 'within the time limit')}) to count the rows it really reads`);
+    used.add(commands.measure);
+  } else if (input.measureRefusal && input.plan) {
+    out.push('', `Not measurable: ${escapeMarkdown(input.measureRefusal)}`);
   }
   if (input.substitutions.length) {
     out.push('', '**Substituted for placeholders**', '');

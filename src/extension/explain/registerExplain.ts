@@ -13,6 +13,7 @@ import {
 import { ExplainDiagnostics } from './explainDiagnostics';
 import { ExplainHoverProvider, type SiteHoverSection } from './explainHover';
 import { explainStatementCommand, PLAN_SCHEME, PlanDocuments } from './explainPanel';
+import { measureStatementCommand } from './measureCommand';
 
 /** Source files of every language the extension reads, on disk or over Remote-SSH. */
 export const SOURCE_SELECTOR: vscode.DocumentSelector = ['go', 'ruby', 'python', 'php', 'javascript', 'javascriptreact',
@@ -28,6 +29,7 @@ export function registerExplain(context: vscode.ExtensionContext, index: SiteInd
     vscode.languages.registerHoverProvider(SOURCE_SELECTOR, new ExplainHoverProvider(index, manager, logger, hoverSections)),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, docs),
     vscode.commands.registerCommand(COMMANDS.explainStatement, explainStatementCommand(index, manager, docs, logger)),
+    vscode.commands.registerCommand(COMMANDS.measureStatement, measureStatementCommand(index, manager, logger)),
     vscode.languages.registerCodeActionsProvider(SOURCE_SELECTOR, new IndexFixProvider(index, manager), { providedCodeActionKinds: IndexFixProvider.kinds }),
     vscode.commands.registerCommand(COMMANDS.addIndexToDatabase, addIndexToDatabaseCommand(index, manager, logger)),
     vscode.commands.registerCommand(COMMANDS.addIndexToSchemaFile, addIndexToSchemaFileCommand(index, manager, logger)),

@@ -98,3 +98,22 @@ void test('the hover leads with the verdict and the action: summary line, sugges
   // the table is Markdown inside the HTML block: blank lines around it
   assert.match(markdown, /<summary>Plan<\/summary>\n\n\| id \|[^\n]*\n[^\n]*\n[^\n]*\n\n<\/details>/);
 });
+
+void test('hover: "explained without FOR UPDATE", a trusted Measure link with its limits, the measurement beside the estimates', () => {
+  const base = { sql: 'SELECT * FROM posts WHERE user_id = ? FOR UPDATE', plan, findings: [], substitutions: [], suggestions: [] };
+  const locked = explainHoverMarkdown({ ...base, explainedWithout: ['FOR UPDATE'], measureRefusal: 'a locking read (FOR UPDATE) is never measured: it would take locks' },
+    { ...commands, measure: 'queryInsight.measureStatement', measureArgs: { uri: 'file:///a.go', line: 1, character: 2 } });
+  assert.match(locked.markdown, /Explained without FOR UPDATE: the plan is the same/);
+  assert.ok(!locked.enabledCommands.includes('queryInsight.measureStatement'));
+  assert.match(locked.markdown, /Not measurable: a locking read \\\(FOR UPDATE\\\) is never measured/);
+  const plain = explainHoverMarkdown({ ...base, sql: 'SELECT * FROM posts WHERE user_id = ?', measureLimits: 'at most 1,000,000 rows examined and 5 s',
+    measured: { rowsRead: 100003, rowsSent: 0, ms: 44.2, capped: false, accesses: [{ table: 'posts', estimate: 2, rowsRead: 100003, loops: 1, ms: 43.9 }],
+      findings: [{ code: 'measured-over-estimate', severity: 'error', message: 'measured: read 100,003 rows of posts where EXPLAIN estimated ~2', planRows: [0] }] } },
+  { ...commands, measure: 'queryInsight.measureStatement', measureArgs: { uri: 'file:///a.go', line: 1, character: 2 } });
+  assert.ok(plain.enabledCommands.includes('queryInsight.measureStatement'));
+  assert.match(plain.markdown, /\[Measure\]\(command:queryInsight\.measureStatement\?/);
+  assert.match(plain.markdown, /at most 1,000,000 rows examined and 5 s/);
+  assert.match(plain.markdown, /\*\*Measured\*\* \(ANALYZE\): read 100,003 rows, returned 0/);
+  assert.match(plain.markdown, /\| posts \| 2 \| 100,003 \| 1 \| 43\\\.9 \|/);
+  assert.match(plain.markdown, /`measured-over-estimate`/);
+});
