@@ -10,6 +10,9 @@ import { HostTally } from './hostTally';
 import { Grouper, OVERFLOW_GROUP, type Group, type GroupKind, type GroupingOptions } from './grouping';
 import { defaultDecoder, forEachLine, type ByteDecoder, type LineSink } from './lineSource';
 
+/** Longest line searched for a request glued after a cut (two long requests; longer lines are damage). */
+const MAX_JOINED_LINE = 64 * 1024;
+
 /** Which time a request is measured by. */
 export type TimeField = 'auto' | 'reqtime' | 'apptime';
 
@@ -146,7 +149,8 @@ export class AccessAnalyzer {
     let err = this.parse(b, s, e, rec);
     if (err) {
       // why: a line cut short and glued to the next holds that next request whole; read it from where it starts.
-      const rejoin = this.parse.rejoin;
+      // (not on lines longer than two requests can be: each attempt reads to the end of the line)
+      const rejoin = e - s <= MAX_JOINED_LINE ? this.parse.rejoin : undefined;
       let at = s;
       for (let k = 0; k < 4 && rejoin; k++) {
         at = rejoin(b, s, e, at);

@@ -129,6 +129,8 @@ function fillRecord(b: Uint8Array, st: Int32Array, en: Int32Array, rec: AccessRe
     if (!isSeconds(v)) return `request time ${secondsProblem(v)}`;
     rec.reqTime = v;
   }
+  // why: nginx writes one time per upstream tried; a list longer than this is damage, not retries.
+  if (en[F.Apptime] - st[F.Apptime] > 1024) return 'upstream time too long';
   rec.appTime = st[F.Apptime] >= 0 ? parseSecondsList(b, st[F.Apptime], en[F.Apptime]) : NaN;
   if (rec.appTime === BAD_LIST) return 'upstream time not a list of times';
   if (rec.appTime > 86_400) return 'upstream time over 1 day';
@@ -266,8 +268,12 @@ function jsonParser(labels: Uint8Array[], map: FieldMapping, st: Int32Array, en:
     i++;
     while (i < e && (b[i] === 32 || b[i] === 9)) i++;
     if (i < e) return b[i] === 123 ? JOINED : 'text after the JSON object';
-    // why: escapes (`\"`, `\u00e9`, `\/`) are rare in these fields; let JSON.parse decode them.
-    if (escaped) return fillFromObject(b, s, e, map, rec, keepQuery);
+    if (escaped) {
+      // why: caps first, so a huge escaped value is refused before JSON.parse copies it (6 bytes per `\uXXXX`).
+      for (let k = 0; k < n; k++) if (en[k] - st[k] > 6 * MAX_URI_BYTES) return k === F.Uri || k === F.Request ? 'uri too long' : 'field too long';
+      // why: escapes (`\"`, `\u00e9`, `\/`) are rare in these fields; let JSON.parse decode them.
+      return fillFromObject(b, s, e, map, rec, keepQuery);
+    }
     return fill(b, rec);
   };
   // The next line starts like this one (`{"time":`), glued after the cut.
