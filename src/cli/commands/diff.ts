@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
-import { compareRuns, formatDelta, formatRatio, type Change, type Comparison, type ComparisonRow } from '../../core/report/compare';
+import { compareRuns, formatIn, formatRatio, STATUS_CLASSES, timeUnitFor, type Change, type Comparison, type ComparisonRow, type CompareSort, type TimeUnit } from '../../core/report/compare';
 import { comparisonMarkdown } from '../../core/report/markdown';
 import { serializeRun, type Run, type RunKind } from '../../core/report/runs';
 import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../../core/logs/accessParsers';
@@ -12,6 +12,7 @@ import { splitMatchingGroups } from '../../core/logs/grouping';
 import { bufferDecoder } from '../../node/accessLogFile';
 import { loadRunFromSources } from '../../node/runSources';
 import { LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
+import { loadRoutes } from './endpoints';
 
 const HELP = `usage: query-insight diff BEFORE AFTER [options]
 
@@ -22,16 +23,20 @@ on other boxes (HOST:/PATH or ssh://[USER@]HOST[:PORT]/PATH), read into one run:
 isu1:/var/log/nginx/access.log,isu2:/var/log/nginx/access.log. The comparison says when the two
 sides did not read the same hosts.
 
-Access logs: one row per endpoint (method + URI, ids in paths folded as in \`endpoints\`) with count,
-total, mean and p99 response time. Slow logs: one row per query fingerprint with count, total, mean
-and p95 query time (the slow-log statistics keep p95). Each figure before -> after with the delta;
-rows found in one run only are marked new / gone. Rows are sorted by the largest change of total
-time, regression or gain.
+Access logs: one row per endpoint (method + URI, grouped as in \`endpoints\`: --routes, -m, ids in
+paths folded) with count, responses per status class (2xx 3xx 4xx 5xx 499) and total, mean and p99
+response time. Slow logs: one row per query fingerprint with count, total, mean and p95 query time
+and the rows examined and sent per execution. Each figure before -> after with the delta; rows
+found in one run only are marked new / gone. Rows are sorted by the largest change of total time
+(or of the mean: --sort mean), regression or gain. Each time column has one unit, chosen from its
+figures (s, ms or µs); JSON gives seconds, rounded to the microsecond.
 
 options:
   --kind access|slow              the kind of both logs (default: recognised from each file's start)
   --log-format ltsv|json|combined access-log layout (default: guessed)
+  --routes DIR|FILE               group access-log URIs by the app's routes (as in \`endpoints\`)
   -m, --matching-groups RE,...    alp-compatible URI grouping expressions
+  --sort total|mean|count         order by the largest change of this figure (default total)
   --limit N                       rows shown (default 0 = all; md: 50)
   --save DIR                      also write both runs as JSON into DIR (<file>.run.json)
   --format table|md|json          output (json = JSON Lines, one object per row)
@@ -39,30 +44,58 @@ options:
   --ssh-key FILE                  private key for logs on other boxes (default: the agent and
                                   ~/.ssh/id_*; host keys checked against ~/.ssh/known_hosts)`;
 
-/** Seconds for the table: access logs in s (3 decimals), slow logs in ms (2 decimals). */
-function timeCell(kind: RunKind, v: number | null): string {
-  if (v === null) return '-';
-  return kind === 'access' ? v.toFixed(3) : (v * 1000).toFixed(2);
+/** `before -> after` of counts; `after (+delta)` when compact. */
+function counts(x: Change, compact = false): string {
+  if (compact) {
+    if (x.after === null) return `- (${x.before ?? 0} gone)`;
+    return x.before === null ? `${x.after} (new)` : `${x.after} (${x.delta > 0 ? '+' : x.delta < 0 ? '−' : '±'}${Math.abs(x.delta)})`;
+  }
+  return `${x.before ?? '-'} -> ${x.after ?? '-'}`;
 }
 
-function columns(c: Comparison): Column<ComparisonRow>[] {
-  const unit = c.kind === 'access' ? 's' : 'ms';
-  const t = (v: number | null) => timeCell(c.kind, v);
-  const n = (x: Change) => `${x.before ?? '-'} -> ${x.after ?? '-'}`;
+function perExec(x: Change): string {
+  const f = (v: number | null) => (v === null ? '-' : v.toFixed(v >= 100 ? 0 : 1));
+  return `${f(x.before)} -> ${f(x.after)}`;
+}
+
+/** One unit per time column, chosen from the figures shown in it. */
+function units(rows: readonly ComparisonRow[]): Record<'total' | 'delta' | 'mean' | 'tail', TimeUnit> {
+  return {
+    total: timeUnitFor(rows.flatMap((r) => [r.total.before, r.total.after])),
+    delta: timeUnitFor(rows.map((r) => r.total.delta)),
+    mean: timeUnitFor(rows.flatMap((r) => [r.mean.before, r.mean.after])),
+    tail: timeUnitFor(rows.flatMap((r) => [r.tail.before, r.tail.after])),
+  };
+}
+
+function columns(c: Comparison, rows: readonly ComparisonRow[]): Column<ComparisonRow>[] {
+  const u = units(rows);
   const tail = c.tailLabel.toUpperCase();
-  return [
+  const cols: Column<ComparisonRow>[] = [
     { header: 'STATUS', value: (r) => r.status },
-    { header: 'COUNT', value: (r) => n(r.count), right: true },
-    { header: `SUM(${unit}) BEFORE`, value: (r) => t(r.total.before), right: true },
-    { header: 'AFTER', value: (r) => t(r.total.after), right: true },
-    { header: 'DELTA', value: (r) => formatDelta(r.total.delta, 's'), right: true },
-    { header: 'RATIO', value: (r) => formatRatio(r.total), right: true },
-    { header: `AVG(${unit}) BEFORE`, value: (r) => t(r.mean.before), right: true },
-    { header: 'AFTER', value: (r) => t(r.mean.after), right: true },
-    { header: `${tail}(${unit}) BEFORE`, value: (r) => t(r.tail.before), right: true },
-    { header: 'AFTER', value: (r) => t(r.tail.after), right: true },
-    { header: c.kind === 'access' ? 'ENDPOINT' : 'FINGERPRINT', value: (r) => (r.key.length > 120 ? r.key.slice(0, 119) + '…' : r.key) },
+    { header: 'COUNT', value: (r) => counts(r.count), right: true },
   ];
+  if (c.kind === 'access') {
+    for (const k of STATUS_CLASSES) cols.push({ header: k.toUpperCase(), value: (r) => (r.classes ? counts(r.classes[k], true) : '-'), right: true });
+  }
+  cols.push(
+    { header: `SUM(${u.total.name}) BEFORE`, value: (r) => formatIn(r.total.before, u.total), right: true },
+    { header: 'AFTER', value: (r) => formatIn(r.total.after, u.total), right: true },
+    { header: `DELTA(${u.delta.name})`, value: (r) => formatIn(r.total.delta, u.delta, true), right: true },
+    { header: 'RATIO', value: (r) => formatRatio(r.total), right: true },
+    { header: `AVG(${u.mean.name}) BEFORE`, value: (r) => formatIn(r.mean.before, u.mean), right: true },
+    { header: 'AFTER', value: (r) => formatIn(r.mean.after, u.mean), right: true },
+    { header: `${tail}(${u.tail.name}) BEFORE`, value: (r) => formatIn(r.tail.before, u.tail), right: true },
+    { header: 'AFTER', value: (r) => formatIn(r.tail.after, u.tail), right: true },
+  );
+  if (c.kind === 'slow') {
+    cols.push(
+      { header: 'EXAMINED/EXEC', value: (r) => (r.rowsExamined ? perExec(r.rowsExamined) : '-'), right: true },
+      { header: 'SENT/EXEC', value: (r) => (r.rowsSent ? perExec(r.rowsSent) : '-'), right: true },
+    );
+  }
+  cols.push({ header: c.kind === 'access' ? 'ENDPOINT' : 'FINGERPRINT', value: (r) => (r.key.length > 120 ? r.key.slice(0, 119) + '…' : r.key) });
+  return cols;
 }
 
 /** The JSON Lines shape of one row (times in seconds). */
@@ -70,6 +103,8 @@ export function rowJson(c: Comparison, r: ComparisonRow): Record<string, unknown
   return {
     kind: c.kind, key: r.key, ...(r.method !== undefined ? { method: r.method, uri: r.uri } : { fingerprint: r.fingerprint }),
     status: r.status, count: r.count, total: r.total, mean: r.mean, tail: r.tail, tailLabel: c.tailLabel,
+    ...(r.classes ? { classes: r.classes } : {}),
+    ...(r.rowsExamined ? { rowsExamined: r.rowsExamined, rowsSent: r.rowsSent } : {}),
   };
 }
 
@@ -78,6 +113,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     args, allowPositionals: true, strict: true,
     options: {
       kind: { type: 'string' }, 'log-format': { type: 'string' }, 'matching-groups': { type: 'string', short: 'm' },
+      routes: { type: 'string' }, sort: { type: 'string' },
       limit: { type: 'string' }, save: { type: 'string' }, format: { type: 'string' }, quiet: { type: 'boolean' },
       'ssh-key': LOG_SOURCE_OPTIONS['ssh-key'],
     },
@@ -91,6 +127,9 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   const limit = values.limit === undefined ? (format === 'md' ? 50 : 0) : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit must be a whole number >= 0 (got "${values.limit}")`);
   const matchingGroups = values['matching-groups'] !== undefined ? splitMatchingGroups(values['matching-groups']) : undefined;
+  const sort = (values.sort ?? 'total') as CompareSort;
+  if (!['total', 'mean', 'count'].includes(sort)) throw new UsageError(`--sort must be total, mean or count (got "${values.sort}")`);
+  const routes = values.routes !== undefined ? await loadRoutes(resolve(io.cwd, values.routes)) : undefined;
 
   const sides = positionals.map((p) => parseLogArgs(p.split(','), io.cwd));
   for (const s of sides.flat()) {
@@ -103,7 +142,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     for (const [i, sources] of sides.entries()) {
       const { run: r, reads } = await loadRunFromSources(sources, {
         kind, remote, meta: { id: i === 0 ? 'before' : 'after', source: positionals[i], label: i === 0 ? 'before' : 'after' },
-        access: { decode: bufferDecoder, ...(logFormat ? { format: logFormat } : {}), ...(matchingGroups ? { matchingGroups } : {}) },
+        access: { decode: bufferDecoder, ...(logFormat ? { format: logFormat } : {}), ...(matchingGroups ? { matchingGroups } : {}), ...(routes ? { routes } : {}) },
       });
       if (reportSourceErrors(reads, io)) failedSource = true;
       runs.push(r);
@@ -113,7 +152,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   }
   const [before, after] = runs;
   if (before.kind !== after.kind) throw new Error(`${positionals[0]} is ${before.kind === 'access' ? 'an access log' : 'a slow log'} but ${positionals[1]} is ${after.kind === 'access' ? 'an access log' : 'a slow log'}: compare two of the same kind (or pass --kind)`);
-  const c = compareRuns(before, after);
+  const c = compareRuns(before, after, sort);
 
   if (values.save !== undefined) {
     const dir = resolve(io.cwd, values.save);
@@ -128,14 +167,15 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   const rows = limit > 0 ? c.rows.slice(0, limit) : c.rows;
   if (format === 'json') io.stdout.write(renderJsonLines(rows.map((r) => rowJson(c, r))));
   else if (format === 'md') io.stdout.write(comparisonMarkdown(c, { limit }));
-  else io.stdout.write(renderRows(rows, columns(c), 'table'));
+  else io.stdout.write(renderRows(rows, columns(c, rows), 'table'));
 
   if (!values.quiet) {
     const what = c.kind === 'access' ? 'requests' : 'statements';
     const changed = (s: ComparisonRow['status']) => c.rows.filter((r) => r.status === s).length;
-    io.stderr.write(`# ${c.kind} runs: ${what} ${c.totals.count.before} -> ${c.totals.count.after}, total time ${timeCell(c.kind, c.totals.total.before)} -> ${timeCell(c.kind, c.totals.total.after)} ${c.kind === 'access' ? 's' : 'ms'} (${formatRatio(c.totals.total)}); `
+    const tu = timeUnitFor([c.totals.total.before, c.totals.total.after]);
+    io.stderr.write(`# ${c.kind} runs: ${what} ${c.totals.count.before} -> ${c.totals.count.after}, total time ${formatIn(c.totals.total.before, tu)} -> ${formatIn(c.totals.total.after, tu)} ${tu.name} (${formatRatio(c.totals.total)}); `
       + `${c.rows.length} rows: ${changed('changed')} changed, ${changed('same')} same, ${changed('new')} new, ${changed('gone')} gone${rows.length < c.rows.length ? `; showing ${rows.length}` : ''}\n`);
-    for (const r of runs) if (r.summary.malformed) io.stderr.write(`#   ${r.source}: ${r.summary.malformed} malformed lines skipped\n`);
+    for (const r of runs) if (r.summary.malformed) io.stderr.write(`#   ${r.source}: ${r.summary.malformed} malformed ${r.kind === 'slow' ? 'entries' : 'lines'} skipped\n`);
     if (c.hostsNote) io.stderr.write(`# note: ${c.hostsNote}\n`);
   }
   return failedSource ? 1 : 0;

@@ -140,7 +140,7 @@ async function sniffSource(s: LogSource, remote: RemoteLogReader | undefined): P
 }
 
 /** Routes from `--routes`: a JSON / JSON Lines file of Route objects, or a source directory to scan. */
-async function loadRoutes(path: string): Promise<Route[]> {
+export async function loadRoutes(path: string): Promise<Route[]> {
   const info = await stat(path).catch(() => undefined);
   if (!info) throw new UsageError(`--routes: ${path} does not exist`);
   if (info.isFile()) {

@@ -2,7 +2,7 @@
  * A comparison as Markdown, to paste into a team's notes: a heading naming the two runs, the
  * whole-run totals, then one table row per endpoint or query (largest change of total time first).
  */
-import { formatDelta, formatRatio, formatSeconds, type Change, type Comparison, type ComparisonRow } from './compare';
+import { formatDelta, formatIn, formatRatio, formatSeconds, timeUnitFor, type Change, type Comparison, type ComparisonRow, type TimeUnit } from './compare';
 
 export interface MarkdownOptions {
   /** Rows shown (default 50; 0 = all); the rest are counted in a closing line. */
@@ -30,6 +30,12 @@ export function arrow(c: Change, unit: 's' | 'n'): string {
   return `${f(c.before)} → ${f(c.after)}`;
 }
 
+/** `before → after` in a column's unit. */
+function arrowIn(c: Change, u: TimeUnit): string {
+  const f = (v: number | null) => (v === null ? '–' : formatIn(v, u));
+  return `${f(c.before)} → ${f(c.after)}`;
+}
+
 function keyOf(r: ComparisonRow, max: number): string {
   const k = r.key.length > max ? r.key.slice(0, max - 1) + '…' : r.key;
   return `\`${k.replace(/`/g, "'")}\``.replace(/\|/g, '\\|');
@@ -51,11 +57,14 @@ export function comparisonMarkdown(c: Comparison, options: MarkdownOptions = {})
   lines.push(`- total time: ${arrow(c.totals.total, 's')} (${formatDelta(c.totals.total.delta, 's')}, ${formatRatio(c.totals.total)})`);
   if (c.hostsNote) lines.push(`- **note:** ${mdCell(c.hostsNote)}`);
   lines.push('');
-  lines.push(`| ${c.kind === 'access' ? 'endpoint' : 'query'} | count | total | Δ total | ratio | mean | ${tail} |`);
-  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   const rows = limit > 0 ? c.rows.slice(0, limit) : c.rows;
+  // why: one unit per column, chosen from its figures, so a column never mixes s and ms
+  const both = (f: (r: ComparisonRow) => Change) => rows.flatMap((r) => [f(r).before, f(r).after]);
+  const u = { total: timeUnitFor(both((r) => r.total)), delta: timeUnitFor(rows.map((r) => r.total.delta)), mean: timeUnitFor(both((r) => r.mean)), tail: timeUnitFor(both((r) => r.tail)) };
+  lines.push(`| ${c.kind === 'access' ? 'endpoint' : 'query'} | count | total (${u.total.name}) | Δ total (${u.delta.name}) | ratio | mean (${u.mean.name}) | ${tail} (${u.tail.name}) |`);
+  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
-    lines.push(`| ${keyOf(r, maxKey)}${STATUS_MARK[r.status]} | ${arrow(r.count, 'n')} | ${arrow(r.total, 's')} | ${formatDelta(r.total.delta, 's')} | ${formatRatio(r.total)} | ${arrow(r.mean, 's')} | ${arrow(r.tail, 's')} |`);
+    lines.push(`| ${keyOf(r, maxKey)}${STATUS_MARK[r.status]} | ${arrow(r.count, 'n')} | ${arrowIn(r.total, u.total)} | ${formatIn(r.total.delta, u.delta, true)} | ${formatRatio(r.total)} | ${arrowIn(r.mean, u.mean)} | ${arrowIn(r.tail, u.tail)} |`);
   }
   if (rows.length < c.rows.length) lines.push('', `…and ${c.rows.length - rows.length} more rows with smaller changes.`);
   return lines.join('\n') + '\n';

@@ -31,6 +31,8 @@ export interface RunEndpoint {
   s3xx: number;
   s4xx: number;
   s5xx: number;
+  /** Responses the client closed before the answer (nginx 499, also in s4xx); absent in runs saved before it was kept. */
+  s499?: number;
   /** Response time per status class; absent in runs saved before it was measured. */
   time1xx?: number;
   time2xx?: number;
@@ -196,7 +198,7 @@ function endpointOf(e: EndpointStats): RunEndpoint {
   const out: RunEndpoint = {
     method: e.method, uri: e.uri, count: e.count, sum: e.sum, avg: e.avg, min: e.min, max: e.max,
     p50: e.p50, p90: e.p90, p95: e.p95, p99: e.p99,
-    s1xx: e.s1xx, s2xx: e.s2xx, s3xx: e.s3xx, s4xx: e.s4xx, s5xx: e.s5xx,
+    s1xx: e.s1xx, s2xx: e.s2xx, s3xx: e.s3xx, s4xx: e.s4xx, s5xx: e.s5xx, s499: e.s499,
     time1xx: e.time1xx, time2xx: e.time2xx, time3xx: e.time3xx, time4xx: e.time4xx, time5xx: e.time5xx, bytes: e.bytes.sum,
   };
   const r = e.route;
@@ -328,7 +330,7 @@ export function validateRun(v: unknown): Run {
       const r = e as Record<string, unknown>;
       need(isStr(r.method) && isStr(r.uri), `endpoints[${i}] has no method/uri`);
       checkNumbers(r, ENDPOINT_NUMBERS, `endpoints[${i}]`);
-      for (const k of ENDPOINT_CLASS_TIMES) need(r[k] === undefined || isNum(r[k]), `endpoints[${i}].${k} is not a number`);
+      for (const k of [...ENDPOINT_CLASS_TIMES, 's499']) need(r[k] === undefined || isNum(r[k]), `endpoints[${i}].${k} is not a number`);
     });
   } else {
     need(Array.isArray(o.queries), 'a slow run has no "queries" list');

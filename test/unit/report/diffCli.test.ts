@@ -1,0 +1,131 @@
+/**
+ * `query-insight diff` answers "did the fix help?": status classes for access logs, rows examined
+ * and sent for slow logs, one unit per time column, the app's routes and -m as in `endpoints`,
+ * sorting by the change of total or mean, and JSON numbers without float noise. Logs written here.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { diffCommand } from '../../../src/cli/commands/diff';
+import { roundTo, timeUnitFor, formatIn } from '../../../src/core/report/compare';
+
+async function diff(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const o: Buffer[] = [];
+  const e: Buffer[] = [];
+  out.on('data', (c: Buffer) => o.push(c));
+  err.on('data', (c: Buffer) => e.push(c));
+  const code = await diffCommand.run(args, { stdout: out, stderr: err, env: {}, cwd });
+  return { code, out: Buffer.concat(o).toString('utf8'), err: Buffer.concat(e).toString('utf8') };
+}
+
+function ltsv(rows: [string, string, number, number][]): string {
+  return rows.map(([method, uri, status, t]) => `time:02/Mar/2024:10:00:00 +0900\thost:192.168.0.10\tmethod:${method}\turi:${uri}\tstatus:${status}\tsize:120\treqtime:${t.toFixed(3)}\n`).join('');
+}
+
+function slow(entries: [number, number, number, string][]): string {
+  return entries.map(([qt, sent, examined, sql], i) => `# Time: 2024-03-02T10:00:00.${String(i).padStart(6, '0')}Z\n# User@Host: isucon[isucon] @ localhost []  Id:    14\n`
+    + `# Query_time: ${qt.toFixed(6)}  Lock_time: 0.000010 Rows_sent: ${sent}  Rows_examined: ${examined}\nSET timestamp=1709373600;\n${sql};\n`).join('');
+}
+
+/** A table's text without borders and padding, for matching. */
+const plainText = (t: string): string => t.replace(/[|+-]{2,}/g, ' ').replace(/\|/g, ' ').replace(/\s+/g, ' ');
+
+type JsonRow = { key: string; status: string; total: { before: number; after: number; delta: number; ratio: number }; mean: { delta: number }; classes?: Record<string, { before: number | null; after: number | null; delta: number }>; rowsExamined?: { before: number; after: number }; rowsSent?: { before: number; after: number } };
+
+void test('access diff: status classes (2xx 3xx 4xx 5xx 499) before → after, JSON rounded to what it measures', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-diff-'));
+  try {
+    writeFileSync(join(dir, 'before.ltsv'), ltsv([
+      ['GET', '/api/livestream/1', 200, 0.1], ['GET', '/api/livestream/2', 200, 0.2], ['GET', '/api/livestream/3', 500, 0.3],
+      ['GET', '/api/livestream/4', 499, 1.0], ['POST', '/api/login', 302, 0.05],
+    ]));
+    writeFileSync(join(dir, 'after.ltsv'), ltsv([
+      ['GET', '/api/livestream/1', 200, 0.1], ['GET', '/api/livestream/2', 200, 0.1], ['GET', '/api/livestream/3', 200, 0.1],
+      ['GET', '/api/livestream/4', 404, 0.001], ['POST', '/api/login', 302, 0.05],
+    ]));
+    const r = await diff(['before.ltsv', 'after.ltsv', '--format', 'json'], dir);
+    assert.equal(r.code, 0, r.err);
+    const rows = r.out.trim().split('\n').map((l) => JSON.parse(l) as JsonRow);
+    const live = rows.find((x) => x.key === 'GET /api/livestream/:id')!;
+    assert.deepEqual(Object.fromEntries(Object.entries(live.classes!).map(([k, v]) => [k, [v.before, v.after, v.delta]])), {
+      '2xx': [2, 3, 1], '3xx': [0, 0, 0], '4xx': [1, 1, 0], '5xx': [1, 0, -1], '499': [1, 0, -1],
+    });
+    // 0.1 + 0.2 + 0.3 + 1.0 = 1.6 before, 0.301 after: exact decimals, no float noise
+    assert.deepEqual([live.total.before, live.total.after, live.total.delta, live.total.ratio], [1.6, 0.301, -1.299, 0.1881]);
+    assert.ok(!/\d\.\d*0000000\d|\d\.\d*9999999\d/.test(r.out), r.out);
+    const table = plainText((await diff(['before.ltsv', 'after.ltsv'], dir)).out);
+    assert.match(table, /STATUS COUNT 2XX 3XX 4XX 5XX 499 SUM\(s\) BEFORE AFTER DELTA\(s\) RATIO AVG\(ms\) BEFORE/);
+    assert.match(table, /3 \(\+1\) 0 \(±0\) 1 \(±0\) 0 \(−1\) 0 \(−1\) 1.600 0.301 −1.299 ×0.19/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('slow diff: rows examined and sent per execution, the first sign that an index helped', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-diff-'));
+  try {
+    const q = (id: number) => `SELECT * FROM reservations WHERE schedule_id = '${id}'`;
+    writeFileSync(join(dir, 'before.log'), slow([[0.2, 3, 10000, q(1)], [0.25, 5, 10000, q(2)], [0.001, 1, 1, 'SELECT * FROM users WHERE id = 1']]));
+    writeFileSync(join(dir, 'after.log'), slow([[0.001, 3, 3, q(1)], [0.0012, 5, 5, q(2)], [0.001, 1, 1, 'SELECT * FROM users WHERE id = 2']]));
+    const r = await diff(['before.log', 'after.log', '--format', 'json'], dir);
+    assert.equal(r.code, 0, r.err);
+    const rows = r.out.trim().split('\n').map((l) => JSON.parse(l) as JsonRow);
+    assert.equal(rows[0].key, "select * from reservations where schedule_id = ?");
+    assert.deepEqual([rows[0].rowsExamined!.before, rows[0].rowsExamined!.after], [10000, 4]);
+    assert.deepEqual([rows[0].rowsSent!.before, rows[0].rowsSent!.after], [4, 4]);
+    assert.deepEqual([rows[0].total.before, rows[0].total.after, rows[0].total.delta], [0.45, 0.0022, -0.4478]);
+    const table = plainText((await diff(['before.log', 'after.log'], dir)).out);
+    assert.match(table, /SUM\(ms\) BEFORE AFTER DELTA\(ms\) RATIO AVG\(ms\) BEFORE AFTER P95\(ms\) BEFORE AFTER EXAMINED\/EXEC SENT\/EXEC FINGERPRINT/);
+    assert.match(table, /450.00 2.20 −447.80 ×0.0049 225.00 1.10 250.00 1.20 10000 -> 4.0 4.0 -> 4.0 select/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('one unit per time column, chosen from its figures', () => {
+  const u = timeUnitFor([-1349, 0.000024]);
+  assert.equal(u.name, 's');
+  assert.deepEqual([formatIn(-1349, u, true), formatIn(0.000024, u, true), formatIn(0, u, true)], ['−1349.000', '±0.000', '±0.000']);
+  assert.equal(timeUnitFor([0.0123, 0.5]).name, 'ms');
+  assert.equal(timeUnitFor([0.000024, null]).name, 'µs');
+  assert.equal(formatIn(0.000024, timeUnitFor([0.000024])), '24');
+  assert.equal(roundTo(0.1 + 0.2, 6), 0.3);
+  assert.equal(roundTo(-0.0000001, 6), 0);
+});
+
+void test('access diff groups by the app routes (--routes) and -m, and sorts by the change of the mean', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-diff-'));
+  try {
+    mkdirSync(join(dir, 'app'));
+    writeFileSync(join(dir, 'app', 'main.js'), [
+      "const express = require('express');",
+      'const app = express();',
+      "app.get('/@:account_name', (req, res) => res.send('user'));",
+      "app.get('/posts/:id', (req, res) => res.send('post'));",
+      '',
+    ].join('\n'));
+    const users = (t: number) => Array.from({ length: 30 }, (_, i) => ['GET', `/@user${800 + i}`, 200, t] as [string, string, number, number]);
+    writeFileSync(join(dir, 'before.ltsv'), ltsv([...users(0.05), ['GET', '/posts/1', 200, 2.0], ['GET', '/posts/2', 200, 0.1]]));
+    writeFileSync(join(dir, 'after.ltsv'), ltsv([...users(0.02), ['GET', '/posts/1', 200, 0.1], ['GET', '/posts/2', 200, 0.1]]));
+    const plain = await diff(['before.ltsv', 'after.ltsv', '--format', 'json', '--routes', 'app'], dir);
+    assert.equal(plain.code, 0, plain.err);
+    const rows = plain.out.trim().split('\n').map((l) => JSON.parse(l) as JsonRow);
+    assert.deepEqual(rows.map((x) => x.key), ['GET /posts/:id', 'GET /@:account_name'], 'by total: /posts −1.9 s, users −0.9 s');
+    const byMean = await diff(['before.ltsv', 'after.ltsv', '--format', 'json', '--routes', 'app', '--sort', 'mean'], dir);
+    assert.deepEqual(byMean.out.trim().split('\n').map((l) => (JSON.parse(l) as JsonRow).key), ['GET /posts/:id', 'GET /@:account_name']);
+    const m = await diff(['before.ltsv', 'after.ltsv', '--format', 'json', '-m', '^/@[a-z0-9]+$', '--sort', 'count'], dir);
+    assert.equal(m.code, 0, m.err);
+    const keys = m.out.trim().split('\n').map((l) => (JSON.parse(l) as JsonRow).key);
+    assert.ok(keys.includes('GET ^/@[a-z0-9]+$'), keys.join(', '));
+    assert.equal(keys.length, 2);
+    const bad = await diff(['before.ltsv', 'after.ltsv', '--sort', 'p99'], dir).catch((e: Error) => e);
+    assert.match(String(bad), /--sort must be total, mean or count/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
