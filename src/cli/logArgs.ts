@@ -1,20 +1,17 @@
 /**
  * Log arguments of `endpoints`, `slow` and `diff`: local paths and files on other boxes
  * (`ssh://[USER@]HOST[:PORT]/PATH` or `[USER@]HOST:/PATH`), and how the CLI logs in to those boxes:
- * the user, port and key given in the argument or by --ssh-key, else the defaults `ssh` uses
- * (the local user name, port 22, ~/.ssh/id_ed25519, id_ecdsa, id_rsa), the agent at SSH_AUTH_SOCK,
- * and the host key checked against known_hosts.
+ * the user and port given in the argument, the key by --ssh-key, else what ~/.ssh/config and `ssh`'s
+ * defaults say, and the host key checked against ~/.ssh/known_hosts (see sshArgs.ts).
  */
-import { existsSync } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { LogSourceError, parseLogSource, type LogSource } from '../core/logs/logSource';
 import type { SshOptions } from '../db/sshTunnel';
 import { RemoteLogReader, type RemoteLogSource } from '../node/remoteLog';
 import type { SourceRead } from '../node/logSources';
 import type { CommandIo } from './command';
 import { UsageError } from './output';
-import { verifyKnownHost } from './sshArgs';
+import { cliBoxLogin } from './sshArgs';
 
 /** Spread into a parseArgs `options` table. */
 export const LOG_SOURCE_OPTIONS = {
@@ -55,24 +52,10 @@ export function parseLogArgs(positionals: readonly string[], cwd: string): LogSo
   });
 }
 
-const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa'];
-
-/** The SSH login the CLI uses for a box a log is on. */
+/** The SSH login the CLI uses for a box a log is on (the rules of --ssh: ~/.ssh/config, agent, known_hosts). */
 export function cliSshLogin(values: LogSourceArgValues, io: CommandIo): (s: RemoteLogSource) => SshOptions {
-  const home = io.env.HOME || homedir();
-  const explicit = values['ssh-key'] === undefined ? undefined : resolve(io.cwd, values['ssh-key']);
-  const agent = io.env.SSH_AUTH_SOCK || undefined;
-  const passphrase = io.env.QI_SSH_PASSPHRASE || undefined;
-  return (s) => {
-    const key = explicit ?? DEFAULT_KEYS.map((k) => join(home, '.ssh', k)).find((p) => existsSync(p));
-    if (!key && !agent) throw new Error(`no way to log in to ${s.host}: give --ssh-key FILE or run an ssh-agent (SSH_AUTH_SOCK)`);
-    const port = s.port ?? 22;
-    return {
-      host: s.host, port, username: s.user ?? (io.env.USER || userInfo().username),
-      ...(key ? { privateKeyPath: key } : {}), ...(agent ? { agent } : {}), ...(passphrase ? { passphrase } : {}),
-      verifyHostKey: (k) => verifyKnownHost(k, s.host, port, io, values['accept-new-host-key'] === true),
-    };
-  };
+  const keyPath = values['ssh-key'] === undefined ? undefined : resolve(io.cwd, values['ssh-key']);
+  return (s) => cliBoxLogin(s, keyPath, values['accept-new-host-key'] === true, io);
 }
 
 /** A reader for the remote sources, or undefined when every source is local. Close it when done. */

@@ -12,10 +12,9 @@ import { resolve } from 'node:path';
 import type { CommandIo } from './command';
 import { UsageError } from './output';
 import type { HostKeyInfo, SshOptions } from '../db/sshTunnel';
-import { knownHostsPaths, knownHostsVerifier, type KnownHostsPaths } from '../node/ssh/knownHostsStore';
+import { knownHostsVerifier, type KnownHostsPaths } from '../node/ssh/knownHostsStore';
 import { parseJumpHop } from '../node/ssh/sshConfig';
 import { resolveSshLogin } from '../node/ssh/sshLogin';
-import { homedir } from 'node:os';
 
 /** Spread into a parseArgs `options` table. */
 export const SSH_ARG_OPTIONS = {
@@ -77,6 +76,24 @@ export function sshFromArgs(values: SshArgValues, io: CommandIo): SshOptions | u
   return login.options;
 }
 
+/**
+ * The login to a box a log is on (`endpoints`, `slow`, `diff` with HOST:/PATH arguments): the same
+ * rules as --ssh — ~/.ssh/config (HostName, User, Port, IdentityFile, ProxyJump), the agent, and
+ * host keys against ~/.ssh/known_hosts, an unlisted one refused unless `acceptNew`.
+ */
+export function cliBoxLogin(box: { host: string; user?: string; port?: number }, keyPath: string | undefined, acceptNew: boolean, io: CommandIo): SshOptions {
+  const passphrase = io.env.QI_SSH_PASSPHRASE || undefined;
+  const login = resolveSshLogin({
+    host: box.host, ...(box.user ? { user: box.user } : {}), ...(box.port ? { port: box.port } : {}),
+    ...(keyPath !== undefined ? { privateKeyPath: keyPath } : {}), ...(passphrase ? { passphrase } : {}),
+  }, io.env, (host, port, knownHosts) => cliHostKeyCheck(host, port, knownHosts, io, acceptNew));
+  for (const note of login.notes) io.stderr.write(`ssh config: ${note}\n`);
+  if (!login.options.privateKeyPath && !login.options.agent) {
+    throw new Error(`no way to log in to ${box.host}: give --ssh-key FILE or run an ssh-agent (SSH_AUTH_SOCK is not set, and no IdentityFile or ~/.ssh/id_* key exists)`);
+  }
+  return login.options;
+}
+
 function cliHostKeyCheck(host: string, port: number, knownHosts: KnownHostsPaths, io: CommandIo, acceptNew: boolean): (key: HostKeyInfo) => Promise<boolean> {
   return knownHostsVerifier(host, port, {
     paths: knownHosts,
@@ -91,10 +108,3 @@ function cliHostKeyCheck(host: string, port: number, knownHosts: KnownHostsPaths
   });
 }
 
-/**
- * Checks a host key against the default known_hosts files, for CLI commands that log in to boxes
- * (remote logs): an unlisted key is refused unless `acceptNew`, which adds it to ~/.ssh/known_hosts.
- */
-export function verifyKnownHost(key: HostKeyInfo, host: string, port: number, io: CommandIo, acceptNew = false): Promise<boolean> {
-  return cliHostKeyCheck(host, port, knownHostsPaths(io.env.HOME || homedir()), io, acceptNew)(key);
-}

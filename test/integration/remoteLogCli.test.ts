@@ -190,3 +190,25 @@ void test('diff reads each side from several boxes, keeps the reads on saved run
   assert.deepEqual(before.reads.map((x) => [x.host, x.file, x.lines]), [[`${boxA.host}:${boxA.port}`, join(dir, 'a.ltsv'), 3000], [`${boxB.host}:${boxB.port}`, join(dir, 'b.ltsv.gz'), 2000]]);
   assert.equal(before.reads[0].to, readFileSync(join(dir, 'a.ltsv')).length);
 });
+
+void test('a ~/.ssh/config alias names a box (HostName, Port, User); an unlisted host key needs --accept-new-host-key, which records it', { skip, timeout: 120_000 }, async () => {
+  const known = readFileSync(join(home, '.ssh', 'known_hosts'), 'utf8');
+  writeFileSync(join(home, '.ssh', 'config'), `Host isu2\n  HostName ${boxB.host}\n  Port ${boxB.port}\n  User ${boxB.user}\n  IdentityFile ${boxA.clientKey.path}\n`);
+  // Box B's key is not listed at first.
+  writeFileSync(join(home, '.ssh', 'known_hosts'), known.split('\n')[0] + '\n');
+  try {
+    const refused = await endpoints([`isu2:${join(dir, 'b.ltsv.gz')}`]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /does not list: refused/);
+    const accepted = await endpoints([`isu2:${join(dir, 'b.ltsv.gz')}`, '--accept-new-host-key', '--by-host']);
+    assert.equal(accepted.code, 0, accepted.err);
+    assert.equal(accepted.rows.reduce((a, r) => a + r.count, 0), 2000);
+    assert.ok(accepted.rows.every((r) => Object.keys(r.hosts ?? {}).join() === 'isu2'));
+    assert.match(readFileSync(join(home, '.ssh', 'known_hosts'), 'utf8'), new RegExp(`\\[${boxB.host}\\]:${boxB.port} ssh-ed25519 `));
+    const again = await endpoints([`isu2:${join(dir, 'b.ltsv.gz')}`]);
+    assert.equal(again.code, 0, again.err);
+  } finally {
+    writeFileSync(join(home, '.ssh', 'known_hosts'), known);
+    rmSync(join(home, '.ssh', 'config'), { force: true });
+  }
+});

@@ -41,8 +41,9 @@ options:
   --save DIR                      also write both runs as JSON into DIR (<file>.run.json)
   --format table|md|json          output (json = JSON Lines, one object per row)
   --quiet                         no summary on stderr
-  --ssh-key FILE                  private key for logs on other boxes (default: the agent and
-                                  ~/.ssh/id_*; host keys checked against ~/.ssh/known_hosts)`;
+  --ssh-key FILE                  private key for logs on other boxes (default: ~/.ssh/config, the
+                                  agent, ~/.ssh/id_*; host keys checked against ~/.ssh/known_hosts)
+  --accept-new-host-key           trust (and record) a box's host key known_hosts does not list yet`;
 
 /** `before -> after` of counts; `after (+delta)` when compact. */
 function counts(x: Change, compact = false): string {
@@ -115,7 +116,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
       kind: { type: 'string' }, 'log-format': { type: 'string' }, 'matching-groups': { type: 'string', short: 'm' },
       routes: { type: 'string' }, sort: { type: 'string' },
       limit: { type: 'string' }, save: { type: 'string' }, format: { type: 'string' }, quiet: { type: 'boolean' },
-      'ssh-key': LOG_SOURCE_OPTIONS['ssh-key'],
+      'ssh-key': LOG_SOURCE_OPTIONS['ssh-key'], 'accept-new-host-key': LOG_SOURCE_OPTIONS['accept-new-host-key'],
     },
   });
   if (positionals.length !== 2) throw new UsageError('give two files: BEFORE and AFTER');
