@@ -138,8 +138,7 @@ void test('a database the user may not use: the message says what it is, not "ch
 });
 
 void test('data with apostrophes and backslashes is sampled, quoted and explained', async () => {
-  // why: the tabular plan only; reading MariaDB's JSON plan with such values escaped is issue #13's part.
-  const svc = new ExplainService(new DbConnection(opts()), { json: false });
+  const svc = new ExplainService(new DbConnection(opts()));
   try {
     const r = await svc.explainSql('SELECT * FROM people WHERE name = ? OR name IN (?)');
     assert.equal(r.error, undefined, JSON.stringify(r.error));
