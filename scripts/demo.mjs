@@ -90,7 +90,8 @@ async function main() {
 
   step(`starting a private MariaDB with the sample app's schema and ${kit.SAMPLE_USERS.toLocaleString('en-US')} users, `
     + `${kit.SAMPLE_POSTS.toLocaleString('en-US')} posts, ${kit.SAMPLE_COMMENTS.toLocaleString('en-US')} comments`);
-  const db = await kit.startSampleDatabase(appDir, { parentDir: demoDir });
+  // performance_schema on: each round also records a server-stats run (and the editor's Start measuring works)
+  const db = await kit.startSampleDatabase(appDir, { parentDir: demoDir, performanceSchema: true });
   track('MariaDB', () => db.stop());
   say(`    socket ${rel(db.socket)}, port ${db.port} on 127.0.0.1, user root without password, database ${kit.SAMPLE_DB}`);
 
@@ -133,10 +134,13 @@ The sample app (${rel(appDir)}) is open; the extension is connected to the demo 
      query linked to its statement.
   6. Import logs/access-after.ltsv too (the round after adding the advised indexes), then
      "Query Insight: Compare two runs": before → after per endpoint, in the report panel.
+  7. "Query Insight: Start measuring (server statistics)", load the app (e.g. open a few pages),
+     "Stop measuring" (or the status-bar item): the Queries view and CodeLenses from
+     performance_schema, no slow log needed; unused indexes under Findings.
 
-The logs of the two rounds:
-    ${rel(before.accessLog)}   ${rel(before.slowLog)}
-    ${rel(after.accessLog)}    ${rel(after.slowLog)}
+The logs of the two rounds (and each round's server-stats run, for "Add a run from a log file"):
+    ${rel(before.accessLog)}   ${rel(before.slowLog)}   ${rel(before.serverRun)}
+    ${rel(after.accessLog)}    ${rel(after.slowLog)}   ${rel(after.serverRun)}
 
 Press Ctrl+C to stop code-server and MariaDB.`);
   // why: keeps the process alive until a signal; the handlers above stop everything and exit.
@@ -155,11 +159,12 @@ async function cliMode(kit, db, appDir, t0) {
   cli('explain', app, ...conn);
   cli('advise', app, ...conn);
   const logsDir = join(demoDir, 'logs');
-  const { before, after } = await twoRounds({ kit, root, db, appDir, logsDir, opts, track });
+  const { before, after } = await twoRounds({ kit, root, db, appDir, logsDir, opts, track, printServerStats: true });
   cli('endpoints', rel(before.accessLog), '--routes', app);
   cli('slow', rel(before.slowLog), '--source', app, '--limit', '10');
   cli('diff', rel(before.accessLog), rel(after.accessLog), '-m', '^/@[^/]+$');
   cli('diff', rel(before.slowLog), rel(after.slowLog), '--limit', '10');
+  cli('diff', rel(before.serverRun), rel(after.serverRun), '--limit', '10');
   await stopAll();
   say(`\nDone in ${Math.round((Date.now() - t0) / 1000)} s; MariaDB stopped, nothing left running. The logs stay in ${rel(logsDir)}/.`);
 }

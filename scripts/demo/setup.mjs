@@ -100,13 +100,40 @@ export function loadSummary(r) {
     + `stopped by the ${r.load.stoppedBy === 'time' ? 'time limit' : 'request count'}; access log by ${r.accessLogBy})`;
 }
 
+/**
+ * A round's server statistics (performance_schema, on in the demo's MariaDB): `server-stats --save`
+ * before the load, `--since … --run` after it, so each round leaves a server-stats run
+ * (logs/server-LABEL.run.json) beside its logs; `print` shows the window's table as the CLI prints it.
+ */
+function serverStats({ root, db, database, appDir, logsDir }, label, phase, print) {
+  const snapshot = join(logsDir, `server-${label}.snapshot.json`);
+  const runFile = join(logsDir, `server-${label}.run.json`);
+  const conn = ['--socket', db.socket, '--user', db.user, '--database', database];
+  const args = phase === 'start' ? ['--save', snapshot, '--quiet'] : ['--since', snapshot, '--run', runFile, '--source', appDir, '--limit', '10'];
+  const cmd = [join(root, 'bin', 'query-insight.js'), 'server-stats', ...conn, ...args];
+  if (phase === 'end' && print) {
+    say(`\n\x1b[1m$ query-insight server-stats ${[...conn, ...args].map((a) => (a.startsWith('/') ? rel(a) : a)).join(' ')}\x1b[0m`);
+    const r = spawnSync(process.execPath, cmd, { stdio: 'inherit' });
+    if (r.status !== 0) say(`(exit ${r.status ?? r.signal})`);
+    return;
+  }
+  run(root, process.execPath, cmd, 'query-insight server-stats');
+}
+
 /** Both rounds: before, the advised indexes added, after; then (editor mode) the indexes dropped again. */
-export async function twoRounds({ kit, root, db, appDir, logsDir, opts, track, onAdvice }) {
-  const bench = (label) => kit.runBenchmark({
-    db, appDir, docsFile: join(root, 'docs', 'nginx-log-formats.md'), outDir: logsDir, label,
-    requests: opts.requests, seconds: opts.seconds, concurrency: opts.concurrency, nginx: opts.nginx,
-    onNginx: (n) => track('nginx', n ? () => { try { process.kill(n.pid, 'SIGKILL'); } catch { /* gone */ } } : undefined),
-  });
+export async function twoRounds({ kit, root, db, appDir, logsDir, opts, track, onAdvice, printServerStats = false }) {
+  const bench = async (label) => {
+    mkdirSync(logsDir, { recursive: true });
+    const where = { root, db, database: kit.SAMPLE_DB, appDir, logsDir };
+    serverStats(where, label, 'start', printServerStats);
+    const r = await kit.runBenchmark({
+      db, appDir, docsFile: join(root, 'docs', 'nginx-log-formats.md'), outDir: logsDir, label,
+      requests: opts.requests, seconds: opts.seconds, concurrency: opts.concurrency, nginx: opts.nginx,
+      onNginx: (n) => track('nginx', n ? () => { try { process.kill(n.pid, 'SIGKILL'); } catch { /* gone */ } } : undefined),
+    });
+    serverStats(where, label, 'end', printServerStats);
+    return { ...r, serverRun: join(logsDir, `server-${label}.run.json`) };
+  };
   step(`benchmark round "before": up to ${opts.requests} requests or ${opts.seconds} s`);
   const before = await bench('before');
   say(`    ${loadSummary(before)}`);

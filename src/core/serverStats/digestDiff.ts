@@ -49,8 +49,13 @@ export interface DigestDelta {
 export interface EvictedDigest { schema: string | null; digest: string; text: string; fingerprint: string }
 
 export interface DigestDiffOptions {
-  /** Keep only rows of these schemas (and rows with no schema). Default: every schema. */
+  /** Keep only rows of these schemas. Default: every schema. */
   schemas?: readonly string[];
+  /**
+   * With `schemas`, also keep statements run with no default database (default false: those come
+   * from admin sessions — the mysql client, a harness's SET GLOBAL — rarely from the app).
+   */
+  withoutSchema?: boolean;
   /**
    * Leave out statements that read performance_schema or information_schema, or are EXPLAIN:
    * what this tool itself sends while measuring (default true).
@@ -96,7 +101,7 @@ function wasReset(before: DigestRow, after: DigestRow): boolean {
 export function diffDigests(before: ServerSnapshot, after: ServerSnapshot, options: DigestDiffOptions = {}): DigestDiff {
   const schemas = options.schemas ? new Set(options.schemas) : undefined;
   const skipOwn = options.skipOwn ?? true;
-  const keep = (r: DigestRow): boolean => !schemas || r.schema === null || schemas.has(r.schema);
+  const keep = (r: DigestRow): boolean => !schemas || (r.schema === null ? options.withoutSchema === true : schemas.has(r.schema));
   const own = (r: DigestRow): boolean => skipOwn && r.text !== null && (OWN.test(r.text) || /^\s*(?:EXPLAIN|DESCRIBE)\b/i.test(r.text));
   const prev = new Map<string, DigestRow>();
   let lostBefore = 0n;

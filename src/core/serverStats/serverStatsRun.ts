@@ -22,8 +22,8 @@ export interface ServerStatsResult {
 }
 
 /**
- * The figures of the window between two snapshots, restricted to the snapshots' database (plus
- * statements run with no default database), the tool's own reads left out.
+ * The figures of the window between two snapshots, restricted to statements run with the snapshots'
+ * database as the default one (the app's connections), the tool's own reads left out.
  */
 export function serverStatsBetween(before: ServerSnapshot, after: ServerSnapshot): ServerStatsResult {
   const schemas = [after.database];
