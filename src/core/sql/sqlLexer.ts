@@ -275,7 +275,7 @@ function matchesAt(b: CodeUnits, i: number, end: number, pat: number[]): boolean
 
 function skipNumber(b: CodeUnits, i: number, end: number): number {
   let j = i;
-  if (b[j] === 48 && (b[j + 1] === 120 || b[j + 1] === 88 || b[j + 1] === 98 || b[j + 1] === 66)) {
+  if (b[j] === 48 && j + 1 < end && (b[j + 1] === 120 || b[j + 1] === 88 || b[j + 1] === 98 || b[j + 1] === 66)) {
     j += 2;
     while (j < end && cls(b[j]) & WORD) j++;       // 0x1F, 0b101
     return j;
@@ -351,15 +351,26 @@ export interface SqlToken {
 }
 
 /** Recent conversions: callers often read one text many times, sometimes alternating with a part of it. */
-const recent: { text: string; units: Uint16Array }[] = [];
+const slots: { text: string | undefined; units: Uint16Array }[] = Array.from({ length: 4 }, () => ({ text: undefined, units: new Uint16Array(256) }));
 
-/** The UTF-16 code units of `text` (the last few conversions are kept). */
+/**
+ * The UTF-16 code units of `text`, in a buffer at least that long (read it up to `text.length`).
+ * why: four reused buffers, not one allocation per call: a scan asks this of every string literal,
+ * and typed-array backing stores are costly to allocate and free.
+ */
 export function unitsOf(text: string): Uint16Array {
-  for (const r of recent) if (r.text === text) return r.units;
-  const u = new Uint16Array(text.length);
+  for (let k = 0; k < slots.length; k++) {
+    if (slots[k].text === text) {
+      if (k > 0) { const hit = slots[k]; slots.splice(k, 1); slots.unshift(hit); }
+      return slots[0].units;
+    }
+  }
+  const slot = slots.pop()!;
+  if (slot.units.length < text.length) slot.units = new Uint16Array(Math.max(text.length, slot.units.length * 2));
+  const u = slot.units;
   for (let k = 0; k < text.length; k++) u[k] = text.charCodeAt(k);
-  if (recent.length >= 4) recent.pop();
-  recent.unshift({ text, units: u });
+  slot.text = text;
+  slots.unshift(slot);
   return u;
 }
 
@@ -367,7 +378,7 @@ const shared = new SqlCursor();
 
 /** A cursor over `text[start, end)` (shared: finish with it before the next call). */
 export function cursorOf(text: string, start = 0, end = text.length): SqlCursor {
-  return shared.reset(unitsOf(text), start, end);
+  return shared.reset(unitsOf(text), start, Math.min(end, text.length));
 }
 
 /**
@@ -376,7 +387,7 @@ export function cursorOf(text: string, start = 0, end = text.length): SqlCursor 
  */
 export function lexSql(sql: string, opts: { comments?: boolean } = {}): SqlToken[] {
   const out: SqlToken[] = [];
-  const cur = new SqlCursor().reset(unitsOf(sql));
+  const cur = new SqlCursor().reset(unitsOf(sql), 0, sql.length);
   for (let k = cur.next(); k !== T_EOF; k = cur.next()) {
     if (k === T_COMMENT && !opts.comments) continue;
     const t: SqlToken = { kind: KIND_NAMES[k], text: sql.slice(cur.start, cur.end), start: cur.start, end: cur.end };

@@ -74,3 +74,11 @@ void test('escapeRegExp: identifiers with regex metacharacters match literally',
     assert.ok(new RegExp(`^${escapeRegExp(id)}$`).test(id), id);
   }
 });
+
+void test('lexer: a reused buffer never shows a longer text read before', () => {
+  lexSql("SELECT 0x1F, 'abc', @@version, x FROM t");
+  assert.deepEqual(lex('SELECT 0'), ['word:SELECT', 'number:0']);
+  assert.deepEqual(lex("'a"), ["string:'a"]);
+  for (let k = 0; k < 6; k++) lexSql(`SELECT ${k} FROM t${k} -- ${'x'.repeat(k * 100)}`);
+  assert.deepEqual(lex('id'), ['word:id']);
+});
