@@ -13,6 +13,7 @@ import { addIndexToSchemaText, findSchemaFile, type WorkspaceSqlFile } from '../
 import { formatCount } from '../../core/analysis/ddl';
 import type { IndexSuggestion, SqlSite } from '../../core/model';
 import { summarizePlan, verifyIndex, VerifyCancelled } from '../../db/indexVerifier';
+import { measureRefusal } from '../../db/measureService';
 import { COMMANDS } from '../commands';
 import type { ConnectionManager } from '../connection/connectionManager';
 import { DIAGNOSTIC_SOURCE, toVsRange } from '../convert';
@@ -51,6 +52,14 @@ export class IndexFixProvider implements vscode.CodeActionProvider {
       if (!analyses.has(found.site)) analyses.set(found.site, await analyzeSite(this.manager, found.site));
       const a = analyses.get(found.site);
       if (!a) continue;
+      // The Measure action, once per statement: runs the SELECT under ANALYZE only when chosen (never a locking read).
+      const measureKey = `measure|${found.site.range.start.line}:${found.site.range.start.character}`;
+      if (!sets.has(measureKey) && !measureRefusal(a.result)) {
+        const m = new vscode.CodeAction('Measure this SELECT (runs it once under ANALYZE)', vscode.CodeActionKind.QuickFix);
+        m.diagnostics = [d];
+        m.command = { title: m.title, command: COMMANDS.measureStatement, arguments: [refOf(doc.uri, found.site)] };
+        sets.set(measureKey, [m]);
+      }
       const finding = a.result.findings.find((f) => f.code === d.code && d.message.startsWith(f.message));
       const s = suggestionFor(finding?.table, a.advice.suggestions);
       if (!s) continue;
