@@ -10,6 +10,7 @@ import type { FileFacts, SqlSite } from '../core/model';
 import type { Logger } from './logger';
 import type { QueryInsightConfig } from './settings';
 import { isExcluded } from './glob';
+import { SOURCE_GLOB } from '../core/source/languageOf';
 
 /** Turns one file's text into facts; undefined when the file is in no language we read. */
 export interface FactsProvider {
@@ -22,7 +23,8 @@ export interface FactsProvider {
 }
 
 /** Files the scan and the watcher look at; the FactsProvider has the final word by name. */
-export const SOURCE_GLOB = '**/*.{go,rb,py,php,js,jsx,mjs,cjs,ts,tsx,mts,cts,pl,pm,rs}';
+// why: from the one language table, so the editor indexes what the CLI scans (app.psgi, .t files).
+export { SOURCE_GLOB };
 
 export interface IndexedFile {
   uri: vscode.Uri;

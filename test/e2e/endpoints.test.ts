@@ -2,10 +2,14 @@
  * What a user sees after a benchmark: the packaged extension in code-server on the sample app with
  * its access log; "Query Insight: Import access log" offers the workspace's log, the Endpoints view
  * ranks the endpoints by total time, the handler in main.go shows its CodeLens, and clicking an
- * endpoint opens its handler at its line.
+ * endpoint opens its handler at its line. Before that, the picker lists only access logs (a slow log
+ * and an empty file sit under "Other file…"), and picking the slow log imports nothing: no run, the
+ * views as they were, one line saying why.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
   cursorPosition, filterQuickPick, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
@@ -17,8 +21,29 @@ import { SAMPLE_ENDPOINTS, totalSeconds, writeSampleAccessLog } from './endpoint
 
 let session: EditorSession | undefined;
 
+const SLOW_LOG = [
+  '/usr/sbin/mariadbd, Version: 10.11.6-MariaDB-0+deb12u1-log (Debian 12). started with:',
+  'Tcp port: 3306  Unix socket: /run/mysqld/mysqld.sock',
+  'Time\t\t    Id Command\tArgument',
+  '# Time: 241125  8:30:01',
+  '# User@Host: isucon[isucon] @ localhost []',
+  '# Thread_id: 31  Schema: isuconp  QC_hit: No',
+  '# Query_time: 0.120412  Lock_time: 0.000101  Rows_sent: 20  Rows_examined: 99974',
+  'SET timestamp=1732523401;',
+  'SELECT * FROM posts ORDER BY created_at DESC LIMIT 20;',
+  '',
+].join('\n');
+
 before(async () => {
-  session = await openEditorSession({ name: 'endpoints', prepare: (dir) => { writeSampleAccessLog(dir); } });
+  session = await openEditorSession({
+    name: 'endpoints',
+    prepare: (dir) => {
+      writeSampleAccessLog(dir);
+      // beside it, a slow log and an empty file: neither is an access log
+      writeFileSync(join(dir, 'logs', 'slow-before.log'), SLOW_LOG);
+      writeFileSync(join(dir, 'logs', 'empty-access.log'), '');
+    },
+  });
 });
 
 after(async () => {
@@ -37,6 +62,42 @@ async function endpointRows(page: Page): Promise<string[]> {
 
 async function steps(page: Page): Promise<void> {
   await openWorkbench(page, session!.server.url());
+
+  // the picker lists the access log; the slow log and the empty file are under "Other file…"
+  await runCommand(page, 'Query Insight: Import access log');
+  await quickPickRows(page).filter({ hasText: 'Other file' }).first().waitFor({ timeout: 30_000 });
+  const first = await quickPickItems(page);
+  assert.ok(first.some((i) => i.label === 'logs/access.log'), JSON.stringify(first));
+  assert.ok(!first.some((i) => /slow-before|empty-access/.test(i.label)), `only access logs at the top: ${JSON.stringify(first)}`);
+  await quickPickRows(page).filter({ hasText: 'Other file' }).first().click();
+  await quickPickRows(page).filter({ hasText: 'slow-before.log' }).first().waitFor();
+  const others = await quickPickItems(page);
+  assert.ok(others.some((i) => i.label === 'logs/slow-before.log' && /a slow query log/.test(i.description)), JSON.stringify(others));
+  assert.ok(others.some((i) => i.label === 'logs/empty-access.log' && /an empty file/.test(i.description)), JSON.stringify(others));
+  await screenshot(page, 'import-picker-other-files');
+  // picking the slow log anyway imports nothing, says why in one line, and records no run
+  await filterQuickPick(page, 'slow-before');
+  await waitUntil(async () => (await quickPickItems(page)).filter((i) => i.label === 'logs/slow-before.log').length === 1 && (await quickPickItems(page)).length <= 2, 'the slow log alone in the list');
+  await page.keyboard.press('Enter');
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'nothing imported from logs/slow-before.log' }).first();
+  await toast.waitFor({ timeout: 30_000 });
+  assert.match(await toast.innerText(), /it is a slow query log, not an access log/);
+  assert.ok(await toast.locator('.monaco-button', { hasText: 'Show Log' }).count() > 0, 'the message offers Show Log');
+  await screenshot(page, 'import-nothing-read');
+  const sidebar = await openViewContainer(page, 'Query Insight');
+  await sidebar.locator('.welcome-view-content', { hasText: 'No runs yet' }).first().waitFor({ timeout: 15_000 });
+  await sidebar.locator('.welcome-view-content', { hasText: 'No access log imported yet' }).first().waitFor({ timeout: 15_000 });
+  // back to the Explorer, so the side bar opens on Query Insight again below
+  await page.keyboard.press('Control+Shift+E');
+  await sidebar.locator('.composite.title', { hasText: /Explorer/i }).first().waitFor();
+  // the failed file did not become "recent"
+  await runCommand(page, 'Query Insight: Import access log');
+  await quickPickRows(page).filter({ hasText: 'Other file' }).first().waitFor({ timeout: 30_000 });
+  const again = await quickPickItems(page);
+  assert.ok(!again.some((i) => /recent/.test(i.description)), `nothing recent after a failed import: ${JSON.stringify(again)}`);
+  await page.keyboard.press('Escape');
+  await quickPickRows(page).first().waitFor({ state: 'hidden' });
+
   await runCommand(page, 'Query Insight: Import access log');
   await quickPickRows(page).filter({ hasText: 'access.log' }).first().waitFor({ timeout: 30_000 });
   const offered = await quickPickItems(page);

@@ -12,6 +12,12 @@ const BY_EXTENSION: Record<string, Language> = {
   pl: 'perl', pm: 'perl', psgi: 'perl', t: 'perl',
 };
 
+/** Every file extension read as source (the editor's watcher and scan glob is built from it). */
+export const SOURCE_EXTENSIONS: readonly string[] = Object.keys(BY_EXTENSION);
+
+/** A glob of every source file, for file watchers and workspace searches. */
+export const SOURCE_GLOB = `**/*.{${SOURCE_EXTENSIONS.join(',')}}`;
+
 /**
  * The language of a file by its extension, or undefined for files we do not read
  * (TypeScript declaration files `.d.ts` and minified `.min.js` are left out: no statements run there).

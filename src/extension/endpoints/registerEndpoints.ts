@@ -15,6 +15,8 @@ import { COMMANDS } from '../commands';
 import { readConfig } from '../config';
 import type { Logger } from '../logger';
 import { logSourceName, pickLogFile, RecentLogs } from '../logs/recentLogs';
+import { reportNothingRead } from '../logs/nothingReadNotice';
+import { sniffLogFile } from '../../node/logSniffFile';
 import type { ReportServices } from '../report/registerReport';
 import type { SiteIndex } from '../siteIndex';
 import { AccessLogSession, guessAccessLogFormat } from './accessLogSession';
@@ -82,6 +84,12 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
       });
       if (result.mode === 'unchanged') return true;
       const r = result.report;
+      if (mode === 'full' && r.requests === 0) {
+        // why: a file that holds no request (empty, a slow log, another format) must not replace the figures shown.
+        const first = r.malformedExamples[0];
+        reportNothingRead(logger, { name, expected: 'access', sniffed: sniffLogFile(session.path).kind, lines: r.lines, ...(first ? { firstProblem: first } : {}) });
+        return false;
+      }
       model.setReport(session, name, r);
       logger.info(`access log ${name} (${result.mode}): ${formatCount(r.lines)} lines, ${formatCount(r.requests)} requests, ${r.endpoints.length} endpoints, ${r.malformed} malformed`);
       for (const m of r.malformedExamples) logger.warn(`${name}:${m.line}: ${m.reason}${m.text ? `: ${m.text}` : ''}`);
@@ -105,7 +113,7 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
   };
 
   const pickLog = (): Promise<string | undefined> => pickLogFile(recent, {
-    title: 'Import access log', openLabel: 'Import', placeHolder: 'nginx access log (LTSV, JSON or combined; .gz too)',
+    title: 'Import access log', kind: 'access', openLabel: 'Import', placeHolder: 'nginx access log (LTSV, JSON or combined; .gz too)',
     defaults: [NGINX_DEFAULT], defaultsLabel: 'nginx default', workspaceGlob: '**/{*access*.log,*access*.log.gz,*.ltsv,logs/*.log}',
     filters: { 'Access logs': ['log', 'ltsv', 'json', 'jsonl', 'gz', 'txt', '1'], 'All files': ['*'] },
     browseFrom: '/var/log/nginx', listWhenEmpty: true,

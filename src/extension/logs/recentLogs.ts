@@ -1,11 +1,15 @@
 /**
  * Choosing a log file to import: the recently imported logs of this workspace (kept in
- * workspaceState, most recent first, only those still on disk offered) and "Browse…" for the file
- * dialog. Both log imports use it, each under its own key.
+ * workspaceState, most recent first, only those still on disk offered), well-known places and the
+ * workspace's log files, each listed only when it sniffs as the kind asked for (the others, an empty
+ * nginx default or a slow log offered as an access log, sit under "Other file…"), and "Browse…" for
+ * the file dialog. Both log imports use it, each under its own key.
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
+import { describeLogKind, type FileKind } from '../../core/logs/nothingRead';
+import { sniffLogFile } from '../../node/logSniffFile';
 
 const MAX_RECENT = 8;
 
@@ -24,10 +28,12 @@ export class RecentLogs {
   }
 }
 
-type Item = vscode.QuickPickItem & { path?: string; browse?: boolean };
+type Item = vscode.QuickPickItem & { path?: string; browse?: boolean; other?: boolean };
 
 export interface PickLogOptions {
   title: string;
+  /** The kind of log asked for: files that sniff as anything else are listed under "Other file…". */
+  kind: 'access' | 'slow';
   openLabel: string;
   placeHolder?: string;
   /** Well-known places offered when they exist (`/var/log/mysql/mysql-slow.log`). */
@@ -56,13 +62,20 @@ export function logSourceName(path: string): string {
  */
 export async function pickLogFile(recent: RecentLogs, opts: PickLogOptions): Promise<string | undefined> {
   const items: Item[] = [];
+  const others: Item[] = [];
   const seen = new Set<string>();
   const add = (path: string, description: string): void => {
     if (seen.has(path) || !existsSync(path)) return;
     seen.add(path);
     let size = '';
-    try { size = `${(statSync(path).size / 1048576).toFixed(1)} MB`; } catch { /* listed anyway: the import reports the error */ }
-    items.push({ label: logSourceName(path), description: [description, size].filter(Boolean).join(' · '), path });
+    let kind: FileKind = 'unknown';
+    try {
+      size = `${(statSync(path).size / 1048576).toFixed(1)} MB`;
+      kind = sniffLogFile(path).kind;
+    } catch { /* unreadable: offered among the others; the import reports the error */ }
+    const item = { label: logSourceName(path), path };
+    if (kind === opts.kind) items.push({ ...item, description: [description, size].filter(Boolean).join(' · ') });
+    else others.push({ ...item, description: [description, describeLogKind(kind)].join(' · ') });
   };
   for (const p of recent.list()) add(p, 'recent');
   for (const p of opts.defaults ?? []) add(p, opts.defaultsLabel ?? 'default location');
@@ -70,10 +83,12 @@ export async function pickLogFile(recent: RecentLogs, opts: PickLogOptions): Pro
     const found = await vscode.workspace.findFiles(opts.workspaceGlob, '**/node_modules/**', 20);
     for (const u of found) if (u.scheme === 'file' || u.scheme === 'vscode-remote') add(u.fsPath, 'in the workspace');
   }
-  let browse = items.length === 0 && !opts.listWhenEmpty;
+  let browse = items.length === 0 && others.length === 0 && !opts.listWhenEmpty;
   if (!browse) {
-    items.push({ label: '$(folder-opened) Browse…', browse: true, alwaysShow: true });
-    const picked = await vscode.window.showQuickPick(items, { title: opts.title, placeHolder: opts.placeHolder, matchOnDescription: true });
+    const browseItem: Item = { label: '$(folder-opened) Browse…', browse: true, alwaysShow: true };
+    const list: Item[] = [...items, ...(others.length ? [{ label: '$(files) Other file…', description: `${others.length} not ${describeLogKind(opts.kind)}`, other: true, alwaysShow: true }] : []), browseItem];
+    let picked = await vscode.window.showQuickPick(list, { title: opts.title, placeHolder: opts.placeHolder, matchOnDescription: true });
+    if (picked?.other) picked = await vscode.window.showQuickPick([...others, browseItem], { title: `${opts.title}: other files`, placeHolder: `Files that are not ${describeLogKind(opts.kind)}`, matchOnDescription: true });
     if (!picked) return undefined;
     if (picked.path) return picked.path;
     browse = true;

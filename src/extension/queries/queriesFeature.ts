@@ -17,6 +17,8 @@ import { SOURCE_SELECTOR } from '../explain/registerExplain';
 import type { Services } from '../extension';
 import { LogWatcher } from '../endpoints/logWatcher';
 import { logSourceName, pickLogFile, RecentLogs } from '../logs/recentLogs';
+import { reportNothingRead } from '../logs/nothingReadNotice';
+import { sniffLogFile } from '../../node/logSniffFile';
 import type { NPlusOneFeature } from '../nplus1/nPlusOneFeature';
 import { buildQueryModel, codeLensTitle, hoverSection, QUERY_SORT_LABELS, QUERY_SORTS, siteKey, type QueryModel } from './queryRows';
 import { QUERIES_VIEW, QueriesTree, type SiteTarget } from './queriesView';
@@ -92,7 +94,7 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
   async importCommand(arg?: unknown): Promise<SlowImportResult | undefined> {
     const path = arg instanceof vscode.Uri ? arg.fsPath : typeof arg === 'string' ? arg
       : await pickLogFile(this.recent, {
-        title: 'Import slow query log', openLabel: 'Import', placeHolder: 'MySQL / MariaDB slow query log (.gz too)',
+        title: 'Import slow query log', kind: 'slow', openLabel: 'Import', placeHolder: 'MySQL / MariaDB slow query log (.gz too)',
         defaults: SLOW_LOG_DEFAULTS, workspaceGlob: '**/{*slow*.log,*slow*.log.gz,*-slow.log*}',
         filters: { 'Slow query logs': ['log', 'gz', 'txt', '1'], 'All files': ['*'] },
       });
@@ -115,6 +117,12 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
           },
         }).finally(() => sub.dispose());
       });
+    if (snapshot.summary.entries === 0) {
+      // why: a file that holds no statement (empty, an access log) must not replace the figures shown.
+      const first = snapshot.summary.problems[0];
+      reportNothingRead(this.services.logger, { name: source, expected: 'slow', sniffed: sniffLogFile(path).kind, lines: snapshot.summary.lines, ...(first ? { firstProblem: first } : {}) });
+      return undefined;
+    }
     const wasWatching = !!this.watcher;
     this.watcher?.dispose();
     this.watcher = undefined;

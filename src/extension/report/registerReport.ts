@@ -19,6 +19,8 @@ import { runFromAccessReport, runFromSlowStats, type Run, type RunInfo } from '.
 import { runFromServerStats, type ServerStatsResult } from '../../core/serverStats/serverStatsRun';
 import { bufferDecoder } from '../../node/accessLogFile';
 import { loadRunFromFile } from '../../node/runFile';
+import { sniffLogFile } from '../../node/logSniffFile';
+import { reportNothingRead } from '../logs/nothingReadNotice';
 import { COMMANDS } from '../commands';
 import { DIAGNOSTIC_SOURCE } from '../convert';
 import type { Logger } from '../logger';
@@ -132,6 +134,10 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
         token.onCancellationRequested(() => abort.abort(new Error('cancelled')));
         return loadRunFromFile(file, { meta: { id: newRunId(), source, ...(typeof label === 'string' ? { label } : {}) }, access: { decode: bufferDecoder }, signal: abort.signal });
       });
+      if (run.summary.count === 0) {
+        reportNothingRead(logger, { name: source, expected: run.kind === 'slow' ? 'slow' : 'access', sniffed: sniffLogFile(file).kind, lines: run.summary.lines });
+        return undefined;
+      }
       const info = await store.add(run.id && store.info(run.id) ? { ...run, id: newRunId() } : run);
       void vscode.window.showInformationMessage(`Run "${info.label}" recorded (${info.summary.count} ${info.kind === 'access' ? 'requests' : 'statements'}).`, 'Show', 'Compare').then((choice) => {
         if (choice === 'Show') void vscode.commands.executeCommand(COMMANDS.showRun, info.id);

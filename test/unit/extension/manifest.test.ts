@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../../support/paths';
 import { SECTION, SETTINGS, restrictedSettings } from '../../../src/extension/settings';
 import { COMMANDS, COMMAND_CATEGORY, COMMAND_TITLES } from '../../../src/extension/commands';
+import { languageForPath, SOURCE_EXTENSIONS, SOURCE_GLOB } from '../../../src/core/source/languageOf';
 
 interface Property { type: string; default: unknown; scope?: string; minimum?: number; maximum?: number; description?: string; markdownDescription?: string; items?: { type: string } }
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
@@ -104,4 +105,14 @@ void test('a clean install on the Node the README names: no locked dependency as
     .filter(([, p]) => typeof p.engines?.node === 'string' && !admitsNode20(p.engines.node))
     .map(([name, p]) => `${name} ${p.engines?.node}`);
   assert.deepEqual(tooNew, []);
+});
+
+void test('one language table: activation on each language, no activation merely for containing JS/TS files, the scan glob from the table', () => {
+  assert.ok(!manifest.activationEvents.some((e: string) => e.startsWith('workspaceContains:')), 'a JS/TS repository alone does not activate the extension');
+  for (const ext of ['go', 'rb', 'py', 'php', 'js', 'ts', 'pl', 'pm', 'psgi', 't', 'rs']) {
+    assert.ok(SOURCE_EXTENSIONS.includes(ext), ext);
+    assert.ok(SOURCE_GLOB.includes(`,${ext},`) || SOURCE_GLOB.includes(`{${ext},`) || SOURCE_GLOB.includes(`,${ext}}`), `SOURCE_GLOB has .${ext}`);
+    const lang = languageForPath(`app.${ext}`);
+    assert.ok(lang && manifest.activationEvents.includes(`onLanguage:${lang}`), `onLanguage:${lang} for .${ext}`);
+  }
 });
