@@ -18,6 +18,8 @@ export interface ReadLinesOptions {
   maxLineBytes?: number;
   /** Size of each read (default 256 KiB). */
   chunkBytes?: number;
+  /** A plain file is read in slices of about this many milliseconds, yielding to the event loop between them (default 12). */
+  sliceMs?: number;
   /** Checked between chunks; an aborted read rejects with the signal's reason. */
   signal?: AbortSignal;
   /** Called after each chunk with the bytes consumed from the file so far and its size on disk. */
@@ -150,6 +152,7 @@ class LineSplitter {
 export async function readLines(path: string, onLine: LineHandler, options: ReadLinesOptions = {}): Promise<ReadLinesResult> {
   const maxLine = options.maxLineBytes ?? 1 << 20;
   const chunk = options.chunkBytes ?? 1 << 18;
+  const sliceMs = options.sliceMs ?? 12;
   const splitter = new LineSplitter(maxLine, Math.max(chunk, maxLine + 1) + chunk, onLine, options.onLongLine);
   const fd = openSync(path, 'r');
   let gzip = false;
@@ -185,17 +188,23 @@ export async function readLines(path: string, onLine: LineHandler, options: Read
       }
     } else {
       // why: synchronous reads of a local file avoid the thread pool and a promise per chunk (the
-      // hot loop is CPU-bound anyway); yielding every few MB keeps cancellation and progress live.
+      // hot loop is CPU-bound anyway); yielding whenever a slice has run sliceMs keeps the thread's
+      // other work (an editor's commands, each a few IPC round trips) answering, and cancel and progress live.
       let position = 0;
-      for (let n = 1; ; n++) {
+      let sliceStart = performance.now();
+      let lastProgress = 0;
+      for (;;) {
         const want = Math.min(chunk, splitter.free);
         const bytesRead = readSync(fd, splitter.buf, splitter.len, want, position);
         if (bytesRead === 0) break;
         position += bytesRead;
         splitter.added(bytesRead);
-        if (n % 16 === 0) {
-          options.onProgress?.(position, total);
+        const now = performance.now();
+        if (now - sliceStart >= sliceMs) {
+          // why: progress goes to the UI (an IPC message each): a few a second are enough.
+          if (now - lastProgress >= 250) { options.onProgress?.(position, total); lastProgress = now; }
           await new Promise<void>((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
           if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
         }
       }

@@ -12,12 +12,17 @@ export interface GuardedRegex {
   readonly source: string;
   /** The match, null when none (or the input is over the cap), undefined once the pattern is retired as too slow. */
   exec(text: string): RegExpExecArray | null | undefined;
-  /** True once one match took longer than SLOW_MATCH_MS or all of them together longer than TOTAL_BUDGET_MS. */
+  /** True once slow matches (over SLOW_MATCH_MS each) added up to SLOW_BUDGET_MS, or all matches to TOTAL_BUDGET_MS. */
   readonly retired: boolean;
 }
 
-/** One match longer than this retires the pattern. */
+/** A match longer than this is slow. */
 export const SLOW_MATCH_MS = 50;
+/**
+ * Slow matches adding up to this retire the pattern: one catastrophic match gets there by itself,
+ * while a pause of the process (a garbage collection, a busy machine) during a quick one does not.
+ */
+export const SLOW_BUDGET_MS = 500;
 /** All matches of one pattern together longer than this retire it. */
 export const TOTAL_BUDGET_MS = 30_000;
 
@@ -104,6 +109,7 @@ export function guardUserRegex(source: string, flags: string, maxInput: number):
 export function guardCompiled(re: RegExp, source: string, maxInput: number): GuardedRegex {
   let retired = false;
   let total = 0;
+  let slow = 0;
   return {
     source,
     get retired() { return retired; },
@@ -114,7 +120,8 @@ export function guardCompiled(re: RegExp, source: string, maxInput: number): Gua
       const m = re.exec(text);
       const dt = performance.now() - t0;
       total += dt;
-      if (dt > SLOW_MATCH_MS || total > TOTAL_BUDGET_MS) retired = true;
+      if (dt > SLOW_MATCH_MS) slow += dt;
+      if (slow >= SLOW_BUDGET_MS || total > TOTAL_BUDGET_MS) retired = true;
       return m;
     },
   };
