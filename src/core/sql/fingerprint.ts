@@ -60,6 +60,8 @@ let parenKw = new Uint8Array(64);
 let depth = 0;
 /** Offset in `out` just after the last collapsed `values(?+)`, or -1. */
 let valuesEnd = -1;
+/** After `ON DUPLICATE KEY UPDATE`: `VALUES(col)` there is the function naming a column, not a row. */
+let odku = false;
 /** Set when any byte >= 0x80 was written (the key must then be decoded as UTF-8). */
 let wide = false;
 
@@ -185,6 +187,8 @@ export function decodeFingerprint(bytes: Uint8Array, length: number): string {
 }
 
 const cur = new SqlCursor();
+/** For the content of an executable comment (they do not nest). */
+const inner = new SqlCursor();
 
 /** Returns -1 for `use db`, else the output length. */
 function fingerprintRaw(b: Uint8Array, start: number, end: number): number {
@@ -192,21 +196,53 @@ function fingerprintRaw(b: Uint8Array, start: number, end: number): number {
   // here replaces a bounds check per written byte.
   const cap = 2 * (end - start) + 64;
   if (out.length < cap) out = new Uint8Array(Math.max(cap, out.length * 2));
-  outLen = 0; lastKind = K_NONE; depth = 0; valuesEnd = -1; wide = false;
+  outLen = 0; lastKind = K_NONE; depth = 0; valuesEnd = -1; wide = false; odku = false;
   cur.reset(b, start, end);
+  tokens(b, cur);
+  if (outLen > 4 && out[0] === 117 && out[1] === 115 && out[2] === 101 && out[3] === 32 && out.subarray(4, outLen).indexOf(32) < 0) {
+    return -1;   // `use db`
+  }
+  return outLen;
+}
+
+/**
+ * The start of the SQL inside an executable comment `/*!…*\/` (MySQL) or `/*M!…*\/` (MariaDB) at
+ * b[s, e): after the `!` and the optional version number, which only says from which server
+ * version on the server runs the content (it always does for the servers that log it).
+ */
+function execCommentBody(b: Uint8Array, s: number, e: number): number {
+  let i = s + 2;
+  if (b[i] === 77) i++; // M
+  i++; // !
+  let digits = 0;
+  while (i < e && b[i] >= 48 && b[i] <= 57 && digits < 6) { i++; digits++; }
+  return i;
+}
+
+/** Fingerprints every token of `c` into `out`. */
+function tokens(b: Uint8Array, cu: SqlCursor): void {
   /** End offset of the last operator token: an operator right after it continues the same run (`=!`). */
   let opEnd = -1;
-  for (let k = cur.next(); k !== T_EOF; k = cur.next()) {
-    const s = cur.start;
-    const e = cur.end;
+  for (let k = cu.next(); k !== T_EOF; k = cu.next()) {
+    const s = cu.start;
+    const e = cu.end;
     switch (k) {
-      case T_COMMENT: case T_EXEC_COMMENT: continue;
+      case T_COMMENT: continue;
+      case T_EXEC_COMMENT: {
+        // why: MySQL runs what an executable comment holds (`/*!40101 SET NAMES utf8 *\/`), so it is SQL.
+        if (cu === inner) continue;
+        const body = execCommentBody(b, s, e);
+        const stop = e - s >= 4 && b[e - 1] === 47 && b[e - 2] === 42 ? e - 2 : e;
+        if (body < stop) { inner.reset(b, body, stop); tokens(b, inner); }
+        opEnd = -1;
+        continue;
+      }
       case T_STRING: case T_NUMBER: emitValue(); break;
       case T_PLACEHOLDER:
         // pymysql's `IN %s` (and `IN ?`, `IN :ids`): the driver sends a parenthesised list
-        if (cur.flags & F_LIST) emitList(); else emitValue();
+        if (cu.flags & F_LIST) emitList(); else emitValue();
         break;
-      case T_QIDENT: emitWord(b, s + 1, cur.flags & F_UNTERMINATED ? e : e - 1, true); break;
+      case T_QIDENT: emitWord(b, s + 1, cu.flags & F_UNTERMINATED ? e : e - 1, true); break;
       case T_USERVAR: case T_SYSVAR: emitWord(b, s, e, true); break;
       case T_WORD: emitWord(b, s, e, false); break;
       case T_DYNAMIC:
@@ -219,10 +255,10 @@ function fingerprintRaw(b: Uint8Array, start: number, end: number): number {
         if (e === s + 1 && (c === 45 || c === 43)) {
           // a sign before a number is part of the literal when no operand precedes it
           const lk = lastKind;
-          if (lk !== K_VALUE && lk !== K_CLOSE && !(lk === K_WORD && !isValuePosition()) && cur.numberFollows()) {
-            if (cur.next() === T_NUMBER) { emitValue(); break; }
+          if (lk !== K_VALUE && lk !== K_CLOSE && !(lk === K_WORD && !isValuePosition()) && cu.numberFollows()) {
+            if (cu.next() === T_NUMBER) { emitValue(); break; }
             emitOp(b, s, e, opEnd === s);            // `-2fa_codes`: a digits-first identifier
-            emitWord(b, cur.start, cur.end, false);
+            emitWord(b, cu.start, cu.end, false);
             break;
           }
         }
@@ -237,17 +273,13 @@ function fingerprintRaw(b: Uint8Array, start: number, end: number): number {
         else if (c === 41) closeParen();
         else if (c === 44) { sep(K_COMMA); out[outLen++] = 44; lastKind = K_COMMA; }
         else if (c === 46) { sep(K_DOT); out[outLen++] = 46; lastKind = K_DOT; }
-        else if (c === 59 && cur.onlySpaceFollows()) break; // trailing semicolon
+        else if (c === 59 && cu.onlySpaceFollows()) break; // trailing semicolon
         else if (c === 64) emitWord(b, s, e, true);
         else { sep(K_OTHER); out[outLen++] = c; lastKind = K_OTHER; }
       }
     }
     opEnd = -1;
   }
-  if (outLen > 4 && out[0] === 117 && out[1] === 115 && out[2] === 101 && out[3] === 32 && out.subarray(4, outLen).indexOf(32) < 0) {
-    return -1;   // `use db`
-  }
-  return outLen;
 }
 
 /** Writes an operator; one that directly continues the previous operator joins it (`=!`, as written). */
@@ -265,7 +297,7 @@ function emitList(): void {
 }
 
 function openParen(): void {
-  const kw = lastWordIs('in') ? 1 : (lastWordIs('values') || lastWordIs('value') || (lastKind === K_COMMA && valuesEnd > 0 && outLen === valuesEnd + 1)) ? 2 : 0;
+  const kw = lastWordIs('in') ? 1 : odku ? 0 : (lastWordIs('values') || lastWordIs('value') || (lastKind === K_COMMA && valuesEnd > 0 && outLen === valuesEnd + 1)) ? 2 : 0;
   sep(K_OPEN);
   if (depth === parenPos.length) {
     const p = new Int32Array(depth * 2); p.set(parenPos); parenPos = p;
@@ -313,6 +345,7 @@ function emitWord(b: Uint8Array, s: number, e: number, quoted: boolean): void {
   lastWordStart = start;
   lastWordLen = n;
   lastKind = K_WORD;
+  if (!quoted && n === 6 && !odku && endsWith('duplicate key update')) odku = true;
 }
 
 const encoder = new TextEncoder();

@@ -141,7 +141,8 @@ export class SqlCursor {
     else if (c === 47 && c1 === 42) {                                   // /* … */
       if (matchesAt(b, i, end, MARK)) { j = i + MARK.length; kind = T_DYNAMIC; }
       else {
-        kind = i + 2 < end && b[i + 2] === 33 ? T_EXEC_COMMENT : T_COMMENT;
+        // why: `/*!…*/` (MySQL) and `/*M!…*/` (MariaDB) hold SQL the server runs.
+        kind = i + 2 < end && (b[i + 2] === 33 || (b[i + 2] === 77 && i + 3 < end && b[i + 3] === 33)) ? T_EXEC_COMMENT : T_COMMENT;
         j = i + 2;
         while (j + 1 < end && !(b[j] === 42 && b[j + 1] === 47)) j++;
         if (j + 1 < end) j += 2; else { j = end; this.flags = F_UNTERMINATED; }

@@ -122,3 +122,21 @@ void test('unterminated literals and comments do not throw', () => {
   assert.equal(fingerprint('SELECT (1'), 'select(?');
   assert.equal(fingerprint(''), '');
 });
+
+void test('executable comments are SQL: their content is kept (the version gate dropped), so different ones stay apart', () => {
+  assert.equal(fingerprint('/*!40101 SET NAMES utf8 */'), 'set names utf8');
+  assert.equal(fingerprint('/*!40101 SET NAMES utf8 */;'), fingerprint('SET NAMES utf8'));
+  assert.notEqual(fingerprint('/*!40101 SET NAMES utf8 */'), fingerprint('/*!40101 SET character_set_client = utf8mb4 */'));
+  assert.equal(fingerprint("/*M!100401 SET sql_mode='' */"), 'set sql_mode = ?');
+  assert.equal(fingerprint('SELECT /*! STRAIGHT_JOIN */ a FROM t WHERE id = 3'), 'select straight_join a from t where id = ?');
+  assert.equal(fingerprint('SELECT /* a plain comment */ a FROM t WHERE id = 3'), 'select a from t where id = ?');
+  assert.equal(fingerprint('/*!*/;'), '');
+});
+
+void test('VALUES(col) after ON DUPLICATE KEY UPDATE keeps its column; the row list still collapses', () => {
+  const a = 'INSERT INTO t (a, b) VALUES (1, 2), (3, 4) ON DUPLICATE KEY UPDATE a = VALUES(a), b = VALUES(b)';
+  assert.equal(fingerprint(a), 'insert into t(a, b) values(?+) on duplicate key update a = values(a), b = values(b)');
+  assert.notEqual(fingerprint(a), fingerprint('INSERT INTO t (a, b) VALUES (1, 2) ON DUPLICATE KEY UPDATE a = VALUES(b), b = VALUES(a)'));
+  assert.equal(fingerprint('INSERT INTO t (a) VALUES (?)'), 'insert into t(a) values(?+)');
+  assert.equal(fingerprint('INSERT INTO t (a, b) VALUES (1, 2) ON DUPLICATE KEY UPDATE b = b + 1'), 'insert into t(a, b) values(?+) on duplicate key update b = b + ?');
+});
