@@ -46,7 +46,9 @@ export async function openEditorSession(options: EditorSessionOptions): Promise<
     await options.prepare?.(ws.dir);
     vsix = packageVsix();
     server = await startCodeServer({
-      workspace: ws.dir, vsix, settings: options.settings, ...(options.env ? { env: options.env } : {}),
+      // why: sticky scroll's header (the enclosing function's first line) overlays the top lines of the
+      // editor and takes the clicks meant for a statement there; the tests click statements by their text.
+      workspace: ws.dir, vsix, settings: { 'editor.stickyScroll.enabled': false, ...options.settings }, ...(options.env ? { env: options.env } : {}),
       logFile: join(RESULTS_DIR, `${options.name}.code-server.log`), logsTo: join(RESULTS_DIR, `${options.name}.logs`),
     });
     browser = await launchBrowser();
