@@ -7,19 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { slowCommand } from '../../../src/cli/commands/slow';
+import { runCommand } from '../../support/runCommand';
 
-async function run(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const o: Buffer[] = [];
-  const e: Buffer[] = [];
-  out.on('data', (c: Buffer) => o.push(c));
-  err.on('data', (c: Buffer) => e.push(c));
-  const code = await slowCommand.run(args, { stdout: out, stderr: err, env: {}, cwd });
-  return { code, out: Buffer.concat(o).toString('utf8'), err: Buffer.concat(e).toString('utf8') };
-}
+const run = (args: string[], cwd: string) => runCommand(slowCommand, args, cwd);
 
 void test('slow refuses access logs of every layout with exit 2 and one line; an empty file is no access log', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'qi-slowcli-'));

@@ -8,20 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { diffCommand } from '../../../src/cli/commands/diff';
 import { roundTo, timeUnitFor, formatIn } from '../../../src/core/report/compare';
+import { runCommand } from '../../support/runCommand';
 
-async function diff(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const o: Buffer[] = [];
-  const e: Buffer[] = [];
-  out.on('data', (c: Buffer) => o.push(c));
-  err.on('data', (c: Buffer) => e.push(c));
-  const code = await diffCommand.run(args, { stdout: out, stderr: err, env: {}, cwd });
-  return { code, out: Buffer.concat(o).toString('utf8'), err: Buffer.concat(e).toString('utf8') };
-}
+const diff = (args: string[], cwd: string) => runCommand(diffCommand, args, cwd);
 
 function ltsv(rows: [string, string, number, number][]): string {
   return rows.map(([method, uri, status, t]) => `time:02/Mar/2024:10:00:00 +0900\thost:192.168.0.10\tmethod:${method}\turi:${uri}\tstatus:${status}\tsize:120\treqtime:${t.toFixed(3)}\n`).join('');
