@@ -16,6 +16,8 @@ interface Spec<T> {
   restricted?: boolean;
   minimum?: number;
   maximum?: number;
+  /** The only values a string setting takes (package.json lists them with an enumDescription each). */
+  enum?: readonly string[];
 }
 
 /** Section prefix of every setting. */
@@ -39,11 +41,13 @@ export const SETTINGS = {
   'connection.ssh.user': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.ssh.privateKeyPath': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.ssh.useAgent': { type: 'boolean', default: true, scope: 'window', restricted: true } as Spec<boolean>,
-  'endpoints.logFormat': { type: 'string', default: 'auto', scope: 'window' } as Spec<string>,
+  'endpoints.logFormat': { type: 'string', default: 'auto', scope: 'window', enum: ['auto', 'ltsv', 'json', 'combined', 'combined-alp', 'nginx'] } as Spec<string>,
+  'endpoints.nginxLogFormat': { type: 'string', default: '', scope: 'window' } as Spec<string>,
   // why: regular expressions that run on every request path: a repository could ship a catastrophic one.
   'endpoints.matchingGroups': { type: 'array', default: [], scope: 'resource', restricted: true } as Spec<string[]>,
   'endpoints.fieldMapping': { type: 'array', default: [], scope: 'window' } as Spec<string[]>,
   'endpoints.watchDebounceMs': { type: 'integer', default: 1000, scope: 'window', minimum: 0, maximum: 60_000 } as Spec<number>,
+  'slowLog.watchDebounceMs': { type: 'integer', default: 1000, scope: 'window', minimum: 0, maximum: 60_000 } as Spec<number>,
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -55,7 +59,28 @@ export interface QueryInsightConfig {
   connection: { host: string; port: number; socket: string; user: string; database: string };
   /** The `connection.ssh.*` settings: a tunnel to the box when `host` is set (see src/db/sshTunnel.ts). */
   ssh: { host: string; port: number; user: string; privateKeyPath: string; useAgent: boolean };
+  /** `logFormat` is the effective layout: a format name, `auto`, or the nginx log_format string itself. */
   endpoints: { logFormat: string; matchingGroups: string[]; fieldMapping: string[]; watchDebounceMs: number };
+  slowLog: { watchDebounceMs: number };
+}
+
+/**
+ * Settings grouped as the Settings editor shows them (package.json's configuration sections, in
+ * this order); every key belongs to exactly one section (a unit test holds package.json to it).
+ */
+export const SETTING_SECTIONS: readonly { title: string; prefix: string }[] = [
+  { title: 'Scan', prefix: 'scan.' },
+  { title: 'Connection', prefix: 'connection.' },
+  { title: 'SSH', prefix: 'connection.ssh.' },
+  { title: 'Endpoints', prefix: 'endpoints.' },
+  { title: 'Slow log', prefix: 'slowLog.' },
+];
+
+/** The title of the section a setting (short key) belongs to: the one with the longest matching prefix. */
+export function sectionOf(key: string): string | undefined {
+  let best: { title: string; prefix: string } | undefined;
+  for (const s of SETTING_SECTIONS) if (key.startsWith(s.prefix) && (!best || s.prefix.length > best.prefix.length)) best = s;
+  return best?.title;
 }
 
 /** A value that did not fit its setting's type; the default was used instead. */
@@ -63,7 +88,7 @@ export interface SettingProblem { key: string; message: string }
 
 function valid(spec: Spec<unknown>, v: unknown): boolean {
   switch (spec.type) {
-    case 'string': return typeof v === 'string';
+    case 'string': return typeof v === 'string' && (!spec.enum || spec.enum.includes(v));
     case 'boolean': return typeof v === 'boolean';
     case 'array': return Array.isArray(v) && v.every((x) => typeof x === 'string');
     case 'number':
@@ -99,14 +124,34 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Query
       privateKeyPath: v('connection.ssh.privateKeyPath'), useAgent: v('connection.ssh.useAgent'),
     },
     endpoints: {
-      logFormat: v('endpoints.logFormat'), matchingGroups: v('endpoints.matchingGroups'),
+      logFormat: logFormat(get, v, problems), matchingGroups: v('endpoints.matchingGroups'),
       fieldMapping: v('endpoints.fieldMapping'), watchDebounceMs: v('endpoints.watchDebounceMs'),
     },
+    slowLog: { watchDebounceMs: v('slowLog.watchDebounceMs') },
   };
   return { config, problems };
 }
 
+/**
+ * The effective access-log layout: `nginx` means the `nginxLogFormat` string. A log_format string
+ * written straight into `logFormat` (as older versions took it) is still used as given, with a note.
+ */
+function logFormat(get: (key: SettingKey) => unknown, v: <K extends SettingKey>(key: K) => ValueOf<K>, problems: SettingProblem[]): string {
+  const raw = get('endpoints.logFormat');
+  if (typeof raw === 'string' && raw.includes('$')) {
+    problems.push({ key: `${SECTION}.endpoints.logFormat`, message: `a log_format string belongs in ${SECTION}.endpoints.nginxLogFormat (with logFormat "nginx"); using it as given` });
+    return raw;
+  }
+  const name = v('endpoints.logFormat');
+  if (name !== 'nginx') return name;
+  const custom = v('endpoints.nginxLogFormat').trim();
+  if (custom) return custom;
+  problems.push({ key: `${SECTION}.endpoints.nginxLogFormat`, message: 'logFormat is "nginx" but no log_format string is set; guessing the layout' });
+  return 'auto';
+}
+
 function describe(spec: Spec<unknown>): string {
+  if (spec.enum) return `one of ${spec.enum.join(', ')}`;
   const range = spec.minimum !== undefined || spec.maximum !== undefined
     ? ` in [${spec.minimum ?? '-∞'}, ${spec.maximum ?? '∞'}]` : '';
   return spec.type === 'array' ? 'a list of strings' : `${spec.type === 'integer' ? 'an integer' : `a ${spec.type}`}${range}`;

@@ -12,6 +12,7 @@ import { emptySlowSummary } from '../../core/logs/slowLogParser';
 import type { QueryStats, SortKey } from '../../core/logs/slowStats';
 import type { SqlSite } from '../../core/model';
 import { COMMANDS } from '../commands';
+import { readConfig } from '../config';
 import type { SiteHoverSection } from '../explain/explainHover';
 import { SOURCE_SELECTOR } from '../explain/registerExplain';
 import type { Services } from '../extension';
@@ -28,7 +29,6 @@ import { SlowLogSession, type SlowLogSnapshot } from './slowLogSession';
 const RECENT_KEY = 'queryInsight.recentSlowLogs';
 const LOADED_CONTEXT = 'queryInsight.queriesLoaded';
 const WATCHING_CONTEXT = 'queryInsight.slowLogWatching';
-const WATCH_DEBOUNCE_MS = 1000;
 const REMAP_DEBOUNCE_MS = 300;
 /** Where Debian / Ubuntu packages and the ISUCON images put the slow log. */
 const SLOW_LOG_DEFAULTS = ['/var/log/mysql/mysql-slow.log', '/var/log/mysql/slow.log', '/var/log/mariadb/mariadb-slow.log', '/tmp/slow-query.log'];
@@ -180,7 +180,7 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
   }
 
   private startWatch(session: SlowLogSession): void {
-    const watcher = new LogWatcher(session.path, WATCH_DEBOUNCE_MS, () => { void this.reload(session); },
+    const watcher = new LogWatcher(session.path, readConfig(this.services.logger).slowLog.watchDebounceMs, () => { void this.reload(session); },
       (err) => this.services.logger.error(`watching ${session.path} failed`, err));
     watcher.start();
     this.watcher = watcher;

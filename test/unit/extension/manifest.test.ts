@@ -9,13 +9,18 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../support/paths';
-import { SECTION, SETTINGS, restrictedSettings } from '../../../src/extension/settings';
+import { SECTION, SETTINGS, SETTING_SECTIONS, restrictedSettings, sectionOf } from '../../../src/extension/settings';
 import { COMMANDS, COMMAND_CATEGORY, COMMAND_TITLES } from '../../../src/extension/commands';
 import { languageForPath, SOURCE_EXTENSIONS, SOURCE_GLOB } from '../../../src/core/source/languageOf';
 
-interface Property { type: string; default: unknown; scope?: string; minimum?: number; maximum?: number; description?: string; markdownDescription?: string; items?: { type: string } }
+interface Property {
+  type: string; default: unknown; scope?: string; minimum?: number; maximum?: number; description?: string; markdownDescription?: string;
+  items?: { type: string }; enum?: string[]; enumDescriptions?: string[]; markdownEnumDescriptions?: string[];
+}
+interface ConfigSection { id: string; title: string; order: number; properties: Record<string, Property> }
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
-const properties: Record<string, Property> = manifest.contributes.configuration.properties;
+const sections: ConfigSection[] = manifest.contributes.configuration;
+const properties: Record<string, Property> = Object.assign({}, ...sections.map((s) => s.properties));
 
 void test('every typed setting is declared in package.json with the same type, default, scope and bounds', () => {
   for (const [key, spec] of Object.entries(SETTINGS) as unknown as [string, Record<string, unknown>][]) {
@@ -27,7 +32,30 @@ void test('every typed setting is declared in package.json with the same type, d
     assert.equal(p.minimum, spec.minimum, `${key}: minimum`);
     assert.equal(p.maximum, spec.maximum, `${key}: maximum`);
     if (spec.type === 'array') assert.equal(p.items?.type, 'string', `${key}: items`);
+    assert.deepEqual(p.enum, 'enum' in spec ? spec.enum : undefined, `${key}: enum`);
     assert.ok((p.markdownDescription ?? p.description ?? '').length > 20, `${key}: a description`);
+  }
+});
+
+void test('settings come in titled sections (Scan, Connection, SSH, Endpoints, Slow log), each key in the section of its prefix', () => {
+  assert.ok(Array.isArray(sections), 'contributes.configuration is an array of sections');
+  assert.deepEqual(sections.map((s) => s.title), SETTING_SECTIONS.map((s) => s.title));
+  assert.deepEqual(sections.map((s) => s.order), sections.map((_, i) => i + 1));
+  for (const s of sections) {
+    assert.ok(Object.keys(s.properties).length > 0, `${s.title} is not empty`);
+    for (const key of Object.keys(s.properties)) assert.equal(sectionOf(key.slice(SECTION.length + 1)), s.title, key);
+  }
+  assert.equal(new Set(sections.map((s) => s.id)).size, sections.length, 'distinct section ids');
+});
+
+void test('every enum setting describes each of its values', () => {
+  const enums = Object.entries(properties).filter(([, p]) => p.enum);
+  assert.ok(enums.length >= 1);
+  for (const [key, p] of enums) {
+    const d = p.enumDescriptions ?? p.markdownEnumDescriptions;
+    assert.equal(d?.length, p.enum!.length, `${key}: one description per value`);
+    assert.ok(d!.every((x) => x.length > 10), `${key}: descriptions say something`);
+    assert.ok(p.enum!.includes(p.default as string), `${key}: the default is a value`);
   }
 });
 

@@ -42,3 +42,26 @@ void test('SSH tunnel settings: typed values taken, ill-typed ones reported', ()
   assert.deepEqual(bad.problems.map((p) => p.key).sort(), ['queryInsight.connection.ssh.port', 'queryInsight.connection.ssh.useAgent']);
   assert.match(bad.problems.find((p) => p.key.endsWith('useAgent'))!.message, /expected a boolean, got "yes"; using true/);
 });
+
+void test('access-log layout: a name from the list, nginx with its log_format string, or an old log_format string kept with a note', () => {
+  assert.equal(readSettings(() => undefined).config.endpoints.logFormat, 'auto');
+  assert.equal(readSettings((k) => (k === 'endpoints.logFormat' ? 'ltsv' : undefined)).config.endpoints.logFormat, 'ltsv');
+  const fmt = '$remote_addr [$time_local] "$request" $status $body_bytes_sent $request_time';
+  const nginx = readSettings((k) => ({ 'endpoints.logFormat': 'nginx', 'endpoints.nginxLogFormat': fmt } as Record<string, unknown>)[k]);
+  assert.deepEqual(nginx.problems, []);
+  assert.equal(nginx.config.endpoints.logFormat, fmt);
+  const legacy = readSettings((k) => (k === 'endpoints.logFormat' ? fmt : undefined));
+  assert.equal(legacy.config.endpoints.logFormat, fmt);
+  assert.match(legacy.problems[0]!.message, /belongs in queryInsight\.endpoints\.nginxLogFormat/);
+  const unknown = readSettings((k) => (k === 'endpoints.logFormat' ? 'apache' : undefined));
+  assert.equal(unknown.config.endpoints.logFormat, 'auto');
+  assert.match(unknown.problems[0]!.message, /expected one of auto, ltsv, json, combined, combined-alp, nginx, got "apache"/);
+  const empty = readSettings((k) => (k === 'endpoints.logFormat' ? 'nginx' : undefined));
+  assert.equal(empty.config.endpoints.logFormat, 'auto');
+  assert.equal(empty.problems[0]!.key, 'queryInsight.endpoints.nginxLogFormat');
+});
+
+void test('slow-log watch delay: its own setting', () => {
+  assert.equal(readSettings(() => undefined).config.slowLog.watchDebounceMs, 1000);
+  assert.equal(readSettings((k) => (k === 'slowLog.watchDebounceMs' ? 250 : undefined)).config.slowLog.watchDebounceMs, 250);
+});
