@@ -9,8 +9,8 @@ import { SAMPLE_DB, sampleConnectionSettings, startSampleDatabase } from '../../
 
 export { SAMPLE_DB };
 
-export async function startSampleDb(args: string[] = []): Promise<MariaDbServer> {
-  return startSampleDatabase(join(FIXTURES, 'sample-app'), { args });
+export async function startSampleDb(args: string[] = [], opts: { performanceSchema?: boolean } = {}): Promise<MariaDbServer> {
+  return startSampleDatabase(join(FIXTURES, 'sample-app'), { ...opts, args });
 }
 
 /** Settings that point the extension at the server's socket (root, no password). */

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { packageVsix } from '../../support/vsix';
 import { copySampleApp } from '../sampleApp';
 import { startCodeServer, type CodeServer } from './codeServer';
+import { shootOnFailure } from './failureShot';
 import { launchBrowser, RESULTS_DIR, screenshot, type Browser } from './workbench';
 
 export interface EditorSession {
@@ -29,14 +30,19 @@ export interface EditorSessionOptions {
   prepare?(dir: string): Promise<void> | void;
 }
 
-/** Opens a session; anything started before a failure is stopped again before the error is rethrown. */
+/**
+ * Opens a session; anything started before a failure is stopped again before the error is rethrown.
+ * Its page is shot after every test of the file that fails (failureShot.ts), until close().
+ */
 export async function openEditorSession(options: EditorSessionOptions): Promise<EditorSession> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const ws = copySampleApp();
   let vsix: string | undefined;
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
+  let unwatch = (): void => {};
   const close = async (): Promise<void> => {
+    unwatch();
     await browser?.close();
     await server?.stop();
     ws.remove();
@@ -52,6 +58,7 @@ export async function openEditorSession(options: EditorSessionOptions): Promise<
       logFile: join(RESULTS_DIR, `${options.name}.code-server.log`), logsTo: join(RESULTS_DIR, `${options.name}.logs`),
     });
     browser = await launchBrowser();
+    unwatch = shootOnFailure(options.name, browser.page);
   } catch (err) {
     await close();
     throw err;
@@ -59,7 +66,10 @@ export async function openEditorSession(options: EditorSessionOptions): Promise<
   return { dir: ws.dir, server, page: browser.page, close };
 }
 
-/** Runs `body` on the page; when it fails, keeps a screenshot named `shot` before rethrowing. */
+/**
+ * Runs `body` on the page; when it fails, keeps a screenshot named `shot` before rethrowing. A
+ * session's page is shot on failure anyway (failureShot.ts); this names one more picture.
+ */
 export async function withFailureShot(page: Page, shot: string, body: (page: Page) => Promise<void>): Promise<void> {
   try {
     await body(page);
