@@ -28,11 +28,11 @@ export const SAMPLE_ENDPOINTS: SampleEndpoint[] = [
   { method: 'GET', pattern: '/css/*.css', path: (i) => `/css/style${i % 2}.css`, count: 200, times: [1] },
 ];
 
-/** The log's text: requests interleaved round-robin, as a benchmark would produce them. */
-export function sampleAccessLog(): string {
+/** The log's text: requests interleaved round-robin, as a benchmark would produce them, from `startMs` on (3 ms apart). */
+export function sampleAccessLog(startMs = Date.UTC(2024, 4, 1, 12, 0, 0)): string {
   const lines: string[] = [];
   const next = SAMPLE_ENDPOINTS.map(() => 0);
-  let t = Date.UTC(2024, 4, 1, 12, 0, 0);
+  let t = startMs;
   for (let left = SAMPLE_ENDPOINTS.reduce((s, e) => s + e.count, 0); left > 0;) {
     SAMPLE_ENDPOINTS.forEach((e, k) => {
       const i = next[k];

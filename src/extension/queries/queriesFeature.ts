@@ -141,6 +141,13 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
     } catch (err) {
       this.services.logger.error('recording the slow-log run failed', err);
     }
+    if (snapshot.damage) {
+      // why: a cut or corrupt .gz is read up to the damage; the user must know the figures stop there.
+      this.services.logger.warn(snapshot.damage);
+      void vscode.window.showWarningMessage(`${snapshot.damage}: the figures cover the ${result.statements.toLocaleString('en-US')} statements read before it.`, 'Show Log')
+        .then((c) => { if (c) this.services.logger.show(); });
+      return result;
+    }
     const malformed = result.malformed ? ` · ${result.malformed.toLocaleString('en-US')} malformed entries skipped (see the log)` : '';
     void vscode.window.showInformationMessage(`Slow log: ${result.statements.toLocaleString('en-US')} statements, ${result.fingerprints} query shapes, ${result.mapped} found in the source${malformed}.`,
       ...(malformed ? ['Show Log'] : [])).then((c) => { if (c === 'Show Log') this.services.logger.show(); });
@@ -197,6 +204,7 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
       if (mode === 'unchanged' || session !== this.session) return;
       this.apply(snapshot);
       this.services.logger.info(`slow log ${this.source}: ${mode === 'full' ? 'truncated or rotated, read again' : 'appended lines read'}, ${snapshot.summary.entries} statements`);
+      if (snapshot.damage) this.services.logger.warn(snapshot.damage);
       if (mode === 'full') {
         await this.services.report.recordRun({ kind: 'slow', stats: snapshot.stats, lines: snapshot.summary.lines, malformed: snapshot.summary.malformed, source: this.source })
           .catch((err: unknown) => this.services.logger.error('recording the slow-log run failed', err));

@@ -16,6 +16,8 @@ export interface SlowLogSnapshot {
   /** Entries not counted because too many distinct fingerprints were already kept. */
   overflowEntries: number;
   gzip: boolean;
+  /** Set when gzip data was damaged: the message naming the file and the lines read before the damage. */
+  damage?: string;
 }
 
 export interface SlowLoadOptions {
@@ -31,6 +33,7 @@ export class SlowLogSession {
   private collector: SlowStatsCollector | undefined;
   private tail: LogTail;
   private gzip = false;
+  private damage: string | undefined;
   private snapshot: SlowLogSnapshot | undefined;
   /** Whether the last line fed could end an entry (a statement's closing `;`, or a blank line). */
   private lastEndsEntry = true;
@@ -58,6 +61,7 @@ export class SlowLogSession {
     this.collector = collector;
     this.tail = tail;
     this.gzip = read.gzip;
+    this.damage = read.damaged?.message;
     return this.finish(read.lines);
   }
 
@@ -85,7 +89,7 @@ export class SlowLogSession {
     // entry (header written, statement not yet): then the entry stays open until its rest arrives.
     const summary = { ...(this.lastEndsEntry ? this.parser!.end() : this.parser!.summary) };
     summary.lines = lines;
-    this.snapshot = { stats: this.collector!.result(), summary, overflowEntries: this.collector!.overflowEntries, gzip: this.gzip };
+    this.snapshot = { stats: this.collector!.result(), summary, overflowEntries: this.collector!.overflowEntries, gzip: this.gzip, ...(this.damage ? { damage: this.damage } : {}) };
     return this.snapshot;
   }
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { LogTail } from '../../../src/extension/logs/logTail';
 import { SlowLogSession } from '../../../src/extension/queries/slowLogSession';
 import { slowLogText, T0, type Ent } from './queriesSupport';
@@ -109,6 +109,31 @@ void test('LogTail numbers appended lines after the full read and trims CRLF', (
     appendFileSync(path, '\n');
     tail.readAppended((b, s, e, n) => got.push(`${n}:${b.toString('utf8', s, e)}`));
     assert.deepEqual(got, ['3:c', '4:d']);
+  } finally {
+    done();
+  }
+});
+
+void test('a cut gzip slow log: the entries before the damage, and a message naming the file and the lines read', async () => {
+  const { dir, [Symbol.dispose]: done } = tempDir();
+  try {
+    const path = join(dir, 'slow.log.gz');
+    const text = slowLogText(lookups(4000));
+    const gz = gzipSync(text);
+    const cut = gz.subarray(0, Math.floor(gz.length * 0.5));
+    writeFileSync(path, cut);
+    const readable = gunzipSync(cut, { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+    const wholeLines = readable.split('\n').length - 1;
+    const s = new SlowLogSession(path);
+    const snap = await s.load();
+    assert.equal(snap.damage, `${path}: gzip data ends early after ${wholeLines} lines (truncated?)`);
+    const complete = (readable.match(/^SELECT .*;$/gm) ?? []).length;
+    // the entry whose statement was cut may still be read (its text up to the cut)
+    assert.ok(snap.summary.entries === complete || snap.summary.entries === complete + 1, `${snap.summary.entries} entries, ${complete} complete before the cut`);
+    assert.ok(complete > 1000 && complete < 4000, `${complete}`);
+
+    writeFileSync(path, gz);
+    assert.equal((await s.load()).damage, undefined, 'a whole file is not damaged');
   } finally {
     done();
   }
