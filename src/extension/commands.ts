@@ -40,16 +40,20 @@ export const COMMANDS = {
   copyIndexDdl: 'queryInsight.copyIndexDdl',
   /** Reads an nginx access log (picker with recent logs, or a path argument) into the Endpoints view and CodeLenses. */
   importAccessLog: 'queryInsight.importAccessLog',
-  /** Turns reloading the imported access log on changes (after each benchmark) on or off. */
-  toggleAccessLogWatch: 'queryInsight.toggleAccessLogWatch',
+  /** Reloads the imported access log on each change (after each benchmark); shown while not watching. */
+  watchAccessLog: 'queryInsight.watchAccessLog',
+  /** Ends watching the access log; shown while watching, in place of Watch. */
+  stopWatchingAccessLog: 'queryInsight.stopWatchingAccessLog',
   /** Quick pick of the Endpoints view's order: total, count, mean, p99, max, errors. */
   sortEndpoints: 'queryInsight.sortEndpoints',
   /** Endpoints view item / CodeLens: opens the endpoint's handler (hidden from the palette). */
   openEndpointHandler: 'queryInsight.openEndpointHandler',
   /** Reads a MySQL / MariaDB slow query log (picker with recent logs, or a path argument) into the Queries view, CodeLenses and hovers. */
   importSlowLog: 'queryInsight.importSlowLog',
-  /** Turns reloading the imported slow log on changes on or off. */
+  /** Reloads the imported slow log on each change (importing one first when none is); shown while not watching. */
   watchSlowLog: 'queryInsight.watchSlowLog',
+  /** Ends watching the slow log; shown while watching, in place of Watch. */
+  stopWatchingSlowLog: 'queryInsight.stopWatchingSlowLog',
   /** Quick pick of the Queries view's order: total, count, mean, p95, max. */
   sortQueries: 'queryInsight.sortQueries',
   /** Queries view item: opens a statement that sends the query (hidden from the palette). */
@@ -86,11 +90,13 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.addIndexToSchemaFile]: 'Add suggested index to the schema file',
   [COMMANDS.copyIndexDdl]: 'Copy DDL of the suggested index',
   [COMMANDS.importAccessLog]: 'Import access log',
-  [COMMANDS.toggleAccessLogWatch]: 'Watch the access log (toggle)',
+  [COMMANDS.watchAccessLog]: 'Watch the access log',
+  [COMMANDS.stopWatchingAccessLog]: 'Stop watching the access log',
   [COMMANDS.sortEndpoints]: 'Sort endpoints by…',
   [COMMANDS.openEndpointHandler]: 'Open the endpoint\'s handler',
   [COMMANDS.importSlowLog]: 'Import slow query log',
-  [COMMANDS.watchSlowLog]: 'Watch the slow query log (toggle)',
+  [COMMANDS.watchSlowLog]: 'Watch the slow query log',
+  [COMMANDS.stopWatchingSlowLog]: 'Stop watching the slow query log',
   [COMMANDS.sortQueries]: 'Sort queries by…',
   [COMMANDS.openQuerySite]: 'Open the query\'s statement',
   [COMMANDS.revealQuery]: 'Show the query in the Queries view',

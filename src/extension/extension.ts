@@ -8,6 +8,8 @@
  */
 import * as vscode from 'vscode';
 import { COMMANDS } from './commands';
+import { command } from './feature';
+import { StatementPresence } from './statementPresence';
 import { readConfig, watchConfig } from './config';
 import { coreFactsProvider } from './factsProvider';
 import { Logger } from './logger';
@@ -43,7 +45,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const index = new SiteIndex(coreFactsProvider(grammarDir), logger, readConfig(logger).scan,
     (folder) => readConfig(logger, folder.uri).scan);
   context.subscriptions.push(index);
-  const connection = registerConnection(context, logger);
+  const presence = new StatementPresence(index);
+  context.subscriptions.push(presence);
+  const connection = registerConnection(context, logger, presence);
   const report = registerReport(context, logger);
   const services: Services = { logger, index, connection, report };
   const nPlusOne = registerNPlusOne(index, connection, logger, SOURCE_SELECTOR);
@@ -56,14 +60,16 @@ export function activate(context: vscode.ExtensionContext): void {
 
   context.subscriptions.push(
     watchConfig(logger, (config, affects) => { if (affects('scan')) services.index.updateSettings(config.scan); }),
-    vscode.commands.registerCommand(COMMANDS.listSqlStatements, listSqlStatementsCommand(index)),
-    vscode.commands.registerCommand(COMMANDS.rescanWorkspace, () => index.rescan(vscode.ProgressLocation.Notification).then(() => undefined)),
-    vscode.commands.registerCommand(COMMANDS.showLog, () => logger.show()),
+    command(logger, COMMANDS.listSqlStatements, 'could not list the statements', listSqlStatementsCommand(index)),
+    command(logger, COMMANDS.rescanWorkspace, 'could not rescan the workspace', () => index.rescan(vscode.ProgressLocation.Notification).then(() => undefined)),
+    command(logger, COMMANDS.showLog, 'could not show the log', () => logger.show()),
   );
 
   const tree = new StatementsTree(index);
   context.subscriptions.push(tree, vscode.window.createTreeView(STATEMENTS_VIEW, { treeDataProvider: tree, showCollapseAll: true }));
 
+  // why: the commands' `when` clauses start with it, so before activation the palette lists none of them.
+  void vscode.commands.executeCommand('setContext', 'queryInsight.active', true);
   // why: not awaited, so activation returns at once; progress shows in the status bar.
   void index.rescan();
 }

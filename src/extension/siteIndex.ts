@@ -105,6 +105,12 @@ export class SiteIndex implements vscode.Disposable {
     return this.all().flatMap((f) => f.facts.sites.map((site) => ({ uri: f.uri, site })));
   }
 
+  /** Whether any indexed file has a statement (cheap: stops at the first). */
+  hasSites(): boolean {
+    for (const f of this.files.values()) if (f.facts.sites.length) return true;
+    return false;
+  }
+
   get(uri: vscode.Uri): IndexedFile | undefined {
     return this.files.get(uri.toString());
   }

@@ -88,7 +88,8 @@ void test('Start measuring, the demo\'s load, Stop measuring: the Queries view, 
 
   // Stop: a click on the status-bar item
   await measuring.click();
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Measured \d+ s: / }).first();
+  // the summary is a status-bar message (it needs no action, so no notification)
+  const toast = page.locator('.part.statusbar .statusbar-item', { hasText: /Measured \d+ s: / }).first();
   await toast.waitFor({ timeout: 60_000 });
   const summary = /Measured \d+ s: ([\d,]+) statements, (\d+) query shapes, (\d+) found in the source/.exec(text(await toast.innerText()));
   assert.ok(summary, `the summary line: ${await toast.innerText()}`);

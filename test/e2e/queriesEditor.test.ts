@@ -5,7 +5,9 @@
  * log; the Queries view ranks the fingerprints by total time in the order the engine (the CLI's)
  * computes, unmapped ones marked; the statement's line in main.go shows its figures as a CodeLens;
  * the hover on the statement carries the same figures; the N+1 in makePosts is confirmed by the log;
- * in watch mode, a second benchmark appended to the log updates the figures.
+ * in watch mode, a second benchmark appended to the log updates the figures, and the view's title bar
+ * offers Stop in place of Watch. With no connection configured, the database status item shows only
+ * while a file with statements is in the editor.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -83,10 +85,17 @@ async function steps(page: Page): Promise<void> {
   await filterQuickPick(page, 'logs/slow.log');
   await waitUntil(async () => (await quickPickItems(page)).filter((i) => i.label === 'logs/slow.log').length === 1, 'the log in the picker');
   await page.keyboard.press('Enter');
-  await page.locator('.notifications-toasts', { hasText: /Slow log: [\d,]+ statements/ }).first().waitFor({ timeout: 60_000 });
+  // the import's summary goes to the status bar and the view, not to a notification
+  await page.locator('.part.statusbar', { hasText: /Slow log: [\d,]+ statements/ }).first().waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: /Slow log/ }).count(), 0, 'no notification for the import');
+
+  // (0) no connection and no file with statements in the editor: no database status item
+  const dbItem = page.locator('.part.statusbar .statusbar-item', { hasText: 'Query Insight: no database' });
+  assert.equal(await dbItem.count(), 0, 'no status item before a file with statements is open');
 
   // (1) ranked by total time, in the engine's order; the rows the view draws are a prefix of it
   await openViewContainer(page, 'Query Insight');
+  await queriesPane(page).locator('.pane-header', { hasText: /[\d,]+ statements/ }).waitFor({ timeout: 30_000 });
   const expected = ranked.map((s, i) => `${i + 1}. ${queryLabel(s)}`);
   let shown: { label: string; description: string }[] = [];
   await waitUntil(async () => {
@@ -102,6 +111,7 @@ async function steps(page: Page): Promise<void> {
 
   // (2) the figures on the statement's line: a CodeLens right above line 89 of main.go
   await quickOpen(page, 'main.go');
+  await dbItem.first().waitFor({ timeout: 30_000 });
   await goToLine(page, 89);
   const figures = figuresText(lookup);
   assert.match(figures, /^240 calls · /);
@@ -130,10 +140,26 @@ async function steps(page: Page): Promise<void> {
   await problems.locator('.monaco-list-row', { hasText: /confirmed by the slow log: 240 calls/ }).first().waitFor({ timeout: 30_000 });
   await screenshot(page, 'queries-n-plus-one-confirmed');
 
-  // (5) watch mode: the next benchmark's entries appended to the log show up in the figures
-  await runCommand(page, 'Query Insight: Watch the slow query log (toggle)');
-  await page.locator('.notifications-toasts', { hasText: /watching logs\/slow\.log/ }).first().waitFor({ timeout: 30_000 });
+  // (5) watch mode from the view's title bar: Stop takes Watch's place, the view says "watching", and the
+  // next benchmark's entries appended to the log show up in the figures
+  const header = queriesPane(page).locator('.pane-header');
+  await header.hover();
+  await header.locator('.action-label[aria-label="Watch the slow query log"]').click();
+  await header.locator('.action-label[aria-label="Stop watching the slow query log"]').waitFor({ timeout: 30_000 });
+  assert.equal(await header.locator('.action-label[aria-label="Watch the slow query log"]').count(), 0, 'Watch is replaced by Stop');
+  await header.locator('.description', { hasText: /watching/ }).waitFor({ timeout: 10_000 });
   appendFileSync(logPath, readFileSync(logPath));
   await page.locator('.monaco-editor .codelens-decoration', { hasText: /· 480 calls · / }).first().waitFor({ timeout: 30_000 });
   await screenshot(page, 'queries-watch');
+  await header.hover();
+  await header.locator('.action-label[aria-label="Stop watching the slow query log"]').click();
+  await header.locator('.action-label[aria-label="Watch the slow query log"]').waitFor({ timeout: 30_000 });
+
+  // (6) a file without statements in the editor: the status item goes away again
+  await quickOpen(page, 'schema.sql');
+  await dbItem.first().waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+function queriesPane(page: Page) {
+  return page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: /^Queries/ }) });
 }

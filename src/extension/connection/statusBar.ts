@@ -1,10 +1,17 @@
 /**
  * The connection's status bar item: flavor and version when connected, the reason in the tooltip
- * when failing. A click connects (or, when connected, shows the log).
+ * when failing. A click connects (or, when connected, shows the log). It shows only where it is
+ * wanted: when a connection is configured, or when the active editor's file has statements.
  */
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
+import type { StatementPresence } from '../statementPresence';
 import type { ConnectionManager, ConnectionState } from './connectionManager';
+
+/** Whether a state means a connection is configured (and allowed: a trusted workspace). */
+export function isConfiguredState(s: ConnectionState): boolean {
+  return s.kind !== 'unconfigured' && s.kind !== 'untrusted';
+}
 
 /** Text, tooltip and click command of the item for one state. Exported for tests of the wording. */
 export function statusBarView(s: ConnectionState): { text: string; tooltip: string; command: string; warning: boolean } {
@@ -27,18 +34,23 @@ export function statusBarView(s: ConnectionState): { text: string; tooltip: stri
   }
 }
 
-export function createStatusBar(manager: ConnectionManager): vscode.Disposable {
+export function createStatusBar(manager: ConnectionManager, presence: StatementPresence): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('queryInsight.connection', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Query Insight: database connection';
-  const show = (s: ConnectionState) => {
+  let configured: boolean | undefined;
+  const show = () => {
+    const s = manager.state;
     const v = statusBarView(s);
     item.text = v.text;
     item.tooltip = v.tooltip;
     item.command = v.command;
     item.backgroundColor = v.warning ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
-    item.show();
+    if (configured !== isConfiguredState(s)) {
+      configured = isConfiguredState(s);
+      void vscode.commands.executeCommand('setContext', 'queryInsight.connectionConfigured', configured);
+    }
+    if (configured || presence.inEditor) item.show(); else item.hide();
   };
-  show(manager.state);
-  const sub = manager.onDidChangeState(show);
-  return vscode.Disposable.from(sub, item);
+  show();
+  return vscode.Disposable.from(manager.onDidChangeState(show), presence.onDidChange(show), item);
 }

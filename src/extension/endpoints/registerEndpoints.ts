@@ -13,6 +13,7 @@ import type { AccessAnalysisOptions } from '../../core/logs/accessAnalysis';
 import { isAccessLogFormat, type AccessLogFormat } from '../../core/logs/accessParsers';
 import { COMMANDS } from '../commands';
 import { readConfig } from '../config';
+import { command } from '../feature';
 import type { Logger } from '../logger';
 import { logSourceName, pickLogFile, RecentLogs } from '../logs/recentLogs';
 import { reportNothingRead } from '../logs/nothingReadNotice';
@@ -155,15 +156,20 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
   };
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.importAccessLog, importLog),
-    vscode.commands.registerCommand(COMMANDS.toggleAccessLogWatch, async (on?: boolean) => {
-      if (!model.session) { void vscode.window.showInformationMessage('Query Insight: import an access log first; then it can be watched.'); return false; }
-      const want = typeof on === 'boolean' ? on : !model.watching;
-      if (want) startWatch(); else { watcher?.dispose(); watcher = undefined; model.setWatching(false); }
-      if (want) void vscode.window.showInformationMessage(`Query Insight: watching ${model.source}; the figures reload when it changes.`);
+    command(logger, COMMANDS.importAccessLog, 'could not import the access log', importLog),
+    // why: the view's description says "watching" and Stop replaces Watch in its title bar: no notification.
+    command(logger, COMMANDS.watchAccessLog, 'could not watch the access log', async () => {
+      if (!model.session && (await importLog()) === undefined) return false;
+      if (!model.watching) startWatch();
       return model.watching;
     }),
-    vscode.commands.registerCommand(COMMANDS.sortEndpoints, async (arg?: EndpointSort) => {
+    command(logger, COMMANDS.stopWatchingAccessLog, 'could not stop watching the access log', () => {
+      watcher?.dispose();
+      watcher = undefined;
+      model.setWatching(false);
+      return false;
+    }),
+    command(logger, COMMANDS.sortEndpoints, 'could not sort the endpoints', async (arg?: EndpointSort) => {
       let sort = arg && (ENDPOINT_SORTS as readonly string[]).includes(arg) ? arg : undefined;
       if (!sort) {
         const pick = await vscode.window.showQuickPick(ENDPOINT_SORTS.map((s) => ({ label: SORT_LABELS[s], description: s === model.sort ? 'current' : '', sort: s })), { title: 'Sort endpoints by' });
@@ -172,7 +178,7 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
       if (sort) await model.setSort(sort);
       return model.sort;
     }),
-    vscode.commands.registerCommand(COMMANDS.openEndpointHandler, async (e?: { method: string; uri: string }) => {
+    command(logger, COMMANDS.openEndpointHandler, 'could not open the handler', async (e?: { method: string; uri: string }) => {
       if (!e) return false;
       const route = model.routeOf({ method: e.method, uri: e.uri, route: model.report?.endpoints.find((x) => x.method === e.method && x.uri === e.uri)?.route });
       const h = route?.handler;

@@ -13,6 +13,7 @@ import type { QueryStats, SortKey } from '../../core/logs/slowStats';
 import type { SqlSite } from '../../core/model';
 import { COMMANDS } from '../commands';
 import { readConfig } from '../config';
+import { command } from '../feature';
 import type { SiteHoverSection } from '../explain/explainHover';
 import { SOURCE_SELECTOR } from '../explain/registerExplain';
 import type { Services } from '../extension';
@@ -148,9 +149,14 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
         .then((c) => { if (c) this.services.logger.show(); });
       return result;
     }
-    const malformed = result.malformed ? ` · ${result.malformed.toLocaleString('en-US')} malformed entries skipped (see the log)` : '';
-    void vscode.window.showInformationMessage(`Slow log: ${result.statements.toLocaleString('en-US')} statements, ${result.fingerprints} query shapes, ${result.mapped} found in the source${malformed}.`,
-      ...(malformed ? ['Show Log'] : [])).then((c) => { if (c === 'Show Log') this.services.logger.show(); });
+    // why: the figures are in the view; only skipped entries ask for something (a look at the log).
+    const summary = `Slow log: ${result.statements.toLocaleString('en-US')} statements, ${result.fingerprints} query shapes, ${result.mapped} found in the source`;
+    if (result.malformed) {
+      void vscode.window.showWarningMessage(`${summary} · ${result.malformed.toLocaleString('en-US')} malformed entries skipped.`, 'Show Log')
+        .then((c) => { if (c === 'Show Log') this.services.logger.show(); });
+    } else {
+      vscode.window.setStatusBarMessage(`$(check) ${summary}`, 8000);
+    }
     return result;
   }
 
@@ -167,23 +173,33 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
     this.apply({ stats, summary: { ...emptySlowSummary(), entries }, overflowEntries: 0, gzip: false });
   }
 
-  /** Watch mode on or off; returns whether it is on. */
-  async toggleWatch(): Promise<boolean> {
-    if (this.watcher) {
-      this.watcher.dispose();
-      this.watcher = undefined;
-      await vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, false);
-      void vscode.window.showInformationMessage('Slow log: watch mode off.');
-      return false;
-    }
+  /** Watch mode on (importing a log first when none is); returns whether it is on. The view says so, and Stop replaces Watch. */
+  async watchCommand(): Promise<boolean> {
+    if (this.watcher) return true;
     if (!this.session) {
       const imported = await vscode.commands.executeCommand<SlowImportResult | undefined>(COMMANDS.importSlowLog);
       if (!imported || !this.session) return false;
     }
     this.startWatch(this.session);
+    this.describe();
     await vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, true);
-    void vscode.window.showInformationMessage(`Slow log: watching ${this.source}; the figures follow each benchmark.`);
     return true;
+  }
+
+  /** Watch mode off; returns false (whether it is on). */
+  async stopWatchCommand(): Promise<boolean> {
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    this.describe();
+    await vscode.commands.executeCommand('setContext', WATCHING_CONTEXT, false);
+    return false;
+  }
+
+  /** The view's description: the log, how many statements, whether it is watched. */
+  private describe(): void {
+    const n = this.snapshot?.summary.entries;
+    this.view.description = this.model && n !== undefined
+      ? `${n.toLocaleString('en-US')} statements${this.watcher ? ' · watching' : ''}` : undefined;
   }
 
   private startWatch(session: SlowLogSession): void {
@@ -273,6 +289,7 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
     this.model = snapshot ? buildQueryModel(snapshot.stats, sites, this.sort) : undefined;
     this.tree.update(this.model, this.sort);
     this.view.message = this.model ? `${this.source} · by ${QUERY_SORT_LABELS[this.sort].toLowerCase()}` : undefined;
+    this.describe();
     this.lensesChanged.fire();
     void vscode.commands.executeCommand('setContext', LOADED_CONTEXT, !!this.model);
     this.nPlusOne?.setRuntimeOverlay(snapshot ? runtimeOverlay(snapshot.stats, sites) : undefined);
@@ -292,23 +309,16 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
 /** Registers the Queries view, the CodeLens and the commands; returns the feature (its hover section goes to the EXPLAIN hover). */
 export function registerQueries(context: vscode.ExtensionContext, services: Services, nPlusOne?: NPlusOneFeature): QueriesFeature {
   const feature = new QueriesFeature(context, services, nPlusOne);
-  const guarded = <A extends unknown[], R>(what: string, fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R | undefined> => {
-    try {
-      return await fn(...args);
-    } catch (err) {
-      if (err instanceof vscode.CancellationError || (err instanceof Error && err.name === 'AbortError')) return undefined;
-      services.logger.showError(what, err);
-      return undefined;
-    }
-  };
+  const { logger } = services;
   context.subscriptions.push(
     feature,
     vscode.languages.registerCodeLensProvider(SOURCE_SELECTOR, feature),
-    vscode.commands.registerCommand(COMMANDS.importSlowLog, guarded('Could not import the slow query log', (arg?: unknown) => feature.importCommand(arg))),
-    vscode.commands.registerCommand(COMMANDS.watchSlowLog, guarded('Could not watch the slow query log', () => feature.toggleWatch())),
-    vscode.commands.registerCommand(COMMANDS.sortQueries, guarded('Could not sort the queries', (arg?: unknown) => feature.sortCommand(arg))),
-    vscode.commands.registerCommand(COMMANDS.openQuerySite, guarded('Could not open the statement', (t?: SiteTarget) => feature.openSite(t))),
-    vscode.commands.registerCommand(COMMANDS.revealQuery, guarded('Could not show the query', (fp?: unknown) => feature.revealQuery(fp))),
+    command(logger, COMMANDS.importSlowLog, 'could not import the slow query log', (arg?: unknown) => feature.importCommand(arg)),
+    command(logger, COMMANDS.watchSlowLog, 'could not watch the slow query log', () => feature.watchCommand()),
+    command(logger, COMMANDS.stopWatchingSlowLog, 'could not stop watching the slow query log', () => feature.stopWatchCommand()),
+    command(logger, COMMANDS.sortQueries, 'could not sort the queries', (arg?: unknown) => feature.sortCommand(arg)),
+    command(logger, COMMANDS.openQuerySite, 'could not open the statement', (t?: SiteTarget) => feature.openSite(t)),
+    command(logger, COMMANDS.revealQuery, 'could not show the query', (fp?: unknown) => feature.revealQuery(fp)),
   );
   return feature;
 }

@@ -22,6 +22,7 @@ import { loadRunFromFile } from '../../node/runFile';
 import { sniffLogFile } from '../../node/logSniffFile';
 import { reportNothingRead } from '../logs/nothingReadNotice';
 import { COMMANDS } from '../commands';
+import { command } from '../feature';
 import { DIAGNOSTIC_SOURCE } from '../convert';
 import type { Logger } from '../logger';
 import { ReportPanel } from './reportPanel';
@@ -93,6 +94,11 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
   const tree = new RunsTree(store, COMMANDS.showRun);
   context.subscriptions.push(store, panel, tree, vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: tree }));
 
+  // why: Show, Compare, Rename and Delete appear in the palette only when there are runs to act on.
+  const countRuns = () => void vscode.commands.executeCommand('setContext', 'queryInsight.runCount', store.list().length);
+  countRuns();
+  context.subscriptions.push(store.onDidChange(countRuns));
+
   const recordRun = async (input: RunInput): Promise<RunInfo> => {
     const meta = { id: newRunId(), source: input.source, label: input.label };
     const run: Run = input.kind === 'access' ? runFromAccessReport(input.report, meta)
@@ -100,17 +106,14 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
     return store.add(run);
   };
 
-  const guarded = <A extends unknown[], R>(what: string, fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R | undefined> => {
-    try { return await fn(...args); } catch (err) { logger.showError(what, err); return undefined; }
-  };
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.showReport, () => panel.show()),
-    vscode.commands.registerCommand(COMMANDS.showRun, guarded('Could not show the run', async (arg?: unknown) => {
+    command(logger, COMMANDS.showReport, 'could not show the report', () => panel.show()),
+    command(logger, COMMANDS.showRun, 'could not show the run', async (arg?: unknown) => {
       const id = idOf(arg) ?? (await pickRun(store, 'Show which run?'))?.id;
       if (id) await panel.showRun(id);
-    })),
-    vscode.commands.registerCommand(COMMANDS.compareRuns, guarded('Could not compare the runs', async (beforeArg?: unknown, afterArg?: unknown): Promise<Comparison | undefined> => {
+    }),
+    command(logger, COMMANDS.compareRuns, 'could not compare the runs', async (beforeArg?: unknown, afterArg?: unknown): Promise<Comparison | undefined> => {
       let beforeId = idOf(beforeArg);
       let afterId = typeof afterArg === 'string' ? afterArg : undefined;
       if (!beforeId) beforeId = (await pickRun(store, 'Compare: the run before the change'))?.id;
@@ -119,8 +122,8 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
       if (!afterId) afterId = (await pickRun(store, 'Compare: the run after the change', (r) => r.id !== beforeId && r.kind === before?.kind))?.id;
       if (!afterId) return undefined;
       return (await panel.compare(beforeId, afterId)).comparison;
-    })),
-    vscode.commands.registerCommand(COMMANDS.addRun, guarded('Could not add the run', async (arg?: unknown, label?: unknown): Promise<RunInfo | undefined> => {
+    }),
+    command(logger, COMMANDS.addRun, 'could not add the run', async (arg?: unknown, label?: unknown): Promise<RunInfo | undefined> => {
       let uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' ? vscode.Uri.file(arg) : undefined;
       if (!uri) {
         const picked = await vscode.window.showOpenDialog({ title: 'Add a run from an access log, a slow log or a saved run', canSelectMany: false, openLabel: 'Add run' });
@@ -131,7 +134,7 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
       const file = uri.fsPath;
       const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Reading ${source}`, cancellable: true }, (_p, token) => {
         const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort(new Error('cancelled')));
+        token.onCancellationRequested(() => abort.abort(new vscode.CancellationError()));
         return loadRunFromFile(file, { meta: { id: newRunId(), source, ...(typeof label === 'string' ? { label } : {}) }, access: { decode: bufferDecoder }, signal: abort.signal });
       });
       if (run.summary.count === 0) {
@@ -139,13 +142,11 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
         return undefined;
       }
       const info = await store.add(run.id && store.info(run.id) ? { ...run, id: newRunId() } : run);
-      void vscode.window.showInformationMessage(`Run "${info.label}" recorded (${info.summary.count} ${info.kind === 'access' ? 'requests' : 'statements'}).`, 'Show', 'Compare').then((choice) => {
-        if (choice === 'Show') void vscode.commands.executeCommand(COMMANDS.showRun, info.id);
-        if (choice === 'Compare') void vscode.commands.executeCommand(COMMANDS.compareRuns);
-      });
+      // why: the Runs view lists the new run with Show and Compare at hand; no notification needed.
+      vscode.window.setStatusBarMessage(`$(check) Run "${info.label}" recorded (${info.summary.count.toLocaleString('en-US')} ${info.kind === 'access' ? 'requests' : 'statements'})`, 8000);
       return info;
-    })),
-    vscode.commands.registerCommand(COMMANDS.renameRun, guarded('Could not rename the run', async (arg?: unknown, newLabel?: unknown) => {
+    }),
+    command(logger, COMMANDS.renameRun, 'could not rename the run', async (arg?: unknown, newLabel?: unknown) => {
       const id = idOf(arg) ?? (await pickRun(store, 'Rename which run?'))?.id;
       const info = id ? store.info(id) : undefined;
       if (!info) return;
@@ -153,8 +154,8 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
         title: 'Rename run', value: info.label, validateInput: (v) => (v.trim() ? undefined : 'A run needs a name'),
       });
       if (label?.trim()) await store.rename(info.id, label.trim());
-    })),
-    vscode.commands.registerCommand(COMMANDS.deleteRun, guarded('Could not delete the run', async (arg?: unknown) => {
+    }),
+    command(logger, COMMANDS.deleteRun, 'could not delete the run', async (arg?: unknown) => {
       const id = idOf(arg) ?? (await pickRun(store, 'Delete which run?'))?.id;
       const info = id ? store.info(id) : undefined;
       if (!info) return;
@@ -164,7 +165,7 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
         if (ok !== 'Delete') return;
       }
       await store.delete(info.id);
-    })),
+    }),
   );
 
   return { store, panel, recordRun, showPlan: (plan, title, sql) => panel.showPlan(plan, title, sql) };

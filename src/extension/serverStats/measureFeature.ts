@@ -10,6 +10,7 @@ import type { ServerSnapshot } from '../../core/serverStats/snapshot';
 import { queryStatsOf, serverStatsBetween, type ServerStatsResult } from '../../core/serverStats/serverStatsRun';
 import { checkServerStats, readServerSnapshot, ServerStatsUnavailable } from '../../db/serverStatsReader';
 import { COMMANDS } from '../commands';
+import { command } from '../feature';
 import type { Services } from '../extension';
 import type { QueriesFeature } from '../queries/queriesFeature';
 import { ServerStatsDiagnostics } from './serverStatsDiagnostics';
@@ -48,7 +49,7 @@ export class MeasureFeature implements vscode.Disposable {
 
   async startCommand(): Promise<boolean> {
     if (this.start) {
-      void vscode.window.showInformationMessage('Query Insight: already measuring; Stop measuring ends the window.');
+      vscode.window.setStatusBarMessage('Query Insight: already measuring; Stop measuring ends the window.', 5000);
       return false;
     }
     const db = await this.db();
@@ -79,7 +80,7 @@ export class MeasureFeature implements vscode.Disposable {
   async stopCommand(): Promise<MeasureResult | undefined> {
     const start = this.start;
     if (!start) {
-      void vscode.window.showInformationMessage('Query Insight: not measuring; Start measuring begins a window.');
+      vscode.window.setStatusBarMessage('Query Insight: not measuring; Start measuring begins a window.', 5000);
       return undefined;
     }
     const db = await this.db();
@@ -105,8 +106,9 @@ export class MeasureFeature implements vscode.Disposable {
       + `unused indexes: ${unused.join(', ') || 'none'}${unplaced.length ? ` (not in a workspace schema file: ${unplaced.join(', ')})` : ''}`);
     for (const k of result.indexes.kept) this.services.logger.info(`  not proposed: ${k.table}.${k.index}: ${k.reason}`);
     if (result.diff.lost) this.services.logger.warn(`${result.diff.lost} statements went to performance_schema's overflow row (raise performance_schema_digests_size)`);
-    void vscode.window.showInformationMessage(`Measured ${seconds.toFixed(0)} s: ${statements.toLocaleString('en-US')} statements, ${result.shapes.length} query shapes, `
-      + `${mapped} found in the source${unused.length ? `; ${unused.length} index(es) never used` : ''}.`);
+    // why: the figures are in the Queries view and the unused indexes in Problems; this only confirms the window ended.
+    vscode.window.setStatusBarMessage(`$(check) Measured ${seconds.toFixed(0)} s: ${statements.toLocaleString('en-US')} statements, ${result.shapes.length} query shapes, `
+      + `${mapped} found in the source${unused.length ? `; ${unused.length} index(es) never used` : ''}`, 10_000);
     return { seconds, statements, shapes: result.shapes.length, mapped, unusedIndexes: unused, runId: info.id };
   }
 
@@ -120,13 +122,10 @@ export class MeasureFeature implements vscode.Disposable {
 /** Registers Start / Stop measuring and the unused-index fix; returns the feature. */
 export function registerMeasuring(context: vscode.ExtensionContext, services: Services, queries: QueriesFeature): MeasureFeature {
   const feature = new MeasureFeature(services, queries);
-  const guarded = <R>(what: string, fn: () => Promise<R>) => async (): Promise<R | undefined> => {
-    try { return await fn(); } catch (err) { services.logger.showError(what, err); return undefined; }
-  };
   context.subscriptions.push(
     feature,
-    vscode.commands.registerCommand(COMMANDS.startMeasuring, guarded('Could not start measuring', () => feature.startCommand())),
-    vscode.commands.registerCommand(COMMANDS.stopMeasuring, guarded('Could not stop measuring', () => feature.stopCommand())),
+    command(services.logger, COMMANDS.startMeasuring, 'could not start measuring', () => feature.startCommand()),
+    command(services.logger, COMMANDS.stopMeasuring, 'could not stop measuring', () => feature.stopCommand()),
     ...feature.diagnostics.register(),
   );
   return feature;

@@ -144,3 +144,50 @@ void test('one language table: activation on each language, no activation merely
     assert.ok(lang && manifest.activationEvents.includes(`onLanguage:${lang}`), `onLanguage:${lang} for .${ext}`);
   }
 });
+
+interface MenuItem { command: string; when?: string; group?: string }
+
+void test('every command has a `when` clause in the palette, so none shows where it cannot work', () => {
+  const palette: MenuItem[] = manifest.contributes.menus.commandPalette;
+  for (const id of Object.values(COMMANDS)) {
+    const entries = palette.filter((m) => m.command === id);
+    assert.equal(entries.length, 1, `${id}: one palette entry`);
+    assert.ok((entries[0]!.when ?? '').trim().length > 0, `${id}: a when clause`);
+  }
+  // why: the imports and Connect work in any local workspace, so they may show before activation (they activate it);
+  // everything else needs a key the extension sets (a statement, a configured connection, runs, a loaded log).
+  const anywhere = new Set<string>([COMMANDS.importAccessLog, COMMANDS.importSlowLog, COMMANDS.addRun, COMMANDS.connectDatabase]);
+  for (const m of palette.filter((x) => x.when !== 'false')) {
+    if (anywhere.has(m.command)) assert.match(m.when!, /!virtualWorkspace/, m.command);
+    else assert.match(m.when!, /queryInsight\./, m.command);
+  }
+  const when = (id: string) => palette.find((m) => m.command === id)!.when!;
+  assert.match(when(COMMANDS.explainStatement), /queryInsight\.editorHasStatements/);
+  assert.match(when(COMMANDS.measureStatement), /queryInsight\.editorHasStatements/);
+});
+
+void test('Watch / Stop pairs: eye and eye-closed icons, shown in turn by the watching context key, in the palette and the view title', () => {
+  const icons = new Map<string, string>(manifest.contributes.commands.map((c: { command: string; icon?: string }) => [c.command, c.icon]));
+  const pairs = [
+    { watch: COMMANDS.watchAccessLog, stop: COMMANDS.stopWatchingAccessLog, key: 'queryInsight.accessLogWatching', view: 'queryInsight.endpoints' },
+    { watch: COMMANDS.watchSlowLog, stop: COMMANDS.stopWatchingSlowLog, key: 'queryInsight.slowLogWatching', view: 'queryInsight.queries' },
+  ];
+  const palette: MenuItem[] = manifest.contributes.menus.commandPalette;
+  const title: MenuItem[] = manifest.contributes.menus['view/title'];
+  for (const p of pairs) {
+    assert.equal(icons.get(p.watch), '$(eye)');
+    assert.equal(icons.get(p.stop), '$(eye-closed)');
+    assert.match(COMMAND_TITLES[p.watch], /^Watch /);
+    assert.match(COMMAND_TITLES[p.stop], /^Stop watching /);
+    for (const menu of [palette, title]) {
+      const w = menu.find((m) => m.command === p.watch)!.when!;
+      const s = menu.find((m) => m.command === p.stop)!.when!;
+      assert.ok(w.includes(`!${p.key}`), `${p.watch}: hidden while watching (${w})`);
+      assert.ok(s.split('&&').map((x) => x.trim()).includes(p.key), `${p.stop}: shown while watching (${s})`);
+    }
+    const [w, s] = [title.find((m) => m.command === p.watch)!, title.find((m) => m.command === p.stop)!];
+    assert.equal(w.group, s.group, 'the pair takes one place in the title bar');
+    assert.ok(w.when!.includes(`view == ${p.view}`) && s.when!.includes(`view == ${p.view}`));
+  }
+  assert.ok(!JSON.stringify(manifest.contributes.commands).includes('(toggle)'));
+});
