@@ -9,7 +9,8 @@ import { describeLogSource, type LogSource } from '../core/logs/logSource';
 import { runFromAccessReport, runFromSlowStats, type Run, type RunRead } from '../core/report/runs';
 import { accessAnalyzer, analyzeAccessSources, analyzeSlowSources, type SourceRead } from './logSources';
 import type { RemoteLogReader } from './remoteLog';
-import { loadRunFromFile, sniffFile, sniffText, type FileSniff, type LoadRunOptions } from './runFile';
+import { loadRunFromFile, sniffFile, type LoadRunOptions } from './runFile';
+import { sniffLog, type LogSniff } from '../core/logs/logKind';
 
 export interface LoadSourcesOptions extends LoadRunOptions {
   remote?: RemoteLogReader;
@@ -23,11 +24,11 @@ export interface SourcesRun {
   reads: SourceRead[];
 }
 
-async function sniffSources(sources: readonly LogSource[], remote: RemoteLogReader | undefined): Promise<FileSniff | undefined> {
+async function sniffSources(sources: readonly LogSource[], remote: RemoteLogReader | undefined): Promise<LogSniff | undefined> {
   for (const s of sources) {
     try {
       if (s.kind === 'local') return await sniffFile(s.path);
-      if (remote) return sniffText(await remote.head(s));
+      if (remote) return sniffLog(Buffer.from(await remote.head(s)));
     } catch { /* unreadable: its read says why */ }
   }
   return undefined;
@@ -59,7 +60,7 @@ export async function loadRunFromSources(sources: readonly LogSource[], options:
     const meta = { ...options.meta, reads: runReads(r.sources) };
     return { run: runFromSlowStats({ stats: r.stats, lines: r.summary.lines, malformed: r.summary.malformed }, meta, options.limits), reads: r.sources };
   }
-  const format = options.access?.format ?? sniff?.accessFormat ?? 'ltsv';
+  const format = options.access?.format ?? sniff?.format ?? 'combined';
   const analyzer = accessAnalyzer({ ...options.access, format } as AccessAnalysisOptions);
   const report = await analyzeAccessSources(sources, analyzer, multi);
   const meta = { ...options.meta, reads: runReads(report.sources) };

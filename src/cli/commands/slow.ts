@@ -104,7 +104,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   const sources = parseLogArgs(positionals, io.cwd);
   for (const [i, s] of sources.entries()) {
     if (s.kind === 'local' && !(await stat(s.path).catch(() => undefined))?.isFile()) throw new Error(`cannot read ${s.path}: no such file`);
-    if (s.kind === 'local' && (await sniffFile(s.path).then((k) => k.sure && k.kind === 'access'))) {
+    if (s.kind === 'local' && (await sniffFile(s.path).then((k) => k.kind === 'access'))) {
       io.stderr.write(`query-insight slow: ${oneLine(positionals[i] ?? s.path)}: this looks like an access log; use \`query-insight endpoints\`\n`);
       return 2;
     }

@@ -1,12 +1,13 @@
 /**
- * Tells the kinds of log apart from their first lines: a MySQL / MariaDB slow query log, or an access
- * log in one of the layouts the endpoint reader knows. The one sniffer behind the CLI's refusal of
- * the wrong kind of log (`endpoints` given a slow log, `slow` given an access log) and the guess of an
- * access log's layout in the CLI and the editor. Reads bytes by plain scans (no regular expression),
- * so a head of any shape costs time linear in its length.
+ * Tells the kinds of file apart from their first lines: a MySQL / MariaDB slow query log, an access
+ * log in one of the layouts the endpoint reader knows, a saved run, or an empty file. The one sniffer
+ * behind the CLI's refusal of the wrong kind of log (`endpoints`, `slow`), the kind and layout `diff`
+ * and the run loaders assume, and the editor's pickers and imports. Reads bytes by plain scans (no
+ * regular expression over the head), so a head of any shape costs time linear in its length.
  */
+import { looksLikeRun } from '../report/runs';
 
-export type LogKind = 'slow' | 'access' | 'unknown';
+export type LogKind = 'slow' | 'access' | 'run' | 'empty' | 'unknown';
 
 export interface LogSniff {
   kind: LogKind;
@@ -80,15 +81,24 @@ function accessLine(b: Uint8Array, s: number, e: number): LogSniff['format'] | '
   return includes(b, s, e, '] "') ? 'combined' : '';
 }
 
+/** True when a saved run starts at `s` (`{"format":"query-insight-run"…`, pretty-printed or not). */
+function runStart(b: Uint8Array, s: number): boolean {
+  if (b[s] !== 123) return false;
+  let text = '';
+  for (let i = s; i < Math.min(b.length, s + 256); i++) text += String.fromCharCode(b[i]);
+  return looksLikeRun(text);
+}
+
 /**
- * Sniffs the head of a log (the first bytes of the file, decompressed). A slow log is recognised by
- * the lines only a slow log writes among its first 200 non-blank lines; an access log by the layout
- * of its first non-blank line.
+ * Sniffs the head of a file (its first bytes, decompressed). Nothing but blanks is `empty`; a saved
+ * run is recognised by its marker; a slow log by the lines only a slow log writes among its first
+ * 200 non-blank lines; an access log by the layout of its first non-blank line.
  */
 export function sniffLog(head: Uint8Array): LogSniff {
   const lines = headLines(head, 200);
-  if (lines.length === 0) return { kind: 'unknown' };
+  if (lines.length === 0) return { kind: 'empty' };
   const [fs, fe] = lines[0];
+  if (runStart(head, fs)) return { kind: 'run' };
   const first = accessLine(head, fs, fe);
   if (first) return { kind: 'access', format: first };
   for (const [s, e] of lines) if (slowLine(head, s, e)) return { kind: 'slow' };

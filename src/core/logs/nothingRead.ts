@@ -5,7 +5,8 @@
 import type { LogKind } from './logKind';
 
 /** A file as the editor's pickers tell it: a log kind, a saved run, or an empty file. */
-export type FileKind = LogKind | 'run' | 'empty';
+/** What a file sniffed as (the sniffer's kinds, runs and empty files included). */
+export type FileKind = LogKind;
 
 /** How a kind of file is named to a person ("a slow query log", "an empty file"). */
 export function describeLogKind(kind: FileKind): string {

@@ -7,7 +7,8 @@ import { FIXTURES } from '../../support/paths';
 import { analyzeAccessLog } from '../../../src/core/logs/accessAnalysis';
 import { looksLikeRun, parseRun, RunFormatError, runFromAccessReport, runFromSlowStats, serializeRun, defaultLabel } from '../../../src/core/report/runs';
 import type { QueryStats } from '../../../src/core/logs/slowStats';
-import { loadRunFromFile, sniffText } from '../../../src/node/runFile';
+import { loadRunFromFile } from '../../../src/node/runFile';
+import { sniffLog } from '../../../src/core/logs/logKind';
 
 const dir = join(FIXTURES, 'report');
 const when = new Date(2024, 4, 1, 12, 34, 56);
@@ -68,7 +69,7 @@ void test('serialise → parse gives the same run; the file is recognised by its
   const text = serializeRun(run);
   assert.ok(looksLikeRun(text));
   assert.deepEqual(parseRun(text), run);
-  assert.equal(sniffText(text).kind, 'run');
+  assert.equal(sniffLog(Buffer.from(text)).kind, 'run');
   assert.equal(looksLikeRun('{"method":"GET","uri":"/"}'), false);
 });
 
