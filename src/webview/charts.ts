@@ -155,9 +155,11 @@ export interface DeltaRow {
   /** The delta as text (`+1.2 s`). */
   text: string;
   note?: string;
+  /** Colour class when the sign alone does not say it (a change within noise); default by the sign. */
+  cls?: string;
 }
 
-/** Bars from a centre line: gains (negative) to the left in the `gain` colour, regressions to the right in `regression`. */
+/** Bars from a centre line: gains (negative) to the left, regressions to the right, coloured by the row's class or else by the sign. */
 export function deltaChart(rows: readonly DeltaRow[], opts: ChartOptions): VNode {
   const max = Math.max(0, ...rows.map((r) => Math.abs(r.delta)));
   const ticks = niceTicks(max, 2);
@@ -170,8 +172,8 @@ export function deltaChart(rows: readonly DeltaRow[], opts: ChartOptions): VNode
     const y = TOP + i * ROW_H + (ROW_H - BAR_H) / 2;
     const x0 = Math.min(scale(0), scale(r.delta));
     const w = Math.max(r.delta === 0 ? 0 : 0.5, Math.abs(scale(r.delta) - scale(0)));
-    const cls = r.delta > 0 ? 'regression' : r.delta < 0 ? 'gain' : 'unchanged';
-    const aria = `${r.label}: ${r.text}${r.delta > 0 ? ' slower' : r.delta < 0 ? ' faster' : ''}${r.note ? `; ${r.note}` : ''}`;
+    const cls = r.cls ?? (r.delta > 0 ? 'regression' : r.delta < 0 ? 'gain' : 'unchanged');
+    const aria = `${r.label}: ${r.text}${r.cls ? '' : r.delta > 0 ? ' slower' : r.delta < 0 ? ' faster' : ''}${r.note ? `; ${r.note}` : ''}`;
     return rowGroup(i, aria, aria, 'delta', rowLabel(i, r.label),
       h('rect', { class: `seg ${cls}`, x: x0, y, width: w, height: BAR_H }),
       h('text', { x: LABEL_W + PLOT_W + 6, y: y + BAR_H - 3, class: `value ${cls}` }, r.text));

@@ -2,13 +2,14 @@
  * The report page as a function of its state: tabs for the shown run, the comparison of two runs,
  * a plan and the findings summary. Pure (element trees out); main.ts renders them and wires the actions.
  */
-import { arrow } from '../core/report/markdown';
-import { formatDelta, formatRatio, formatSeconds, type Comparison, type ComparisonRow } from '../core/report/compare';
+import { formatSeconds, type Comparison } from '../core/report/compare';
 import type { FindingsSummary } from '../core/report/findingsSummary';
 import { planTree } from '../core/report/planTree';
 import type { Plan } from '../core/plan/planModel';
 import type { Run, RunEndpoint, RunInfo } from '../core/report/runs';
-import { barChart, deltaChart, dotChart, treeChart, type BarRow, type Segment } from './charts';
+import { barChart, dotChart, treeChart, type BarRow, type Segment } from './charts';
+import { compareTab } from './compareView';
+import { runPicker } from './runPicker';
 import { h, on, type VNode } from './vnode';
 
 export type Tab = 'run' | 'compare' | 'plan' | 'findings';
@@ -38,8 +39,6 @@ export interface Actions {
 
 /** Rows drawn in a chart (the largest first); the rest are summed in one row. */
 export const CHART_ROWS = 20;
-/** Rows of the comparison table. */
-export const TABLE_ROWS = 200;
 
 const secs = (v: number) => formatSeconds(v);
 const CLASSES = ['s1xx', 's2xx', 's3xx', 's4xx', 's5xx'] as const;
@@ -69,21 +68,6 @@ export function statusSegments(e: RunEndpoint): Segment[] {
   const segs: Segment[] = CLASSES.map((c, i) => ({ cls: c, name: CLASS_NAMES[i], value: n + other > 0 ? (e.sum * counts[i]) / (n + other) : 0 }));
   if (other > 0) segs.push({ cls: 'sother', name: 'other', value: (e.sum * other) / (n + other) });
   return segs;
-}
-
-function kindName(kind: RunInfo['kind'], origin?: RunInfo['origin']): string {
-  return kind === 'access' ? 'access log' : origin === 'performance_schema' ? 'server stats' : 'slow log';
-}
-
-function runOption(r: RunInfo, selected: string | undefined): VNode {
-  return h('option', { value: r.id, selected: r.id === selected ? 'selected' : undefined }, `${r.label} (${kindName(r.kind, r.origin)})`);
-}
-
-function runPicker(id: string, label: string, runs: RunInfo[], selected: string | undefined, onPick: (id: string) => void): VNode {
-  const select = on(h('select', { id, 'aria-label': label },
-    h('option', { value: '', disabled: 'disabled', selected: selected ? undefined : 'selected' }, runs.length ? 'choose a run…' : 'no runs yet'),
-    runs.map((r) => runOption(r, selected))), { change: (ev) => onPick(String((ev as { target: { value: string } }).target.value)) });
-  return h('label', { class: 'picker' }, `${label} `, select);
 }
 
 function summaryLine(run: Run): VNode {
@@ -142,54 +126,6 @@ function runTab(s: PageState, a: Actions): VNode {
   const picker = runPicker('run-pick', 'Run', s.runs, s.run?.id, (id) => a.showRun(id));
   if (!s.run) return h('div', {}, picker, h('p', { class: 'empty' }, s.runs.length ? 'Choose a run to see where its time goes.' : 'No runs yet: import an access log or a slow log (each import is kept as a run).'));
   return h('div', {}, picker, summaryLine(s.run), ...(s.run.kind === 'access' ? accessCharts(s.run) : slowCharts(s.run)));
-}
-
-function keyLabel(r: ComparisonRow): string {
-  return r.key;
-}
-
-/** The comparison table (HTML, one focusable row per endpoint or query). */
-export function comparisonTable(c: Comparison, limit = TABLE_ROWS): VNode {
-  const tail = c.tailLabel;
-  const rows = c.rows.slice(0, limit);
-  const head = h('tr', {}, ['', c.kind === 'access' ? 'endpoint' : 'query', 'count', 'total', 'Δ total', 'ratio', 'mean', tail].map((t) => h('th', { scope: 'col' }, t)));
-  const body = rows.map((r) => {
-    const cls = r.status === 'new' ? 'new' : r.status === 'gone' ? 'gone' : r.total.delta > 0 ? 'regression' : r.total.delta < 0 ? 'gain' : 'unchanged';
-    const aria = `${keyLabel(r)}: ${r.status}, total ${arrow(r.total, 's')}, ${formatDelta(r.total.delta, 's')}`;
-    return h('tr', { tabindex: 0, class: `row ${cls}`, 'data-nav': 'table', 'data-key': r.key, 'aria-label': aria },
-      h('td', { class: `badge ${cls}` }, r.status === 'changed' ? (r.total.delta > 0 ? '▲' : '▼') : r.status),
-      h('td', { class: 'key', title: r.key }, r.key.length > 100 ? r.key.slice(0, 99) + '…' : r.key),
-      h('td', { class: 'num' }, arrow(r.count, 'n')),
-      h('td', { class: 'num' }, arrow(r.total, 's')),
-      h('td', { class: `num delta ${cls}` }, formatDelta(r.total.delta, 's')),
-      h('td', { class: 'num' }, formatRatio(r.total)),
-      h('td', { class: 'num' }, arrow(r.mean, 's')),
-      h('td', { class: 'num' }, arrow(r.tail, 's')));
-  });
-  return h('table', { class: 'comparison', id: 'comparison-table', 'aria-label': `comparison, ${c.rows.length} rows` },
-    h('thead', {}, head), h('tbody', {}, body),
-    rows.length < c.rows.length ? h('caption', {}, `${c.rows.length - rows.length} more rows with smaller changes (in the Markdown export)`) : undefined);
-}
-
-function compareTab(s: PageState, a: Actions): VNode {
-  const before = s.runs.find((r) => r.id === s.beforeId);
-  const afterRuns = before ? s.runs.filter((r) => r.kind === before.kind && r.id !== before.id) : s.runs;
-  const controls = h('div', { class: 'controls' },
-    runPicker('before-pick', 'Before', s.runs, s.beforeId, (id) => a.pick('beforeId', id)),
-    runPicker('after-pick', 'After', afterRuns, s.afterId, (id) => a.pick('afterId', id)),
-    on(h('button', { id: 'compare-button', disabled: s.beforeId && s.afterId && s.beforeId !== s.afterId ? undefined : 'disabled' }, 'Compare'), { click: () => a.compare() }));
-  const c = s.comparison;
-  if (!c) return h('div', {}, controls, h('p', { class: 'empty' }, 'Pick two runs of the same kind (two access logs or two slow logs) to compare them.'));
-  const t = c.totals;
-  const what = c.kind === 'access' ? 'requests' : 'statements';
-  const summary = h('p', { class: 'summary', id: 'comparison-summary' },
-    `${c.before.label} → ${c.after.label}: ${what} ${arrow(t.count, 'n')}, total time ${arrow(t.total, 's')} (${formatDelta(t.total.delta, 's')}, ${formatRatio(t.total)})`);
-  const exports = h('div', { class: 'controls' },
-    on(h('button', { id: 'export-file' }, 'Save as Markdown…'), { click: () => a.exportComparison('file') }),
-    on(h('button', { id: 'export-clipboard', class: 'secondary' }, 'Copy Markdown'), { click: () => a.exportComparison('clipboard') }));
-  const chart = deltaChart(c.rows.slice(0, CHART_ROWS).map((r) => ({ label: r.key, delta: r.total.delta, text: formatDelta(r.total.delta, 's'), note: r.status === 'new' || r.status === 'gone' ? r.status : undefined })),
-    { title: 'Change of total time', tick: (v) => formatDelta(v, 's'), legend: [{ cls: 'gain', name: 'faster' }, { cls: 'regression', name: 'slower' }] });
-  return h('div', {}, controls, summary, exports, chart, comparisonTable(c));
 }
 
 function planTab(s: PageState): VNode {

@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
-import { compareRuns, formatIn, formatRatio, STATUS_CLASSES, timeUnitFor, type Change, type Comparison, type ComparisonRow, type CompareSort, type TimeUnit } from '../../core/report/compare';
+import { compareRuns, formatIn, formatRatio, STATUS_CLASSES, timeUnitFor, type Change, type Comparison, type ComparisonRow, type CompareSort, type TimeUnit, type Verdict } from '../../core/report/compare';
 import { comparisonMarkdown } from '../../core/report/markdown';
 import { serializeRun, type Run, type RunKind } from '../../core/report/runs';
 import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../../core/logs/accessParsers';
@@ -27,7 +27,11 @@ Access logs: one row per endpoint (method + URI, grouped as in \`endpoints\`: --
 paths folded) with count, responses per status class (2xx 3xx 4xx 5xx 499) and total, mean and p99
 response time. Slow logs: one row per query fingerprint with count, total, mean and p95 query time
 and the rows examined and sent per execution. Each figure before -> after with the delta; rows
-found in one run only are marked new / gone. Rows are sorted by the largest change of total time
+found in one run only are marked new / gone. VERDICT says faster / slower by the time per request
+(per call): the mean (Welch's test, p < 0.01, each run's own spread) or the tail (the runs' 95 %
+intervals of the percentile do not overlap), and by at least 5 %; mixed when they disagree, noise
+when neither moved, too-few under 2 requests. Total time grows with the load a faster app is sent,
+so it never decides. Rows are sorted by the largest change of total time
 (or of the mean: --sort mean), regression or gain. Each time column has one unit, chosen from its
 figures (s, ms or µs); JSON gives seconds, rounded to the microsecond.
 
@@ -44,6 +48,9 @@ options:
   --ssh-key FILE                  private key for logs on other boxes (default: ~/.ssh/config, the
                                   agent, ~/.ssh/id_*; host keys checked against ~/.ssh/known_hosts)
   --accept-new-host-key           trust (and record) a box's host key known_hosts does not list yet`;
+
+/** The verdict in a table cell. */
+const VERDICT_WORDS: Record<Verdict, string> = { faster: 'faster', slower: 'slower', mixed: 'mixed', noise: 'noise', unknown: 'too-few', new: 'new', gone: 'gone' };
 
 /** `before -> after` of counts; `after (+delta)` when compact. */
 function counts(x: Change, compact = false): string {
@@ -74,6 +81,7 @@ function columns(c: Comparison, rows: readonly ComparisonRow[]): Column<Comparis
   const tail = c.tailLabel.toUpperCase();
   const cols: Column<ComparisonRow>[] = [
     { header: 'STATUS', value: (r) => r.status },
+    { header: 'VERDICT', value: (r) => VERDICT_WORDS[r.verdict] },
     { header: 'COUNT', value: (r) => counts(r.count), right: true },
   ];
   if (c.kind === 'access') {
@@ -103,7 +111,7 @@ function columns(c: Comparison, rows: readonly ComparisonRow[]): Column<Comparis
 export function rowJson(c: Comparison, r: ComparisonRow): Record<string, unknown> {
   return {
     kind: c.kind, key: r.key, ...(r.method !== undefined ? { method: r.method, uri: r.uri } : { fingerprint: r.fingerprint }),
-    status: r.status, count: r.count, total: r.total, mean: r.mean, tail: r.tail, tailLabel: c.tailLabel,
+    status: r.status, verdict: r.verdict, shifts: r.shifts, count: r.count, ...(r.rate ? { rate: r.rate } : {}), total: r.total, mean: r.mean, tail: r.tail, tailLabel: c.tailLabel,
     ...(r.classes ? { classes: r.classes } : {}),
     ...(r.rowsExamined ? { rowsExamined: r.rowsExamined, rowsSent: r.rowsSent } : {}),
   };
@@ -176,6 +184,8 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     const tu = timeUnitFor([c.totals.total.before, c.totals.total.after]);
     io.stderr.write(`# ${c.kind} runs: ${what} ${c.totals.count.before} -> ${c.totals.count.after}, total time ${formatIn(c.totals.total.before, tu)} -> ${formatIn(c.totals.total.after, tu)} ${tu.name} (${formatRatio(c.totals.total)}); `
       + `${c.rows.length} rows: ${changed('changed')} changed, ${changed('same')} same, ${changed('new')} new, ${changed('gone')} gone${rows.length < c.rows.length ? `; showing ${rows.length}` : ''}\n`);
+    const read = (v: Verdict) => c.rows.filter((r) => r.verdict === v).length;
+    io.stderr.write(`# by the time per ${c.kind === 'access' ? 'request' : 'call'} (mean, ${c.tailLabel}) beyond the runs' own spread: ${read('faster')} faster, ${read('slower')} slower, ${read('mixed')} mixed, ${read('noise')} within noise, ${read('unknown')} too few to judge\n`);
     for (const r of runs) if (r.summary.malformed) io.stderr.write(`#   ${r.source}: ${r.summary.malformed} malformed ${r.kind === 'slow' ? 'entries' : 'lines'} skipped\n`);
     if (c.hostsNote) io.stderr.write(`# note: ${c.hostsNote}\n`);
   }

@@ -10,6 +10,7 @@
  * log-bucketed histogram whose buckets are 2 % wide, so a percentile is then within 1 % of the
  * exact value (and clamped to the exact min and max).
  */
+import { quantileRanks, type QuantileInterval } from './quantileInterval';
 
 /** Relative width of a histogram bucket. */
 const GAMMA = 1.02;
@@ -138,6 +139,9 @@ export class EndpointAccumulator {
   summary(): TimingSummary {
     const n = this.count;
     const avg = n ? this.sum / n : 0;
+    // why: the p99's confidence interval (src/core/report/compareNoise.ts) needs two more order statistics.
+    const ci = n ? quantileRanks(n, 0.99) : { low: 0, high: 1 };
+    const ranks = [...PERCENTILES.map((p) => nearestRank(p, n)), Math.max(0, ci.low - 1), Math.min(n - 1, ci.high - 1)];
     const pct: number[] = [];
     let stddev: number;
     if (this.grid) {
@@ -145,8 +149,7 @@ export class EndpointAccumulator {
       let m2 = 0;
       for (let ms = 0; ms < g.length; ms++) if (g[ms]) { const d = ms / 1000 - avg; m2 += g[ms] * d * d; }
       stddev = n ? Math.sqrt(m2 / n) : 0;
-      for (const p of PERCENTILES) {
-        const rank = nearestRank(p, n);
+      for (const rank of ranks) {
         let acc = 0;
         let v = 0;
         for (let ms = 0; ms < g.length; ms++) { acc += g[ms]; if (acc > rank) { v = ms / 1000; break; } }
@@ -157,12 +160,14 @@ export class EndpointAccumulator {
       let m2 = 0;
       for (let i = 0; i < n; i++) { const d = sorted[i] - avg; m2 += d * d; }
       stddev = n ? Math.sqrt(m2 / n) : 0;
-      for (const p of PERCENTILES) pct.push(n ? sorted[nearestRank(p, n)] : 0);
+      for (const rank of ranks) pct.push(n ? sorted[rank] : 0);
     } else {
       stddev = n ? Math.sqrt(Math.max(0, this.sumSq / n - avg * avg)) : 0;
-      for (const p of PERCENTILES) pct.push(n ? this.histPercentile(nearestRank(p, n)) : 0);
+      for (const rank of ranks) pct.push(n ? this.histPercentile(rank) : 0);
     }
-    return { count: n, min: n ? this.min : 0, max: n ? this.max : 0, sum: this.sum, avg, stddev, p50: pct[0], p90: pct[1], p95: pct[2], p99: pct[3], exact: !this.hist };
+    const out: TimingSummary = { count: n, min: n ? this.min : 0, max: n ? this.max : 0, sum: this.sum, avg, stddev, p50: pct[0], p90: pct[1], p95: pct[2], p99: pct[3], exact: !this.hist };
+    if (n) out.p99Range = { low: ci.low >= 1 ? pct[4] : 0, high: ci.high <= n ? pct[5] : null };
+    return out;
   }
 
   private histPercentile(rank: number): number {
@@ -204,4 +209,6 @@ export interface TimingSummary {
   p99: number;
   /** False when the histogram fallback produced the percentiles. */
   exact: boolean;
+  /** 95 % confidence interval of the p99 (order statistics; `high` null when too few values bound it). */
+  p99Range?: QuantileInterval;
 }

@@ -6,14 +6,20 @@
 import { HostTally } from './hostTally';
 import { decodeFingerprint, fingerprintInto, lastFingerprintBytes } from '../sql/fingerprint';
 import { entrySql, type SlowLogEntry } from './slowLogParser';
+import { quantileRanks, type QuantileInterval } from './quantileInterval';
 
-export interface Figures { total: number; mean: number; max: number }
+export interface Figures {
+  total: number; mean: number; max: number;
+  /** Population standard deviation (query time and rows examined; absent where not measured). */
+  stddev?: number;
+}
 
 /** Everything known about one fingerprint. Times in seconds, timestamps in epoch ms. */
 export interface QueryStats {
   fingerprint: string;
   count: number;
-  queryTime: Figures & { min: number; p95: number };
+  /** `p95Range`: the p95's 95 % confidence interval (src/core/logs/quantileInterval.ts), absent where not measured. */
+  queryTime: Figures & { min: number; p95: number; p95Range?: QuantileInterval };
   lockTime: Figures;
   rowsSent: Figures;
   rowsExamined: Figures;
@@ -60,10 +66,10 @@ const HIST_BUCKETS = 2600;     // 1 µs … ~1.7e5 s
 
 class Acc {
   count = 0;
-  qtSum = 0; qtMin = Infinity; qtMax = -Infinity;
+  qtSum = 0; qtSq = 0; qtMin = Infinity; qtMax = -Infinity;
   ltSum = 0; ltMax = 0;
   rsSum = 0; rsMax = 0;
-  reSum = 0; reMax = 0;
+  reSum = 0; reSq = 0; reMax = 0;
   first = NaN; last = NaN;
   example = ''; exampleTime = -1; exampleSchema = '';
   samples: Float64Array | undefined = new Float64Array(16);
@@ -116,11 +122,12 @@ export class SlowStatsCollector {
     const qt = e.queryTime;
     a.count++;
     a.qtSum += qt;
+    a.qtSq += qt * qt;
     if (qt < a.qtMin) a.qtMin = qt;
     if (qt > a.qtMax) a.qtMax = qt;
     a.ltSum += e.lockTime; if (e.lockTime > a.ltMax) a.ltMax = e.lockTime;
     a.rsSum += e.rowsSent; if (e.rowsSent > a.rsMax) a.rsMax = e.rowsSent;
-    a.reSum += e.rowsExamined; if (e.rowsExamined > a.reMax) a.reMax = e.rowsExamined;
+    a.reSum += e.rowsExamined; a.reSq += e.rowsExamined * e.rowsExamined; if (e.rowsExamined > a.reMax) a.reMax = e.rowsExamined;
     if (qt > a.exampleTime) {
       a.exampleTime = qt;
       a.example = entrySql(e);
@@ -240,23 +247,41 @@ function bucket(qt: number): number {
   return b >= HIST_BUCKETS ? HIST_BUCKETS - 1 : b;
 }
 
-/** p95 by the nearest-rank method over exact samples, or the histogram bucket's middle. */
-function p95(a: Acc): number {
-  const rank = Math.max(1, Math.ceil(0.95 * a.count));
+/**
+ * Query times at 1-based ranks, by the nearest-rank method over exact samples, or the histogram
+ * bucket's middle: the p95 and the two order statistics of its confidence interval.
+ */
+function timesAtRanks(a: Acc, ranks: readonly number[]): number[] {
   if (a.samples !== undefined) {
     const s = a.samples.slice(0, a.count).sort();
-    return s[rank - 1];
+    return ranks.map((r) => s[r - 1]);
   }
-  let seen = 0;
   const h = a.hist!;
-  for (let i = 0; i < h.length; i++) {
-    seen += h[i];
-    if (seen >= rank) {
-      const v = i === 0 ? HIST_MIN : HIST_MIN * Math.exp((i - 0.5) * HIST_BASE);
-      return Math.min(a.qtMax, Math.max(a.qtMin, v));
+  return ranks.map((rank) => {
+    let seen = 0;
+    for (let i = 0; i < h.length; i++) {
+      seen += h[i];
+      if (seen >= rank) {
+        const v = i === 0 ? HIST_MIN : HIST_MIN * Math.exp((i - 0.5) * HIST_BASE);
+        return Math.min(a.qtMax, Math.max(a.qtMin, v));
+      }
     }
-  }
-  return a.qtMax;
+    return a.qtMax;
+  });
+}
+
+/** Population standard deviation from a sum and a sum of squares (clamped: rounding can leave a tiny negative). */
+function stddevOf(sum: number, sq: number, n: number): number {
+  const mean = sum / n;
+  return Math.sqrt(Math.max(0, sq / n - mean * mean));
+}
+
+/** p95 and its confidence interval. */
+function tail(a: Acc): { p95: number; p95Range?: QuantileInterval } {
+  if (!a.count) return { p95: 0 };
+  const ci = quantileRanks(a.count, 0.95);
+  const [p95, low, high] = timesAtRanks(a, [Math.max(1, Math.ceil(0.95 * a.count)), Math.max(1, ci.low), Math.min(a.count, ci.high)]);
+  return { p95, p95Range: { low: ci.low >= 1 ? low : 0, high: ci.high <= a.count ? high : null } };
 }
 
 function toStats(a: Acc): QueryStats {
@@ -264,10 +289,10 @@ function toStats(a: Acc): QueryStats {
   return {
     fingerprint: a.fingerprint,
     count: a.count,
-    queryTime: { total: a.qtSum, mean: a.qtSum / n, min: a.count ? a.qtMin : 0, max: a.count ? a.qtMax : 0, p95: a.count ? p95(a) : 0 },
+    queryTime: { total: a.qtSum, mean: a.qtSum / n, min: a.count ? a.qtMin : 0, max: a.count ? a.qtMax : 0, stddev: stddevOf(a.qtSum, a.qtSq, n), ...tail(a) },
     lockTime: { total: a.ltSum, mean: a.ltSum / n, max: a.ltMax },
     rowsSent: { total: a.rsSum, mean: a.rsSum / n, max: a.rsMax },
-    rowsExamined: { total: a.reSum, mean: a.reSum / n, max: a.reMax },
+    rowsExamined: { total: a.reSum, mean: a.reSum / n, max: a.reMax, stddev: stddevOf(a.reSum, a.reSq, n) },
     examinedPerSent: a.rsSum > 0 ? a.reSum / a.rsSum : null,
     firstSeen: Number.isNaN(a.first) ? undefined : a.first,
     lastSeen: Number.isNaN(a.last) ? undefined : a.last,

@@ -7,9 +7,17 @@
  * rows the rows examined and sent per execution (the first sign that an index helped). Every figure
  * is rounded to what it measures (times to the microsecond, counts to units, per-execution rows to
  * hundredths, ratios to 4 decimals), so no float noise reaches a table or JSON.
+ *
+ * Whether a row got faster or slower is decided by what the player controls: the time per request
+ * (per call) — its mean and its tail — each judged beyond noise from the two runs' own spread
+ * (compareNoise.ts). Total time follows the load as much as the code (a fix lets the benchmark send
+ * more requests), so it is shown, never used to colour; the request count and, when both runs know
+ * their duration, the throughput are shown beside it.
  */
-import type { Run, RunInfo, RunKind } from './runs';
+import type { Run, RunEndpoint, RunInfo, RunKind, RunQuery } from './runs';
 import { hostsMismatch, runInfo } from './runs';
+import { meanShift, sampleSd, tailShift, type Shift, type Spread } from './compareNoise';
+import type { QuantileInterval } from '../logs/quantileInterval';
 
 /** One figure before → after. `delta` = after − before (a missing side counts as 0); `ratio` = after / before, null when before is 0 or missing. */
 export interface Change {
@@ -21,6 +29,22 @@ export interface Change {
 
 export type RowStatus = 'changed' | 'same' | 'new' | 'gone';
 
+/**
+ * The reading of a row: `faster` / `slower` when the per-request mean or tail moved beyond noise
+ * (and the other did not move the other way), `mixed` when they moved in opposite directions,
+ * `noise` when neither moved beyond noise, `unknown` when a side has fewer than 2 requests; rows in
+ * one run only are `new` / `gone`.
+ */
+export type Verdict = 'faster' | 'slower' | 'mixed' | 'noise' | 'unknown' | 'new' | 'gone';
+
+/** How each figure that decides moved (`up` = larger after). */
+export interface Shifts {
+  mean: Shift;
+  tail: Shift;
+  /** Query rows: rows examined per execution. */
+  rowsExamined?: Shift;
+}
+
 export interface ComparisonRow {
   /** `GET /items/:id` or the fingerprint. */
   key: string;
@@ -28,7 +52,11 @@ export interface ComparisonRow {
   uri?: string;
   fingerprint?: string;
   status: RowStatus;
+  verdict: Verdict;
+  shifts: Shifts;
   count: Change;
+  /** Requests (executions) per second, when both runs know how long they lasted. */
+  rate?: Change;
   /** Total time, seconds. */
   total: Change;
   /** Mean time, seconds. */
@@ -54,8 +82,8 @@ export interface Comparison {
   tailLabel: 'p99' | 'p95';
   before: RunInfo;
   after: RunInfo;
-  /** Whole-run figures: requests / statements and total time. */
-  totals: { count: Change; total: Change };
+  /** Whole-run figures: requests / statements, total time and, when both runs know their duration, the throughput per second. */
+  totals: { count: Change; total: Change; rate?: Change };
   /** Set when the two runs did not read the same hosts: their totals are not like for like. */
   hostsNote?: string;
   rows: ComparisonRow[];
@@ -69,6 +97,10 @@ const TIME = 6;    // seconds to the microsecond (the slow log's resolution, fin
 const COUNT = 0;
 const PER_EXEC = 2;
 const RATIO = 4;
+const RATE = 2;
+
+/** The unit each kind of log writes times in: nginx's $request_time has milliseconds, the slow log microseconds. */
+const RESOLUTION: Record<RunKind, number> = { access: 0.001, slow: 0.000001 };
 
 /** `v` rounded to `places` decimals, as the nearest double (so it prints without float noise). */
 export function roundTo(v: number, places: number): number {
@@ -89,6 +121,16 @@ function change(before: number | null, after: number | null, places: number): Ch
 interface Flat {
   key: string; method?: string; uri?: string; fingerprint?: string; count: number; total: number; mean: number; tail: number | null;
   classes?: Record<StatusClass, number>; rowsExamined?: number; rowsSent?: number;
+  /** Sample standard deviation of the time, the tail's interval, and the spread of rows examined per execution. */
+  sd: number; tailRange?: QuantileInterval; rowsSd?: number;
+}
+
+function endpointSd(e: RunEndpoint): number {
+  return sampleSd(e.count, e.avg, e.stddev, e.min, e.max);
+}
+
+function querySd(q: RunQuery): number {
+  return sampleSd(q.count, q.mean, q.stddev, q.min, q.max);
 }
 
 function flatten(run: Run): Flat[] {
@@ -96,12 +138,48 @@ function flatten(run: Run): Flat[] {
     return (run.endpoints ?? []).map((e) => ({
       key: `${e.method} ${e.uri}`, method: e.method, uri: e.uri, count: e.count, total: e.sum, mean: e.avg, tail: e.p99,
       classes: { '2xx': e.s2xx, '3xx': e.s3xx, '4xx': e.s4xx, '5xx': e.s5xx, '499': e.s499 ?? 0 },
+      sd: endpointSd(e), ...(e.p99Range ? { tailRange: e.p99Range } : {}),
     }));
   }
   return (run.queries ?? []).map((q) => ({
     key: q.fingerprint, fingerprint: q.fingerprint, count: q.count, total: q.total, mean: q.mean, tail: q.p95,
     rowsExamined: q.count ? q.rowsExamined / q.count : 0, rowsSent: q.count ? q.rowsSent / q.count : 0,
+    sd: querySd(q), ...(q.p95Range ? { tailRange: q.p95Range } : {}),
+    ...(q.rowsExaminedStddev !== undefined ? { rowsSd: q.count > 1 ? q.rowsExaminedStddev * Math.sqrt(q.count / (q.count - 1)) : q.rowsExaminedStddev } : {}),
   }));
+}
+
+/** Seconds a run lasted: a server-stats window, or the span of its entries' timestamps; undefined when unknown or zero. */
+export function runSeconds(run: Pick<Run, 'windowSeconds' | 'window'>): number | undefined {
+  if (run.windowSeconds !== undefined && run.windowSeconds > 0) return run.windowSeconds;
+  if (!run.window) return undefined;
+  const s = (Date.parse(run.window.to) - Date.parse(run.window.from)) / 1000;
+  return s > 0 ? s : undefined;
+}
+
+/** The reading of a row from the shifts of its mean and tail (see `Verdict`). */
+export function verdictOf(shifts: Shifts): Verdict {
+  const dir = (s: Shift) => (s === 'up' ? 1 : s === 'down' ? -1 : 0);
+  const m = dir(shifts.mean);
+  const t = dir(shifts.tail);
+  if (m && t && m !== t) return 'mixed';
+  if (m || t) return (m || t) > 0 ? 'slower' : 'faster';
+  return shifts.mean === 'unknown' ? 'unknown' : 'noise';
+}
+
+function judge(x: Flat | undefined, y: Flat | undefined, kind: RunKind): { verdict: Verdict; shifts: Shifts } {
+  if (!x || !y) return { verdict: x ? 'gone' : 'new', shifts: { mean: 'unknown', tail: 'unknown' } };
+  const spread = (f: Flat): Spread => ({ n: f.count, mean: f.mean, sd: f.sd });
+  const shifts: Shifts = {
+    mean: meanShift(spread(x), spread(y), RESOLUTION[kind]),
+    tail: tailShift(x.tailRange, y.tailRange, x.tail, y.tail),
+  };
+  if (x.rowsExamined !== undefined && y.rowsExamined !== undefined) {
+    // why: rows examined are whole numbers, so a resolution of 1 row; a run without their spread cannot be judged
+    shifts.rowsExamined = x.rowsSd === undefined || y.rowsSd === undefined ? 'unknown'
+      : meanShift({ n: x.count, mean: x.rowsExamined, sd: x.rowsSd }, { n: y.count, mean: y.rowsExamined, sd: y.rowsSd }, 1);
+  }
+  return { verdict: verdictOf(shifts), shifts };
 }
 
 /**
@@ -114,6 +192,9 @@ export function compareRuns(before: Run, after: Run, sort: CompareSort = 'total'
   }
   const b = new Map(flatten(before).map((r) => [r.key, r]));
   const a = new Map(flatten(after).map((r) => [r.key, r]));
+  const secondsB = runSeconds(before);
+  const secondsA = runSeconds(after);
+  const perSecond = secondsB !== undefined && secondsA !== undefined;
   const keys = new Set([...b.keys(), ...a.keys()]);
   const rows: ComparisonRow[] = [];
   for (const key of keys) {
@@ -123,8 +204,9 @@ export function compareRuns(before: Run, after: Run, sort: CompareSort = 'total'
     const status: RowStatus = !x ? 'new' : !y ? 'gone'
       : x.count === y.count && x.total === y.total && x.mean === y.mean && x.tail === y.tail ? 'same' : 'changed';
     const row: ComparisonRow = {
-      key, status,
+      key, status, ...judge(x, y, before.kind),
       count: change(x ? x.count : null, y ? y.count : null, COUNT),
+      ...(perSecond ? { rate: change(x ? x.count / secondsB : null, y ? y.count / secondsA : null, RATE) } : {}),
       total: change(x ? x.total : null, y ? y.total : null, TIME),
       mean: change(x ? x.mean : null, y ? y.mean : null, TIME),
       tail: change(x ? x.tail : null, y ? y.tail : null, TIME),
@@ -152,7 +234,10 @@ export function compareRuns(before: Run, after: Run, sort: CompareSort = 'total'
     tailLabel: before.kind === 'access' ? 'p99' : 'p95',
     before: runInfo(before),
     after: runInfo(after),
-    totals: { count: change(before.summary.count, after.summary.count, COUNT), total: change(before.summary.totalTime, after.summary.totalTime, TIME) },
+    totals: {
+      count: change(before.summary.count, after.summary.count, COUNT), total: change(before.summary.totalTime, after.summary.totalTime, TIME),
+      ...(perSecond ? { rate: change(before.summary.count / secondsB, after.summary.count / secondsA, RATE) } : {}),
+    },
     rows,
     ...withHostsNote(hostsMismatch(before, after)),
   };

@@ -2,7 +2,7 @@
  * A comparison as Markdown, to paste into a team's notes: a heading naming the two runs, the
  * whole-run totals, then one table row per endpoint or query (largest change of total time first).
  */
-import { formatDelta, formatIn, formatRatio, formatSeconds, timeUnitFor, type Change, type Comparison, type ComparisonRow, type TimeUnit } from './compare';
+import { formatDelta, formatIn, formatRatio, formatSeconds, timeUnitFor, type Change, type Comparison, type ComparisonRow, type TimeUnit, type Verdict } from './compare';
 
 export interface MarkdownOptions {
   /** Rows shown (default 50; 0 = all); the rest are counted in a closing line. */
@@ -41,6 +41,24 @@ function keyOf(r: ComparisonRow, max: number): string {
   return `\`${k.replace(/`/g, "'")}\``.replace(/\|/g, '\\|');
 }
 
+/** The verdict as a word (bold when it reads one way). */
+const VERDICT_WORDS: Record<Verdict, string> = {
+  faster: '**faster**', slower: '**slower**', mixed: '**mixed**', noise: 'within noise', unknown: 'too few', new: 'new', gone: 'gone',
+};
+
+/** `3 faster, 1 within noise`. */
+function verdictSummary(c: Comparison): string {
+  const order: Verdict[] = ['faster', 'slower', 'mixed', 'noise', 'unknown', 'new', 'gone'];
+  const parts = order.map((v) => [v, c.rows.filter((r) => r.verdict === v).length] as const).filter(([, n]) => n > 0);
+  return parts.map(([v, n]) => `${n} ${VERDICT_WORDS[v].replace(/\*/g, '')}`).join(', ') || 'no rows';
+}
+
+/** Requests per second before → after. */
+function perSecond(c: Change): string {
+  const f = (v: number | null) => (v === null ? '–' : `${v.toFixed(v >= 10 ? 0 : 1)}/s`);
+  return `${f(c.before)} → ${f(c.after)} (${formatRatio(c)})`;
+}
+
 const STATUS_MARK: Record<ComparisonRow['status'], string> = { changed: '', same: '', new: ' (new)', gone: ' (gone)' };
 
 /** The comparison as a Markdown section. */
@@ -54,17 +72,19 @@ export function comparisonMarkdown(c: Comparison, options: MarkdownOptions = {})
   lines.push(`- before: ${mdCell(c.before.label)} — \`${c.before.source}\`, ${c.before.createdAt}`);
   lines.push(`- after: ${mdCell(c.after.label)} — \`${c.after.source}\`, ${c.after.createdAt}`);
   lines.push(`- ${c.kind === 'access' ? 'requests' : 'statements'}: ${arrow(c.totals.count, 'n')} (${formatDelta(c.totals.count.delta, 'n')}, ${formatRatio(c.totals.count)})`);
+  if (c.totals.rate) lines.push(`- throughput: ${perSecond(c.totals.rate)}`);
   lines.push(`- total time: ${arrow(c.totals.total, 's')} (${formatDelta(c.totals.total.delta, 's')}, ${formatRatio(c.totals.total)})`);
+  lines.push(`- verdict by the time per ${c.kind === 'access' ? 'request' : 'call'} (mean and ${tail}), beyond the runs' own spread: ${verdictSummary(c)}`);
   if (c.hostsNote) lines.push(`- **note:** ${mdCell(c.hostsNote)}`);
   lines.push('');
   const rows = limit > 0 ? c.rows.slice(0, limit) : c.rows;
   // why: one unit per column, chosen from its figures, so a column never mixes s and ms
   const both = (f: (r: ComparisonRow) => Change) => rows.flatMap((r) => [f(r).before, f(r).after]);
   const u = { total: timeUnitFor(both((r) => r.total)), delta: timeUnitFor(rows.map((r) => r.total.delta)), mean: timeUnitFor(both((r) => r.mean)), tail: timeUnitFor(both((r) => r.tail)) };
-  lines.push(`| ${c.kind === 'access' ? 'endpoint' : 'query'} | count | total (${u.total.name}) | Δ total (${u.delta.name}) | ratio | mean (${u.mean.name}) | ${tail} (${u.tail.name}) |`);
-  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  lines.push(`| ${c.kind === 'access' ? 'endpoint' : 'query'} | verdict | count | total (${u.total.name}) | Δ total (${u.delta.name}) | ratio | mean (${u.mean.name}) | ${tail} (${u.tail.name}) |`);
+  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
-    lines.push(`| ${keyOf(r, maxKey)}${STATUS_MARK[r.status]} | ${arrow(r.count, 'n')} | ${arrowIn(r.total, u.total)} | ${formatIn(r.total.delta, u.delta, true)} | ${formatRatio(r.total)} | ${arrowIn(r.mean, u.mean)} | ${arrowIn(r.tail, u.tail)} |`);
+    lines.push(`| ${keyOf(r, maxKey)}${STATUS_MARK[r.status]} | ${VERDICT_WORDS[r.verdict]} | ${arrow(r.count, 'n')} | ${arrowIn(r.total, u.total)} | ${formatIn(r.total.delta, u.delta, true)} | ${formatRatio(r.total)} | ${arrowIn(r.mean, u.mean)} | ${arrowIn(r.tail, u.tail)} |`);
   }
   if (rows.length < c.rows.length) lines.push('', `…and ${c.rows.length - rows.length} more rows with smaller changes.`);
   return lines.join('\n') + '\n';

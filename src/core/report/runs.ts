@@ -5,6 +5,7 @@
  */
 import type { AccessReport, EndpointStats } from '../logs/accessAnalysis';
 import type { QueryStats } from '../logs/slowStats';
+import type { QuantileInterval } from '../logs/quantileInterval';
 
 export type RunKind = 'access' | 'slow';
 
@@ -26,6 +27,9 @@ export interface RunEndpoint {
   p90: number;
   p95: number;
   p99: number;
+  /** Population standard deviation of the response time, and the p99's 95 % confidence interval: what tells a change from noise (absent in runs saved before they were kept). */
+  stddev?: number;
+  p99Range?: QuantileInterval;
   s1xx: number;
   s2xx: number;
   s3xx: number;
@@ -56,6 +60,10 @@ export interface RunQuery {
   max: number;
   /** The slow-log statistics give p95 (not p99). */
   p95: number | null;
+  /** Spread of the query time and of the rows examined per execution (population standard deviations) and the p95's 95 % confidence interval; absent where not measured. */
+  stddev?: number;
+  p95Range?: QuantileInterval;
+  rowsExaminedStddev?: number;
   lockTotal: number;
   rowsSent: number;
   rowsExamined: number;
@@ -197,7 +205,7 @@ export function hostsMismatch(before: Pick<Run, 'reads'>, after: Pick<Run, 'read
 function endpointOf(e: EndpointStats): RunEndpoint {
   const out: RunEndpoint = {
     method: e.method, uri: e.uri, count: e.count, sum: e.sum, avg: e.avg, min: e.min, max: e.max,
-    p50: e.p50, p90: e.p90, p95: e.p95, p99: e.p99,
+    p50: e.p50, p90: e.p90, p95: e.p95, p99: e.p99, stddev: e.stddev, ...(e.p99Range ? { p99Range: e.p99Range } : {}),
     s1xx: e.s1xx, s2xx: e.s2xx, s3xx: e.s3xx, s4xx: e.s4xx, s5xx: e.s5xx, s499: e.s499,
     time1xx: e.time1xx, time2xx: e.time2xx, time3xx: e.time3xx, time4xx: e.time4xx, time5xx: e.time5xx, bytes: e.bytes.sum,
   };
@@ -261,6 +269,8 @@ export function runFromSlowStats(input: SlowRunInput, meta: RunMeta, limits: Run
     queries: kept.map((s) => ({
       fingerprint: cut(s.fingerprint, fpMax), count: s.count, total: s.queryTime.total, mean: s.queryTime.mean,
       min: s.queryTime.min, max: s.queryTime.max, p95: s.queryTime.p95, lockTotal: s.lockTime.total,
+      ...(s.queryTime.stddev !== undefined ? { stddev: s.queryTime.stddev } : {}), ...(s.queryTime.p95Range ? { p95Range: s.queryTime.p95Range } : {}),
+      ...(s.rowsExamined.stddev !== undefined ? { rowsExaminedStddev: s.rowsExamined.stddev } : {}),
       rowsSent: s.rowsSent.total, rowsExamined: s.rowsExamined.total, example: cut(s.example, exMax),
     })),
   };
@@ -299,6 +309,12 @@ function checkNumbers(o: Record<string, unknown>, keys: readonly string[], where
   for (const k of keys) need(isNum(o[k]), `${where}.${k} is not a number`);
 }
 
+/** An optional percentile interval: absent, or `{ low: number, high: number | null }`. */
+function checkInterval(v: unknown, where: string): void {
+  if (v === undefined) return;
+  need(isObj(v) && isNum(v.low) && (v.high === null || isNum(v.high)), `${where} is not an interval`);
+}
+
 const ENDPOINT_NUMBERS = ['count', 'sum', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 's1xx', 's2xx', 's3xx', 's4xx', 's5xx', 'bytes'] as const;
 const ENDPOINT_CLASS_TIMES = ['time1xx', 'time2xx', 'time3xx', 'time4xx', 'time5xx'] as const;
 const QUERY_NUMBERS = ['count', 'total', 'mean', 'max', 'lockTotal', 'rowsSent', 'rowsExamined'] as const;
@@ -330,7 +346,8 @@ export function validateRun(v: unknown): Run {
       const r = e as Record<string, unknown>;
       need(isStr(r.method) && isStr(r.uri), `endpoints[${i}] has no method/uri`);
       checkNumbers(r, ENDPOINT_NUMBERS, `endpoints[${i}]`);
-      for (const k of [...ENDPOINT_CLASS_TIMES, 's499']) need(r[k] === undefined || isNum(r[k]), `endpoints[${i}].${k} is not a number`);
+      for (const k of [...ENDPOINT_CLASS_TIMES, 's499', 'stddev']) need(r[k] === undefined || isNum(r[k]), `endpoints[${i}].${k} is not a number`);
+      checkInterval(r.p99Range, `endpoints[${i}].p99Range`);
     });
   } else {
     need(Array.isArray(o.queries), 'a slow run has no "queries" list');
@@ -341,6 +358,8 @@ export function validateRun(v: unknown): Run {
       checkNumbers(r, QUERY_NUMBERS, `queries[${i}]`);
       // why: a server-stats run has no minimum or p95 (performance_schema keeps neither per window).
       for (const k of ['min', 'p95']) need(isNum(r[k]) || (o.origin === 'performance_schema' && r[k] === null), `queries[${i}].${k} is not a number`);
+      for (const k of ['stddev', 'rowsExaminedStddev']) need(r[k] === undefined || isNum(r[k]), `queries[${i}].${k} is not a number`);
+      checkInterval(r.p95Range, `queries[${i}].p95Range`);
     });
   }
   return v as Run;

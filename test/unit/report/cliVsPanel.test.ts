@@ -15,6 +15,8 @@ import { bufferDecoder } from '../../../src/node/accessLogFile';
 import { loadRunFromFile } from '../../../src/node/runFile';
 import { pageView, type Actions, type PageState } from '../../../src/webview/views';
 import { findAll, textOf } from '../../../src/webview/vnode';
+import { VERDICT_TEXT } from '../../../src/webview/compareView';
+import type { Verdict } from '../../../src/core/report/compare';
 
 async function cli(args: string[]): Promise<string> {
   const out = new PassThrough();
@@ -49,6 +51,8 @@ for (const [name, b, a] of [['access logs', 'before.ltsv', 'after.ltsv'], ['slow
       const c = rows[i];
       assert.equal(r.key, c.key, `row ${i} key`);
       assert.equal(r.status, c.status);
+      assert.equal(r.verdict, c.verdict);
+      assert.deepEqual(r.shifts, c.shifts);
       for (const f of ['count', 'total', 'mean', 'tail'] as const) assert.deepEqual(r[f], c[f], `${r.key} ${f}`);
       assert.equal(comparison.tailLabel, c.tailLabel);
     });
@@ -60,11 +64,12 @@ for (const [name, b, a] of [['access logs', 'before.ltsv', 'after.ltsv'], ['slow
     const trs = findAll(table, (n) => n.tag === 'tr' && n.attrs['data-key'] !== undefined);
     assert.deepEqual(trs.map((t) => t.attrs['data-key']), rows.map((c) => c.key));
     trs.forEach((tr, i) => {
-      const cells = findAll(tr, (n) => n.tag === 'td').map(textOf);
-      assert.equal(cells[2], arrow(rows[i].count, 'n'));
-      assert.equal(cells[3], arrow(rows[i].total, 's'));
-      assert.equal(cells[6], arrow(rows[i].mean, 's'));
-      assert.equal(cells[7], arrow(rows[i].tail, 's'));
+      const cell = (cls: string) => textOf(findAll(tr, (n) => n.tag === 'td' && String(n.attrs.class).split(' ').includes(cls))[0]);
+      assert.equal(cell('verdict'), VERDICT_TEXT[rows[i].verdict as Verdict]);
+      assert.ok(cell('count').startsWith(arrow(rows[i].count, 'n')), cell('count'));
+      assert.equal(cell('total'), arrow(rows[i].total, 's'));
+      assert.ok(cell('mean').startsWith(arrow(rows[i].mean, 's')), cell('mean'));
+      assert.ok(cell('tail').startsWith(arrow(rows[i].tail, 's')), cell('tail'));
     });
   });
 }

@@ -50,8 +50,10 @@ void test('access diff: status classes (2xx 3xx 4xx 5xx 499) before → after, J
     assert.deepEqual([live.total.before, live.total.after, live.total.delta, live.total.ratio], [1.6, 0.301, -1.299, 0.1881]);
     assert.ok(!/\d\.\d*0000000\d|\d\.\d*9999999\d/.test(r.out), r.out);
     const table = plainText((await diff(['before.ltsv', 'after.ltsv'], dir)).out);
-    assert.match(table, /STATUS COUNT 2XX 3XX 4XX 5XX 499 SUM\(s\) BEFORE AFTER DELTA\(s\) RATIO AVG\(ms\) BEFORE/);
-    assert.match(table, /3 \(\+1\) 0 \(±0\) 1 \(±0\) 0 \(−1\) 0 \(−1\) 1.600 0.301 −1.299 ×0.19/);
+    assert.match(table, /STATUS VERDICT COUNT 2XX 3XX 4XX 5XX 499 SUM\(s\) BEFORE AFTER DELTA\(s\) RATIO AVG\(ms\) BEFORE/);
+    // 4 requests a side, 400 → 75 ms: not beyond the spread of 0.1 … 1.0 s
+    assert.match(table, /changed noise 4 -> 4 3 \(\+1\) 0 \(±0\) 1 \(±0\) 0 \(−1\) 0 \(−1\) 1.600 0.301 −1.299 ×0.19/);
+    assert.match(table, /same too-few 1 -> 1 /);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -73,6 +75,67 @@ void test('slow diff: rows examined and sent per execution, the first sign that 
     const table = plainText((await diff(['before.log', 'after.log'], dir)).out);
     assert.match(table, /SUM\(ms\) BEFORE AFTER DELTA\(ms\) RATIO AVG\(ms\) BEFORE AFTER P95\(ms\) BEFORE AFTER EXAMINED\/EXEC SENT\/EXEC FINGERPRINT/);
     assert.match(table, /450.00 2.20 −447.80 ×0.0049 225.00 1.10 250.00 1.20 10000 -> 4.0 4.0 -> 4.0 select/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+type Verdicted = Omit<JsonRow, 'mean'> & { verdict: string; shifts: { mean: string; tail: string; rowsExamined?: string }; count: { before: number; after: number; delta: number }; mean: { before: number; after: number; delta: number } };
+
+void test('a load-changed pair: the time per request decides, not the total (GET / 2.318 s → 494 ms with 7 → 57 requests reads faster)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-diff-'));
+  try {
+    const rows = (method: string, uri: string, times: number[]) => times.map((t) => [method, uri, 200, t] as [string, string, number, number]);
+    const cycle = (values: number[], n: number) => Array.from({ length: n }, (_, i) => values[i % values.length]);
+    writeFileSync(join(dir, 'before.ltsv'), ltsv([
+      ...rows('GET', '/', [1.9, 2.1, 2.2, 2.3, 2.4, 2.5, 2.826]),
+      ...rows('GET', '/api/items', cycle([0.08, 0.12], 40)),
+      ...rows('POST', '/login', cycle([0.04, 0.05, 0.06], 30)),
+    ]));
+    writeFileSync(join(dir, 'after.ltsv'), ltsv([
+      ...rows('GET', '/', cycle([0.394, 0.494, 0.594], 57)),
+      // the same spread, twice the requests: the total doubles, the time per request does not move
+      ...rows('GET', '/api/items', cycle([0.08, 0.12], 80)),
+      ...rows('POST', '/login', cycle([0.19, 0.2, 0.21], 30)),
+    ]));
+    const r = await diff(['before.ltsv', 'after.ltsv', '--format', 'json'], dir);
+    assert.equal(r.code, 0, r.err);
+    const got = new Map(r.out.trim().split('\n').map((l) => JSON.parse(l) as Verdicted).map((x) => [x.key, x]));
+    const root = got.get('GET /')!;
+    assert.deepEqual([root.count.before, root.count.after, root.count.delta], [7, 57, 50]);
+    assert.deepEqual([root.mean.before, root.mean.after], [2.318, 0.494]);
+    assert.ok(root.total.delta > 11, `the total rose: ${JSON.stringify(root.total)}`);
+    assert.equal(root.verdict, 'faster');
+    assert.deepEqual(root.shifts, { mean: 'down', tail: 'noise' }, 'a p99 of 7 and of 57 requests has no upper bound: only the mean decides');
+    const items = got.get('GET /api/items')!;
+    assert.equal(items.total.ratio, 2);
+    assert.equal(items.verdict, 'noise');
+    assert.equal(got.get('POST /login')!.verdict, 'slower');
+    const table = plainText((await diff(['before.ltsv', 'after.ltsv'], dir)).out);
+    assert.match(table, /changed faster 7 -> 57 .* GET \//);
+    assert.match(table, /changed noise 40 -> 80 .* GET \/api\/items/);
+    const err = (await diff(['before.ltsv', 'after.ltsv'], dir)).err;
+    assert.match(err, /1 faster, 1 slower, 0 mixed, 1 within noise, 0 too few to judge/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('slow diff: per-call mean and rows examined per call decide, with more calls after the fix', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-diff-'));
+  try {
+    const q = (id: number) => `SELECT * FROM reservations WHERE schedule_id = '${id}'`;
+    const entries = (n: number, time: (i: number) => number, examined: (i: number) => number) =>
+      Array.from({ length: n }, (_, i) => [time(i), 1, examined(i), q(i)] as [number, number, number, string]);
+    writeFileSync(join(dir, 'before.log'), slow(entries(20, (i) => 0.02 + (i % 5) * 0.001, (i) => 10000 + (i % 3))));
+    writeFileSync(join(dir, 'after.log'), slow(entries(200, (i) => 0.0005 + (i % 5) * 0.0001, (i) => 1 + (i % 2))));
+    const r = await diff(['before.log', 'after.log', '--format', 'json'], dir);
+    assert.equal(r.code, 0, r.err);
+    const [row] = r.out.trim().split('\n').map((l) => JSON.parse(l) as Verdicted);
+    assert.deepEqual([row.count.before, row.count.after], [20, 200]);
+    assert.ok(row.total.delta < 0);
+    assert.equal(row.verdict, 'faster');
+    assert.deepEqual([row.shifts.mean, row.shifts.rowsExamined], ['down', 'down']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
