@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { FileFacts, SqlSite } from '../core/model';
 import type { Logger } from './logger';
 import type { QueryInsightConfig } from './settings';
-import { isExcluded } from './glob';
+import { isExcluded } from '../core/glob/pathGlob';
 import { SOURCE_GLOB } from '../core/source/languageOf';
 
 /** Turns one file's text into facts; undefined when the file is in no language we read. */
@@ -150,7 +150,12 @@ export class SiteIndex implements vscode.Disposable {
       const settings = this.settingsFor(folder);
       const exclude = settings.exclude.length ? `{${settings.exclude.join(',')}}` : undefined;
       const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, SOURCE_GLOB), exclude, undefined, token);
-      for (const uri of uris) if (this.provider.accepts(relativePath(uri))) found.push({ uri, settings });
+      // why: findFiles's exclude only prunes the walk; the decision is the shared matcher's, which the
+      // watcher's changes go through too (refresh), so a file is in the index whichever way it came.
+      for (const uri of uris) {
+        const path = relativePath(uri);
+        if (this.provider.accepts(path) && !isExcluded(path, settings.exclude)) found.push({ uri, settings });
+      }
     }
     const before = new Set(this.files.keys());
     let done = 0;
