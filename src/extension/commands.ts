@@ -54,6 +54,12 @@ export const COMMANDS = {
   watchSlowLog: 'queryInsight.watchSlowLog',
   /** Ends watching the slow log; shown while watching, in place of Watch. */
   stopWatchingSlowLog: 'queryInsight.stopWatchingSlowLog',
+  /** Reads the access and slow logs of every box of queryInsight.boxes over SSH into one run each (Endpoints and Queries views). */
+  importFromBoxes: 'queryInsight.importFromBoxes',
+  /** Follows the boxes' logs (polled over SSH; importing them first when not yet); shown while not watching. */
+  watchBoxes: 'queryInsight.watchBoxes',
+  /** Ends following the boxes' logs; shown while watching, in place of Watch. */
+  stopWatchingBoxes: 'queryInsight.stopWatchingBoxes',
   /** Quick pick of the Queries view's order: total, count, mean, p95, max. */
   sortQueries: 'queryInsight.sortQueries',
   /** Queries view item: opens a statement that sends the query (hidden from the palette). */
@@ -97,6 +103,9 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.importSlowLog]: 'Import slow query log',
   [COMMANDS.watchSlowLog]: 'Watch the slow query log',
   [COMMANDS.stopWatchingSlowLog]: 'Stop watching the slow query log',
+  [COMMANDS.importFromBoxes]: 'Import from boxes',
+  [COMMANDS.watchBoxes]: 'Watch the boxes\' logs',
+  [COMMANDS.stopWatchingBoxes]: 'Stop watching the boxes\' logs',
   [COMMANDS.sortQueries]: 'Sort queries by…',
   [COMMANDS.openQuerySite]: 'Open the query\'s statement',
   [COMMANDS.revealQuery]: 'Show the query in the Queries view',

@@ -23,6 +23,7 @@ import { registerNPlusOne } from './nplus1/nPlusOneFeature';
 import { registerReport, type ReportServices } from './report/registerReport';
 import { registerQueries } from './queries/queriesFeature';
 import { registerEndpoints } from './endpoints/registerEndpoints';
+import { registerBoxes } from './boxes/registerBoxes';
 import { registerFindings } from './findings/findingsView';
 import { registerMeasuring } from './serverStats/measureFeature';
 
@@ -55,7 +56,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const queries = registerQueries(context, services, nPlusOne.feature);
   registerExplain(context, index, connection, logger, [queries.hoverSection]);
   registerMeasuring(context, services, queries);
-  registerEndpoints(context, services);
+  const endpoints = registerEndpoints(context, services);
+  registerBoxes(context, services, endpoints, queries);
   registerFindings(context);
 
   context.subscriptions.push(

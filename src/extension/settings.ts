@@ -18,6 +18,8 @@ interface Spec<T> {
   maximum?: number;
   /** The only values a string setting takes (package.json lists them with an enumDescription each). */
   enum?: readonly string[];
+  /** What an array holds (default strings); objects are checked by the feature that reads them. */
+  items?: 'string' | 'object';
 }
 
 /** Section prefix of every setting. */
@@ -48,6 +50,8 @@ export const SETTINGS = {
   'endpoints.fieldMapping': { type: 'array', default: [], scope: 'window' } as Spec<string[]>,
   'endpoints.watchDebounceMs': { type: 'integer', default: 1000, scope: 'window', minimum: 0, maximum: 60_000 } as Spec<number>,
   'slowLog.watchDebounceMs': { type: 'integer', default: 1000, scope: 'window', minimum: 0, maximum: 60_000 } as Spec<number>,
+  // why: SSH targets the editor logs in to and reads files from; a repository must not choose them.
+  boxes: { type: 'array', items: 'object', default: [], scope: 'window', restricted: true } as Spec<unknown[]>,
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -74,6 +78,7 @@ export const SETTING_SECTIONS: readonly { title: string; prefix: string }[] = [
   { title: 'SSH', prefix: 'connection.ssh.' },
   { title: 'Endpoints', prefix: 'endpoints.' },
   { title: 'Slow log', prefix: 'slowLog.' },
+  { title: 'Boxes', prefix: 'boxes' },
 ];
 
 /** The title of the section a setting (short key) belongs to: the one with the longest matching prefix. */
@@ -90,7 +95,7 @@ function valid(spec: Spec<unknown>, v: unknown): boolean {
   switch (spec.type) {
     case 'string': return typeof v === 'string' && (!spec.enum || spec.enum.includes(v));
     case 'boolean': return typeof v === 'boolean';
-    case 'array': return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'array': return Array.isArray(v) && v.every((x) => (spec.items === 'object' ? typeof x === 'object' && x !== null : typeof x === 'string'));
     case 'number':
     case 'integer':
       if (typeof v !== 'number' || !Number.isFinite(v)) return false;

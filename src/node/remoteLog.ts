@@ -48,15 +48,88 @@ export class RemoteLogReader {
    */
   async read(source: RemoteLogSource, onLine: LineHandler, options: ReadLinesOptions & { offset?: number; totalBytes?: number } = {}): Promise<ReadLinesResult> {
     const where = describeLogSource(source);
-    const tunnel = await this.session(source);
     const offset = options.offset ?? 0;
     const command = offset > 0 ? `tail -c +${offset + 1} -- ${shellQuote(source.path)}` : `cat -- ${shellQuote(source.path)}`;
-    let channel: ClientChannel;
+    const channel = await this.open(source, command, options.signal);
+    // why: the reader checks the signal between chunks only; a stalled transfer must stop at once too.
+    const stop = (): void => { channel.destroy(); };
+    options.signal?.addEventListener('abort', stop, { once: true });
     try {
-      channel = await tunnel.exec(command);
-    } catch (err) {
-      throw new RemoteReadError(source, `${hostLabel(source)}: cannot read ${source.path}: ${(err as Error).message}`, undefined, err);
+      return await this.stream(source, where, channel, onLine, options);
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
     }
+  }
+
+  /**
+   * Reads the complete lines in bytes [from, to) of a plain (not gzip) remote file: what a log
+   * being watched got appended since the last read. A line still being written (no newline before
+   * `to`) is left for the next read; `end` is the offset just after the last newline delivered,
+   * where that read starts. Lines longer than `maxLineBytes` are skipped (reported, not delivered).
+   */
+  async readAppended(source: RemoteLogSource, from: number, to: number, onLine: LineHandler,
+    options: { firstLineNo?: number; signal?: AbortSignal; maxLineBytes?: number; onLongLine?: (lineNo: number, length: number) => void } = {}): Promise<{ lines: number; end: number }> {
+    if (to <= from) return { lines: 0, end: from };
+    const maxLine = options.maxLineBytes ?? 1 << 20;
+    // why: GNU dd reads exactly the range and exits with its own status (a pipe of tail and head
+    // would report head's, and tail gets SIGPIPE whenever the file grew past `to`).
+    const channel = await this.open(source, `dd if=${shellQuote(source.path)} iflag=skip_bytes,count_bytes skip=${from} count=${to - from} bs=65536 status=none`, options.signal);
+    const stop = (): void => { channel.destroy(); };
+    options.signal?.addEventListener('abort', stop, { once: true });
+    let stderr = '';
+    channel.stderr.on('data', (d: Buffer) => { if (stderr.length < STDERR_KEEP) stderr += d.toString('utf8'); });
+    let status: number | null | undefined;
+    const exited = new Promise<void>((resolve) => {
+      channel.on('exit', (code: number | null) => { status = code; resolve(); });
+      channel.on('close', () => resolve());
+    });
+    let lineNo = options.firstLineNo ?? 0;
+    let lines = 0;
+    /** File offset of `carry`'s first byte (or of the next byte, when carry is empty). */
+    let pos = from;
+    /** Offset just after the last newline seen. */
+    let consumed = from;
+    let carry: Buffer = Buffer.alloc(0);
+    /** Bytes of an over-long line already dropped (its end not seen yet). */
+    let skipping = 0;
+    try {
+      for await (const data of channel as AsyncIterable<Buffer>) {
+        const buf = carry.length ? Buffer.concat([carry, data]) : data;
+        let start = 0;
+        for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, start)) {
+          lineNo++;
+          lines++;
+          const length = skipping + nl - start;
+          if (skipping || length > maxLine) options.onLongLine?.(lineNo, length);
+          else onLine(buf, start, nl > start && buf[nl - 1] === 13 ? nl - 1 : nl, lineNo);
+          skipping = 0;
+          start = nl + 1;
+          consumed = pos + start;
+        }
+        if (buf.length - start > maxLine) {
+          // why: bounded memory; the line's length is still counted when its newline comes.
+          skipping += buf.length - start;
+          carry = Buffer.alloc(0);
+          pos += buf.length;
+        } else {
+          carry = Buffer.from(buf.subarray(start));
+          pos += start;
+        }
+      }
+    } catch (err) {
+      if (options.signal?.aborted) throw options.signal.reason ?? err;
+      throw new RemoteReadError(source, `${hostLabel(source)}: reading ${describeLogSource(source)} from byte ${from} stopped after ${lines} lines: ${(err as Error).message}`, undefined, err);
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+    }
+    if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+    await exited;
+    if (status === undefined) throw new RemoteReadError(source, `${hostLabel(source)}: the connection was lost while reading ${describeLogSource(source)} from byte ${from}`, undefined);
+    if (status !== 0) throw new RemoteReadError(source, `${hostLabel(source)}: cannot read ${source.path}: ${stderr.trim().split('\n').pop() || `exit status ${status}`}`, undefined);
+    return { lines, end: consumed };
+  }
+
+  private async stream(source: RemoteLogSource, where: string, channel: ClientChannel, onLine: LineHandler, options: ReadLinesOptions & { totalBytes?: number }): Promise<ReadLinesResult> {
     let stderr = '';
     channel.stderr.on('data', (d: Buffer) => { if (stderr.length < STDERR_KEEP) stderr += d.toString('utf8'); });
     let exit: { code?: number | null; signal?: string } | undefined;
@@ -114,6 +187,34 @@ export class RemoteLogReader {
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((t) => t.close()));
+  }
+
+  /** Starts `command` on the source's box; an abort while logging in or starting stops waiting at once. */
+  private async open(source: RemoteLogSource, command: string, signal: AbortSignal | undefined): Promise<ClientChannel> {
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    const starting = (async () => {
+      const tunnel = await this.session(source);
+      try {
+        return await tunnel.exec(command);
+      } catch (err) {
+        throw new RemoteReadError(source, `${hostLabel(source)}: cannot read ${source.path}: ${(err as Error).message}`, undefined, err);
+      }
+    })();
+    if (!signal) return starting;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason ?? new Error('aborted'));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([starting, aborted]);
+    } catch (err) {
+      // why: a channel that opens after the abort is closed as soon as it arrives.
+      void starting.then((ch) => ch.destroy(), () => undefined);
+      throw err;
+    } finally {
+      signal.removeEventListener('abort', onAbort!);
+    }
   }
 
   private async session(source: RemoteLogSource): Promise<SshTunnel> {

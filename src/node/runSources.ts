@@ -34,7 +34,8 @@ async function sniffSources(sources: readonly LogSource[], remote: RemoteLogRead
   return undefined;
 }
 
-function runReads(reads: readonly SourceRead[]): RunRead[] {
+/** What a run records of its reads: host, file, byte range, lines, gzip, error. */
+export function runReads(reads: readonly SourceRead[]): RunRead[] {
   return reads.map((r) => ({
     host: r.host, file: r.source.path, from: 0, to: r.bytes, lines: r.lines,
     ...(r.gzip ? { gzip: true } : {}), ...(r.error ? { error: r.error } : {}),

@@ -6,7 +6,7 @@
  * Nothing touches the system's sshd configuration, keys or ~/.ssh.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -113,16 +113,21 @@ export async function startSshd(opts: SshdOptions = {}): Promise<SshdServer> {
   if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const check = spawnSync(bin, ['-t', '-f', config], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`sshd rejects the test config: ${check.stderr}`);
-  let log = '';
-  const proc: ChildProcess = spawn(bin, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-  proc.stderr!.setEncoding('utf8');
-  proc.stderr!.on('data', (d: string) => { log += d; });
+  // why: the log goes to a file, not a pipe. A pipe fills up (about 16 KB, two logins at DEBUG1)
+  // whenever the process that started sshd does not drain it, e.g. while it waits in spawnSync for
+  // a client: sshd then blocks writing its log in the middle of a login, and the client times out.
+  const logPath = join(dir, 'sshd.log');
+  const logFd = openSync(logPath, 'a');
+  const proc: ChildProcess = spawn(bin, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', logFd] });
+  closeSync(logFd);
+  const readLog = (): string => { try { return readFileSync(logPath, 'utf8'); } catch { return ''; } };
   const end = Date.now() + 15_000;
   while (!(await portAnswers(port))) {
     if (proc.exitCode !== null || Date.now() > end) {
       proc.kill('SIGKILL');
+      const tail = readLog().split('\n').slice(-20).join('\n');
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`sshd did not start on 127.0.0.1:${port}\n${log.split('\n').slice(-20).join('\n')}`);
+      throw new Error(`sshd did not start on 127.0.0.1:${port}\n${tail}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -132,7 +137,7 @@ export async function startSshd(opts: SshdOptions = {}): Promise<SshdServer> {
   };
   return {
     dir, host: '127.0.0.1', port, user, clientKey, hostKeyFingerprint: fingerprintOf(`${hostKey}.pub`),
-    log: () => log,
+    log: readLog,
     dropSessions: () => {
       const pids = children();
       for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }

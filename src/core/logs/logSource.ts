@@ -20,6 +20,8 @@ export type LogSource =
       port?: number;
       /** Absolute path on the box. */
       path: string;
+      /** The box's name in reports (the editor's `boxes` setting names them); default: the host as written. */
+      label?: string;
     };
 
 /** Thrown for text that looks remote but cannot be read as a log source. */
@@ -87,8 +89,9 @@ export function describeLogSource(s: LogSource): string {
     : `${s.user ? `${s.user}@` : ''}${host}:${s.path}`;
 }
 
-/** The name a report gives the box a source is on: the host as written (with the port when one is written), or `local`. */
+/** The name a report gives the box a source is on: its label, else the host as written (with the port when one is written), or `local`. */
 export function hostLabel(s: LogSource): string {
   if (s.kind === 'local') return 'local';
+  if (s.label) return s.label;
   return s.port !== undefined ? `${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}` : s.host;
 }

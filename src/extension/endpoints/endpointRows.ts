@@ -6,6 +6,7 @@
 import type { EndpointStats } from '../../core/logs/accessAnalysis';
 import type { FieldMapping } from '../../core/logs/accessParsers';
 import type { Route } from '../../core/model';
+import { hostSplitRow } from '../boxes/hostSplit';
 import { escapeMarkdown, inlineCode } from '../explain/hoverMarkdown';
 
 export const ENDPOINT_SORTS = ['total', 'count', 'mean', 'p99', 'max', 'errors'] as const;
@@ -99,6 +100,7 @@ export function endpointTooltip(e: EndpointStats, total?: number): string {
     `| 2xx / 3xx / 4xx / 5xx | ${[e.s2xx, e.s3xx, e.s4xx, e.s5xx].map(formatCount).join(' / ')} |`,
     `| status | ${statuses || '–'} |`,
     `| body bytes | ${formatCount(e.bytes.sum)} (mean ${formatCount(Math.round(e.bytes.avg))}) |`,
+    ...[hostSplitRow('by box', e.hosts)].filter((r): r is string => !!r),
     '',
     place ? `Handler: ${place.name ? `${inlineCode(place.name)} ` : ''}in ${escapeMarkdown(`${place.file}:${place.line}`)}` : e.route ? 'Handler: not found in the workspace' : `Grouped ${e.kind === 'route' ? 'by route' : e.kind === 'regex' ? 'by a matching-group expression' : e.kind === 'static' ? 'as static files' : 'by path'}; no handler known`,
   ];

@@ -43,7 +43,8 @@ export class EndpointsModel implements vscode.Disposable {
     return this.report ? sortEndpoints(this.report.endpoints, this.sort) : [];
   }
 
-  setReport(session: AccessLogSession, source: string, report: AccessReport): void {
+  /** New figures; `session` is the local log they came from (undefined for figures read elsewhere, e.g. from the boxes). */
+  setReport(session: AccessLogSession | undefined, source: string, report: AccessReport): void {
     this.session = session;
     this.source = source;
     this.report = report;

@@ -9,8 +9,9 @@
  */
 import * as vscode from 'vscode';
 import { existsSync, statSync } from 'node:fs';
-import type { AccessAnalysisOptions } from '../../core/logs/accessAnalysis';
+import type { AccessAnalysisOptions, AccessReport } from '../../core/logs/accessAnalysis';
 import { isAccessLogFormat, type AccessLogFormat } from '../../core/logs/accessParsers';
+import { guessAccessFormat } from '../../core/logs/logKind';
 import { COMMANDS } from '../commands';
 import { readConfig } from '../config';
 import { command } from '../feature';
@@ -37,7 +38,15 @@ export interface EndpointsDeps {
   report?: ReportServices;
 }
 
-export function registerEndpoints(context: vscode.ExtensionContext, deps: EndpointsDeps): void {
+/** What other features may do with the Endpoints view. */
+export interface EndpointsApi {
+  /** Shows figures read elsewhere (the boxes' logs) as an import does; a local watch stops. */
+  showReport(report: AccessReport, source: string): void;
+  /** The analysis of the settings for a log whose first bytes are `head` (routes of the workspace included). */
+  analysisOptions(head: Uint8Array): Promise<AccessAnalysisOptions>;
+}
+
+export function registerEndpoints(context: vscode.ExtensionContext, deps: EndpointsDeps): EndpointsApi {
   const { logger, index } = deps;
   const model = new EndpointsModel(context.workspaceState, index);
   const tree = new EndpointsTree(model);
@@ -51,9 +60,10 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
 
   const recent = new RecentLogs(context.workspaceState, RECENT_KEY);
 
-  const analysisOptions = (path: string): AccessAnalysisOptions => {
+  /** The analysis the settings ask for; `guess` tells the layout from the log itself when the setting says auto. */
+  const analysisOptions = (guess: () => AccessLogFormat): AccessAnalysisOptions => {
     const cfg = readConfig(logger).endpoints;
-    const format: AccessLogFormat = cfg.logFormat !== 'auto' && isAccessLogFormat(cfg.logFormat) ? cfg.logFormat : guessAccessLogFormat(path);
+    const format: AccessLogFormat = cfg.logFormat !== 'auto' && isAccessLogFormat(cfg.logFormat) ? cfg.logFormat : guess();
     return { format, fields: parseFieldMapping(cfg.fieldMapping), matchingGroups: cfg.matchingGroups, routes: model.routes() };
   };
 
@@ -130,7 +140,7 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
     let options: AccessAnalysisOptions;
     try {
       await index.ready();
-      options = analysisOptions(path);
+      options = analysisOptions(() => guessAccessLogFormat(path));
     } catch (err) {
       logger.showError('Query Insight: the access-log settings are not usable', err);
       return undefined;
@@ -192,4 +202,17 @@ export function registerEndpoints(context: vscode.ExtensionContext, deps: Endpoi
       if (ev.affectsConfiguration('queryInsight.endpoints.watchDebounceMs') && model.watching) startWatch();
     }),
   );
+  return {
+    analysisOptions: async (head) => {
+      await index.ready();
+      return analysisOptions(() => guessAccessFormat(head));
+    },
+    showReport: (report, source) => {
+      loading?.cancel();
+      watcher?.dispose();
+      watcher = undefined;
+      if (model.watching) model.setWatching(false);
+      model.setReport(undefined, source, report);
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { indexSites, sitesFor } from '../../core/logs/slowMapping';
 import { sortStats, type QueryStats, type SortKey } from '../../core/logs/slowStats';
 import type { SqlSite } from '../../core/model';
 import { formatCount, formatDuration } from '../endpoints/endpointRows';
+import { hostSplitRow } from '../boxes/hostSplit';
 import { codeBlock, escapeMarkdown } from '../explain/hoverMarkdown';
 
 export const QUERY_SORTS: readonly SortKey[] = ['sum', 'count', 'avg', 'p95', 'max'];
@@ -140,6 +141,8 @@ function tableRows(s: QueryStats, share?: number): string[] {
   if (s.fullScan || s.filesort || s.tmpTableOnDisk) {
     rows.push(`| full scan / filesort / tmp on disk | ${[s.fullScan, s.filesort, s.tmpTableOnDisk].map(formatCount).join(' / ')} |`);
   }
+  const byBox = hostSplitRow('by box', s.hosts);
+  if (byBox) rows.push(byBox);
   return rows;
 }
 

@@ -15,7 +15,7 @@ import type { Plan } from '../../core/plan/planModel';
 import { formatSeconds } from '../../core/report/compare';
 import { summarizeFindings, type FindingsSummary } from '../../core/report/findingsSummary';
 import type { Comparison } from '../../core/report/compare';
-import { runFromAccessReport, runFromSlowStats, type Run, type RunInfo } from '../../core/report/runs';
+import { runFromAccessReport, runFromSlowStats, type Run, type RunInfo, type RunRead } from '../../core/report/runs';
 import { runFromServerStats, type ServerStatsResult } from '../../core/serverStats/serverStatsRun';
 import { bufferDecoder } from '../../node/accessLogFile';
 import { loadRunFromFile } from '../../node/runFile';
@@ -30,10 +30,11 @@ import { RUNS_VIEW, RunsTree, type RunNode } from './runsView';
 import { newRunId, RunStore } from './runStore';
 
 /** What an import hands to `recordRun`. `source` is the log file as the user knows it (workspace-relative when inside). */
-export type RunInput =
+export type RunInput = (
   | { kind: 'access'; report: AccessReport; source: string; label?: string }
   | { kind: 'slow'; stats: readonly QueryStats[]; lines: number; malformed: number; source: string; label?: string }
-  | { kind: 'server'; result: ServerStatsResult; source: string; label?: string };
+  | { kind: 'server'; result: ServerStatsResult; source: string; label?: string }
+) & { /** The files read, per host (several boxes). */ reads?: RunRead[] };
 
 export interface ReportServices {
   store: RunStore;
@@ -100,7 +101,7 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
   context.subscriptions.push(store.onDidChange(countRuns));
 
   const recordRun = async (input: RunInput): Promise<RunInfo> => {
-    const meta = { id: newRunId(), source: input.source, label: input.label };
+    const meta = { id: newRunId(), source: input.source, label: input.label, ...(input.reads ? { reads: input.reads } : {}) };
     const run: Run = input.kind === 'access' ? runFromAccessReport(input.report, meta)
       : input.kind === 'server' ? runFromServerStats(input.result, meta) : runFromSlowStats(input, meta);
     return store.add(run);

@@ -31,7 +31,7 @@ void test('every typed setting is declared in package.json with the same type, d
     assert.equal(p.scope, spec.scope, `${key}: scope`);
     assert.equal(p.minimum, spec.minimum, `${key}: minimum`);
     assert.equal(p.maximum, spec.maximum, `${key}: maximum`);
-    if (spec.type === 'array') assert.equal(p.items?.type, 'string', `${key}: items`);
+    if (spec.type === 'array') assert.equal(p.items?.type, spec.items ?? 'string', `${key}: items`);
     assert.deepEqual(p.enum, 'enum' in spec ? spec.enum : undefined, `${key}: enum`);
     assert.ok((p.markdownDescription ?? p.description ?? '').length > 20, `${key}: a description`);
   }
@@ -68,7 +68,7 @@ void test('package.json declares no setting the typed table lacks', () => {
 void test('analysis settings are resource-scoped; connection settings and matching-group regexes are restricted in untrusted workspaces', () => {
   for (const [key, spec] of Object.entries(SETTINGS)) {
     if (key.startsWith('scan.') && key !== 'scan.debounceMs') assert.equal(spec.scope, 'resource', key);
-    assert.equal('restricted' in spec && spec.restricted === true, key.startsWith('connection.') || key === 'endpoints.matchingGroups', `${key}: restricted`);
+    assert.equal('restricted' in spec && spec.restricted === true, key.startsWith('connection.') || key === 'endpoints.matchingGroups' || key === 'boxes', `${key}: restricted`);
   }
   const trust = manifest.capabilities.untrustedWorkspaces;
   assert.equal(trust.supported, 'limited');
