@@ -12,10 +12,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
-  cursorPosition, filterQuickPick, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
+  cursorPosition, filterQuickPick, goToLine, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
   runCommand, screenshot,
 } from './support/workbench';
-import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
+import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { SAMPLE_ENDPOINTS, totalSeconds, writeSampleAccessLog } from './endpointsLog';
 
@@ -51,7 +51,7 @@ after(async () => {
 });
 
 void test('Import access log: Endpoints view ranked by total time, CodeLens over the handler, a row opens the handler', { timeout: 240_000 }, async () => {
-  await withFailureShot(session!.page, 'endpoints-failure', steps);
+  await steps(session!.page);
 });
 
 /** Labels of the Endpoints view's rows, top to bottom. */
@@ -118,9 +118,7 @@ async function steps(page: Page): Promise<void> {
   // the CodeLens above getPost
   await quickOpen(page, 'main.go');
   // getPost is below the first screen: go to its line (Ctrl+G) so the lens above it is drawn
-  await page.keyboard.press('Control+G');
-  await page.keyboard.type('122');
-  await page.keyboard.press('Enter');
+  await goToLine(page, 122);
   const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: 'GET /posts/{id}' }).first();
   await lens.waitFor({ timeout: 30_000 });
   assert.equal((await lens.innerText()).replace(/\u00a0/g, ' ').trim(), 'GET /posts/{id} · 300 req · 15.0 s total · p99 70.0 ms');

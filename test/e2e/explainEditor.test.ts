@@ -14,9 +14,9 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import type { MariaDbServer } from '../support/mariadb';
 import {
-  applyQuickFix, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, runCommand, screenshot,
+  applyQuickFix, goToLine, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, runCommand, screenshot,
 } from './support/workbench';
-import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
+import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { connectionSettings, SAMPLE_DB, startSampleDb } from './sampleDb';
 
@@ -43,18 +43,12 @@ function sqlOnLine(page: Page, line: RegExp): Locator {
     .locator('span span', { hasText: /"SELECT/ }).first();
 }
 
-async function goToLine(page: Page, line: number): Promise<void> {
-  await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget .quick-input-box input').fill(`:${line}`);
-  await page.keyboard.press('Enter');
-}
-
 /** Line 155: posts filtered by user_id and sorted by created_at, neither indexed. */
 const BAD = /db\.Select\(&results,.*`user_id`/;
 const FULL_SCAN = /full table scan of posts: reads ~[\d,]+ rows; no index on posts\(user_id, created_at\)/;
 
 void test('EXPLAIN in the editor: status bar, hover, Problems, index quick fixes, N+1', { timeout: 300_000 }, async () => {
-  await withFailureShot(session!.page, 'explain-failure', steps);
+  await steps(session!.page);
 });
 
 async function steps(page: Page): Promise<void> {

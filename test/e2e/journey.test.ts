@@ -27,8 +27,8 @@ import { queryLabel } from '../../src/extension/queries/queryRows';
 import type { MariaDbServer } from '../support/mariadb';
 import { REPO_ROOT } from '../support/paths';
 import {
-  applyQuickFix, filterQuickPick, hoverOver, openProblems, openViewContainer, openWorkbench, quickOpen, quickPickItems,
-  quickPickRows, runCommand,
+  applyQuickFix, filterQuickPick, goToLine, hoverOver, openProblems, openViewContainer, openWorkbench, quickOpen,
+  quickPickItems, quickPickRows, runCommand,
 } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
@@ -66,22 +66,11 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 void test('journey: hover, index quick fix, access log → Endpoints + CodeLens, slow log → Queries, compare two runs in the report', { timeout: 420_000 }, async () => {
-  const page = session!.page;
-  try {
-    await steps(page);
-  } catch (err) {
-    await screenshot(page, 'failure').catch(() => undefined);
-    throw err;
-  }
+  // a failure is shot by the session (test-results/e2e/journey-failure-*.png)
+  await steps(session!.page);
 });
 
 const text = (s: string): string => s.replace(/\u00a0/g, ' ').trim();
-
-async function goToLine(page: Page, line: number): Promise<void> {
-  await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget .quick-input-box input').fill(`:${line}`);
-  await page.keyboard.press('Enter');
-}
 
 /** The rendered opening of the SQL string on the editor line matching `line`. */
 function sqlOnLine(page: Page, line: RegExp): Locator {

@@ -7,11 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths';
 import { waitUntil } from './support/wait';
+import { shootUrl } from './support/failureShot';
+import { RESULTS_DIR } from './support/workbench';
 
 interface Proc { pid: number; pgid: number; args: string }
 
@@ -39,12 +41,19 @@ function startDemo(args: string[]): { proc: ChildProcess; out: () => string; exi
   return { proc, out: () => out, exited };
 }
 
+/** After a failure: what the demo printed, and (editor mode, once it printed its URL) the workbench it served. */
+async function keepFailure(name: string, out: string, url?: string): Promise<void> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, `${name}.out.log`), out);
+  if (url) await shootUrl(url, name);
+}
+
 void test('npm run demo: URL answers, logs and settings in place, Ctrl+C leaves nothing running', { timeout: 600_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'qi-demo-'));
   const demo = startDemo(['--dir', dir, '--requests', '150', '--seconds', '5']);
   const groups = new Set<number>();
+  let url = '';
   try {
-    let url = '';
     await waitUntil(() => {
       if (demo.proc.exitCode !== null) throw new Error(`the demo exited early (${demo.proc.exitCode}):\n${demo.out()}`);
       url = /http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+/.exec(demo.out())?.[0] ?? '';
@@ -58,7 +67,8 @@ void test('npm run demo: URL answers, logs and settings in place, Ctrl+C leaves 
     assert.equal(decodeURIComponent(new URL(url).searchParams.get('folder') ?? ''), app);
     const settings = JSON.parse(readFileSync(join(app, '.vscode', 'settings.json'), 'utf8')) as Record<string, string>;
     assert.ok(existsSync(settings['queryInsight.connection.socket']), 'the settings name the running server\'s socket');
-    for (const log of ['access-before.ltsv', 'slow-before.log', 'access-after.ltsv', 'slow-after.log']) {
+    // each round leaves its logs and its server-stats run (performance_schema) for "Add a run from a log file"
+    for (const log of ['access-before.ltsv', 'slow-before.log', 'server-before.run.json', 'access-after.ltsv', 'slow-after.log', 'server-after.run.json']) {
       assert.ok(statSync(join(app, 'logs', log)).size > 0, `${log} is written`);
       assert.ok(out.includes(join('logs', log)), `the demo prints ${log}`);
     }
@@ -72,6 +82,9 @@ void test('npm run demo: URL answers, logs and settings in place, Ctrl+C leaves 
     assert.equal(code, 130, `the demo exits on Ctrl+C:\n${demo.out().slice(-2000)}`);
     assert.match(demo.out(), /nothing of the demo is running/);
     assert.deepEqual(demoProcesses(dir, groups), [], 'no process of the demo is left');
+  } catch (err) {
+    await keepFailure('demo-editor-failure', demo.out(), demo.proc.exitCode === null ? url : undefined);
+    throw err;
   } finally {
     if (demo.proc.exitCode === null) demo.proc.kill('SIGKILL');
     for (const g of groups) { try { process.kill(-g, 'SIGKILL'); } catch { /* gone */ } }
@@ -91,9 +104,18 @@ void test('npm run demo -- --cli: the reports, then exits leaving nothing runnin
     assert.match(out, /ALTER TABLE `posts` ADD INDEX/);
     assert.match(out, /GET\s+\|\s+\/posts\/\{id\}/);
     assert.match(out, /# access runs: requests \d+ -> \d+/);
-    assert.match(out, /# slow runs: statements \d+ -> \d+/);
+    // each round's server-stats window is printed with its sites, and the two windows are compared
+    assert.equal(out.match(/\$ query-insight server-stats .*--since \S*server-(?:before|after)\.snapshot\.json --run /g)?.length, 2, 'server-stats after each round');
+    assert.equal(out.match(/# window of [\d.]+ s on .+: [\d,]+ statements, \d+ shapes/g)?.length, 2, 'a window summary per round');
+    assert.match(out, /\| COUNT \| SUM\(s\) \|.*\| SITE +\| FINGERPRINT +\|/, 'the window\'s table');
+    assert.match(out, /\| webapp\/go\/main\.go:89 webapp\/go\/main\.go:94 \| select \* from users where id = \? +\|/, 'the N+1 lookup with both its sites');
+    assert.match(out, /\$ query-insight diff \S*server-before\.run\.json \S*server-after\.run\.json/);
+    assert.equal(out.match(/# slow runs: statements \d+ -> \d+/g)?.length, 2, 'the slow logs and the server-stats runs compared');
     assert.match(out, /nothing left running/);
     assert.deepEqual(demoProcesses(dir), [], 'no process of the demo is left');
+  } catch (err) {
+    await keepFailure('demo-cli-failure', demo.out());
+    throw err;
   } finally {
     if (demo.proc.exitCode === null) demo.proc.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import {
   cursorPosition, filterQuickPick, openViewContainer, openWorkbench, quickPickItems,
   quickPickRows, runCommand, screenshot,
 } from './support/workbench';
-import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
+import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import type { Page } from 'playwright-core';
 
@@ -24,7 +24,7 @@ after(async () => {
 });
 
 void test('List SQL statements: palette, quick pick rows, jump to the site, side bar', { timeout: 240_000 }, async () => {
-  await withFailureShot(session!.page, 'list-sql-statements-failure', steps);
+  await steps(session!.page);
 });
 
 async function steps(page: Page): Promise<void> {

@@ -21,7 +21,7 @@ import type { QueryStats } from '../../src/core/logs/slowStats';
 import { callsText, queryLabel } from '../../src/extension/queries/queryRows';
 import type { MariaDbServer } from '../support/mariadb';
 import { REPO_ROOT } from '../support/paths';
-import { hoverOver, openViewContainer, openWorkbench, quickOpen, runCommand, screenshot } from './support/workbench';
+import { goToLine, hoverOver, openViewContainer, openWorkbench, quickOpen, runCommand, screenshot } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { connectionSettings, startSampleDb } from './sampleDb';
@@ -52,12 +52,6 @@ async function paneRows(page: Page, title: RegExp): Promise<{ label: string; des
     label: (r.querySelector('.label-name')?.textContent ?? '').replace(/\u00a0/g, ' '),
     description: (r.querySelector('.label-description')?.textContent ?? '').replace(/\u00a0/g, ' '),
   })));
-}
-
-async function goToLine(page: Page, line: number): Promise<void> {
-  await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget .quick-input-box input').fill(`:${line}`);
-  await page.keyboard.press('Enter');
 }
 
 /** The comments loop's user lookup in makePosts (main.go:89): an N+1 the load runs many times. */

@@ -22,10 +22,10 @@ import { fsGrammarSource } from '../../src/node/grammars';
 import { scanProject } from '../../src/node/scanDir';
 import { figuresText, queryLabel } from '../../src/extension/queries/queryRows';
 import {
-  filterQuickPick, hoverOver, openProblems, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
-  runCommand, screenshot,
+  filterQuickPick, goToLine, hoverOver, openProblems, openViewContainer, openWorkbench, quickOpen, quickPickItems,
+  quickPickRows, runCommand, screenshot,
 } from './support/workbench';
-import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
+import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { writeSampleSlowLog } from './queriesSlowLog';
 
@@ -53,7 +53,7 @@ after(async () => {
 });
 
 void test('Import slow query log: Queries view ranked by total time, figures CodeLens on the statement, hover, N+1 confirmed', { timeout: 300_000 }, async () => {
-  await withFailureShot(session!.page, 'queries-failure', steps);
+  await steps(session!.page);
 });
 
 const text = (s: string): string => s.replace(/\u00a0/g, ' ').trim();
@@ -65,12 +65,6 @@ async function queryRows(page: Page): Promise<{ label: string; description: stri
     label: (r.querySelector('.label-name')?.textContent ?? '').replace(/\u00a0/g, ' '),
     description: (r.querySelector('.label-description')?.textContent ?? '').replace(/\u00a0/g, ' '),
   })));
-}
-
-async function goToLine(page: Page, line: number): Promise<void> {
-  await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget .quick-input-box input').fill(`:${line}`);
-  await page.keyboard.press('Enter');
 }
 
 async function steps(page: Page): Promise<void> {

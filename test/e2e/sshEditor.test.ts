@@ -72,15 +72,16 @@ after(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Runs one step; after a failure the later steps are skipped (they build on each other). */
+/**
+ * Runs one step; after a failure the later steps are skipped (they build on each other). The session
+ * shoots the page of a failed step (test-results/e2e/ssh-failure-*.png).
+ */
 async function step(name: string, body: (page: Page) => Promise<void>): Promise<void> {
-  if (failed) throw new Error('an earlier step failed');
-  const page = session!.page;
+  if (failed) throw new Error(`an earlier step failed (before "${name}")`);
   try {
-    await body(page);
+    await body(session!.page);
   } catch (err) {
     failed = true;
-    await screenshot(page, `ssh-failure-${name}`).catch(() => undefined);
     throw err;
   }
 }

@@ -7,7 +7,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer } from './codeServer';
-import { launchBrowser, RESULTS_DIR } from './workbench';
+import { launchBrowser, RESULTS_DIR, screenshot } from './workbench';
 import { REPO_ROOT } from '../../support/paths';
 import { copySampleApp } from '../sampleApp';
 
@@ -42,6 +42,8 @@ export async function runExtensionHostTests(opts: {
     const timeout = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), opts.timeoutMs ?? 180_000); });
     const code = await Promise.race([exited, timeout]);
     clearTimeout(timer);
+    // what the workbench showed when the suite failed or never reported (the page closes below)
+    if (code !== 0) await screenshot(browser.page, `${opts.name}-failure`).catch(() => undefined);
     return { code, output };
   } finally {
     writeFileSync(join(RESULTS_DIR, `${opts.name}.console.log`), output.join('\n') + '\n');

@@ -7,7 +7,7 @@
  */
 import { afterEach } from 'node:test';
 import type { Page } from 'playwright-core';
-import { screenshot } from './workbench';
+import { launchBrowser, screenshot } from './workbench';
 
 interface Watched { name: string; page: Page }
 
@@ -58,3 +58,20 @@ afterEach(async (t) => {
   if (ctx.passed !== false || watched.size === 0) return;
   for (const file of await shootWatched(ctx.name)) ctx.diagnostic?.(`screenshot of the failure: ${file}`);
 });
+
+/**
+ * For a test that drives no page (a code-server it only started, as `npm run demo` does): opens `url`
+ * in a browser of its own, waits for the workbench (bounded) and saves RESULTS_DIR/`name`.png.
+ */
+export async function shootUrl(url: string, name: string): Promise<string | undefined> {
+  const browser = await launchBrowser();
+  try {
+    await browser.page.goto(url, { timeout: 30_000 });
+    await browser.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 }).catch(() => undefined);
+    return await screenshot(browser.page, name);
+  } catch {
+    return undefined;
+  } finally {
+    await browser.close();
+  }
+}

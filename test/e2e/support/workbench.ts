@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../../support/paths';
+import { waitUntil } from './wait';
 
 export const CHROMIUM = process.env.QI_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -30,6 +31,9 @@ export async function launchBrowser(): Promise<Browser> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 },
   });
+  // why: the machine running the suite may be shared and busy; a wait is for a state the user would
+  // see, and its bound only decides how long a broken state takes to report (30 s was seen to be short).
+  context.setDefaultTimeout(60_000);
   const page = context.pages()[0] ?? await context.newPage();
   return {
     context, page,
@@ -70,19 +74,21 @@ export async function quickOpen(page: Page, fileName: string): Promise<void> {
 }
 
 /**
- * Ctrl+Shift+P, `>title`, Enter on the command's row. The palette lists what the workbench knows when
- * it opens; right after start-up the remote extensions may not be registered yet, so it is reopened
- * until the command shows (up to `timeoutMs`).
+ * Ctrl+Shift+P, `>title`, then a click on the command's row: the row labelled exactly `title`, else
+ * the first one starting with it (the palette's first row may be another command that also matches,
+ * a recently used one). The palette lists what the workbench knows when it opens; right after start-up
+ * the remote extensions may not be registered yet, so it is reopened until the command shows (up to
+ * `timeoutMs`).
  */
 export async function runCommand(page: Page, title: string, timeoutMs = 60_000): Promise<void> {
-  const row = quickPickRows(page).filter({ hasText: title }).first();
+  const rows = quickPickRows(page).filter({ hasText: title });
   const end = Date.now() + timeoutMs;
   for (;;) {
     await page.keyboard.press('Control+Shift+P');
     await quickInputBox(page).waitFor({ state: 'visible' });
     await quickInputBox(page).fill(`>${title}`);
     try {
-      await row.waitFor({ timeout: 3_000 });
+      await rows.first().waitFor({ timeout: 3_000 });
       break;
     } catch (err) {
       if (Date.now() > end) throw err;
@@ -90,7 +96,10 @@ export async function runCommand(page: Page, title: string, timeoutMs = 60_000):
       await quickInput(page).waitFor({ state: 'hidden' });
     }
   }
-  await page.keyboard.press('Enter');
+  const labels = await rows.evaluateAll((els) => els.map((r) => (r.querySelector('.label-name')?.textContent ?? '').replace(/\u00a0/g, ' ').trim()));
+  const exact = labels.indexOf(title);
+  const index = exact >= 0 ? exact : Math.max(0, labels.findIndex((l) => l.startsWith(title)));
+  await rows.nth(index).click();
 }
 
 /** Each row of the open quick pick as { label, description, detail } text. */
@@ -126,59 +135,135 @@ export function editorToken(page: Page, text: string): Locator {
   return page.locator('.editor-instance .monaco-editor .view-lines .view-line span span', { hasText: new RegExp(`^${esc}$`) }).first();
 }
 
-/** Moves the mouse to the middle of `target` and returns the visible hover. */
-export async function hoverOver(page: Page, target: Locator): Promise<Locator> {
-  const box = await target.boundingBox();
-  if (!box) throw new Error('hover target is not visible');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+/**
+ * Moves the mouse onto the middle of `target` and returns the visible hover. The editor opens a hover
+ * on a pointer move onto the text, so the pointer is first taken off it; a hover that does not come
+ * (the move was taken by a widget closing) is asked for again until `timeoutMs`.
+ */
+export async function hoverOver(page: Page, target: Locator, timeoutMs = 60_000): Promise<Locator> {
   const hover = page.locator('.monaco-editor .monaco-hover:not(.hidden)').last();
-  await hover.waitFor({ state: 'visible' });
-  return hover;
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const box = await target.boundingBox();
+    if (!box) throw new Error('hover target is not visible');
+    await page.mouse.move(5, 5);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+    try {
+      await hover.waitFor({ state: 'visible', timeout: Math.max(1_000, Math.min(20_000, end - Date.now())) });
+      return hover;
+    } catch (err) {
+      if (Date.now() >= end) throw err;
+    }
+  }
+}
+
+/**
+ * Ctrl+G and the line number, as a user goes to a line; resolves when the status bar shows the cursor
+ * on it (asked again if the keys were lost, until `timeoutMs`).
+ */
+export async function goToLine(page: Page, line: number, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('Control+G');
+    await quickInputBox(page).waitFor({ state: 'visible', timeout: 10_000 });
+    await quickInputBox(page).fill(`:${line}`);
+    await page.keyboard.press('Enter');
+    const there = await waitUntil(async () => (await cursorPosition(page))?.line === line, `the cursor on line ${line}`, Math.min(5_000, Math.max(0, end - Date.now())))
+      .then(() => true, () => false);
+    if (there) return;
+    if (Date.now() >= end) throw new Error(`Ctrl+G ${line}: the cursor is at ${JSON.stringify(await cursorPosition(page))}`);
+    if (await quickInput(page).isVisible()) await closeQuickInput(page);
+  }
+}
+
+const actionWidget = (page: Page) => page.locator('.action-widget');
+const actionRows = (page: Page) => page.locator('.action-widget .monaco-list-row.action');
+
+/** Closes the quick-fix list if it is open (Escape), and waits until it is gone. */
+async function closeActionWidget(page: Page): Promise<void> {
+  if (await actionWidget(page).isVisible().catch(() => false)) await page.keyboard.press('Escape');
+  await actionWidget(page).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+}
+
+/**
+ * One attempt at what a user does for a quick fix: the cursor on `target`, the light bulb awaited
+ * (VS Code draws it once the code actions at the cursor are computed), Ctrl+., and the list drawn
+ * with a row containing `title`. Every step is bounded by `ms`; returns whether the row showed.
+ */
+async function tryOpenQuickFixes(page: Page, target: Locator, title: string, ms: number): Promise<boolean> {
+  await closeActionWidget(page);
+  // why: a hover left open by an earlier step can lie over the target and take the click.
+  await page.keyboard.press('Escape');
+  await target.click({ timeout: ms });
+  // the light bulb (a content widget, or in the gutter) says the actions at the cursor are known;
+  // without it Ctrl+. may answer from an older computation, so it is waited for, not required.
+  await page.locator('.monaco-editor .lightBulbWidget, .monaco-editor .glyph-margin-widgets [class*="codicon-lightbulb"]')
+    .first().waitFor({ state: 'visible', timeout: Math.min(ms, 5_000) }).catch(() => undefined);
+  await page.keyboard.press('Control+.');
+  await actionWidget(page).waitFor({ state: 'visible', timeout: ms });
+  await actionRows(page).filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: ms });
+  return true;
 }
 
 /**
  * Puts the cursor on `target` and opens the quick-fix list (Ctrl+.) until a row containing `title`
  * shows; returns the titles of all rows. why: Ctrl+. right after a re-analysis (a schema refresh, a
- * save) can open the list before the diagnostics under the cursor are back ("No code actions"); the
- * list is closed and asked again, as a user would, until the row is there or `timeoutMs` passes.
+ * save) can open the list before the diagnostics under the cursor are back ("No code actions"), and
+ * a list can be dismissed by a re-analysis while it is open; the list is closed and asked again, as
+ * a user would, until the row is there or `timeoutMs` passes.
  */
-export async function openQuickFixes(page: Page, target: Locator, title: string, timeoutMs = 60_000): Promise<string[]> {
-  const row = page.locator('.action-widget .monaco-list-row.action', { hasText: title }).first();
+export async function openQuickFixes(page: Page, target: Locator, title: string, timeoutMs = 90_000): Promise<string[]> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  for (let attempt = 1; Date.now() < end; attempt++) {
+    try {
+      await tryOpenQuickFixes(page, target, title, Math.max(1_000, Math.min(10_000, end - Date.now())));
+      return (await actionRows(page).allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' ').trim());
+    } catch (err) {
+      last = err;
+    }
+  }
+  const shown = await actionRows(page).allInnerTexts().catch(() => []);
+  await closeActionWidget(page);
+  throw new Error(`no quick fix "${title}" within ${timeoutMs} ms (rows shown: ${JSON.stringify(shown)}): ${(last as Error | undefined)?.message}`);
+}
+
+/**
+ * Opens the quick-fix list on `target` (see openQuickFixes) and clicks the action whose title
+ * contains `title`. A list that closes before the click lands (a re-analysis replaced it) is opened
+ * again; once the click has landed the action has run, and it is never clicked twice.
+ */
+export async function applyQuickFix(page: Page, target: Locator, title: string, timeoutMs = 90_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    await target.click();
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+.');
+    await openQuickFixes(page, target, title, Math.max(10_000, end - Date.now()));
+    const row = actionRows(page).filter({ hasText: title }).first();
     try {
-      await row.waitFor({ state: 'visible', timeout: Math.min(10_000, Math.max(1, end - Date.now())) });
-      return (await page.locator('.action-widget .monaco-list-row.action').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' ').trim());
+      // why: the action widget lays a .context-view-pointerBlock over the page until the first pointer
+      // move, and click() will not click through it.
+      const box = await row.boundingBox({ timeout: 2_000 });
+      if (!box) throw new Error('quick fix row is not visible');
+      await page.mouse.move(box.x + 4, box.y + box.height / 2);
+      await page.mouse.move(box.x + 12, box.y + box.height / 2, { steps: 2 });
+      await row.click({ timeout: 3_000 });
     } catch (err) {
-      if (Date.now() >= end) throw new Error(`no quick fix "${title}" within ${timeoutMs} ms: ${(err as Error).message}`);
-      await page.keyboard.press('Escape');
-      await page.locator('.action-widget').waitFor({ state: 'hidden' }).catch(() => undefined);
+      if (Date.now() >= end) throw new Error(`the quick fix "${title}" could not be clicked within ${timeoutMs} ms: ${(err as Error).message}`);
+      continue;
     }
+    await actionWidget(page).waitFor({ state: 'hidden' });
+    return;
   }
 }
 
-/** Opens the quick-fix list on `target` (see openQuickFixes) and clicks the action whose title contains `title`. */
-export async function applyQuickFix(page: Page, target: Locator, title: string): Promise<void> {
-  await openQuickFixes(page, target, title);
-  const row = page.locator('.action-widget .monaco-list-row.action', { hasText: title }).first();
-  // why: the action widget lays a .context-view-pointerBlock over the page until the first pointer
-  // move, and click() will not click through it.
-  const box = await row.boundingBox();
-  if (!box) throw new Error('quick fix row is not visible');
-  await page.mouse.move(box.x + 4, box.y + box.height / 2);
-  await page.mouse.move(box.x + 12, box.y + box.height / 2, { steps: 2 });
-  await row.click();
-  await page.locator('.action-widget').waitFor({ state: 'hidden' });
-}
-
-/** Clicks an activity-bar container by its title and returns the side bar. */
+/**
+ * Shows an activity-bar container by its title and returns the side bar. Its icon is clicked only
+ * when the side bar shows something else: a click on the container already shown would close it.
+ */
 export async function openViewContainer(page: Page, title: string): Promise<Locator> {
-  await page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`).click();
   const sidebar = page.locator('.part.sidebar');
-  await sidebar.locator('.composite.title', { hasText: title }).first().waitFor();
+  const heading = sidebar.locator('.composite.title', { hasText: title }).first();
+  if (!await heading.isVisible()) await page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`).click();
+  await heading.waitFor();
   return sidebar;
 }
 
