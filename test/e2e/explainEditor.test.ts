@@ -117,7 +117,9 @@ async function steps(page: Page): Promise<void> {
   const schemaBefore = readFileSync(schemaPath, 'utf8');
   await goToLine(page, 155);
   await applyQuickFix(page, sqlOnLine(page, BAD), 'to the schema file');
-  await waitUntil(() => readFileSync(schemaPath, 'utf8') !== schemaBefore, 'schema.sql to change on disk', 30_000);
+  // why: the editor saves by rewriting the file, so a read can meet it half written; wait for the index itself
+  await waitUntil(() => /INDEX \w+ \(user_id, created_at\)/.test(readFileSync(schemaPath, 'utf8')), 'schema.sql on disk to gain the index', 30_000);
+  assert.notEqual(readFileSync(schemaPath, 'utf8'), schemaBefore);
   const schemaAfter = readFileSync(schemaPath, 'utf8');
   const added = /INDEX (\w+) \(user_id, created_at\)/.exec(schemaAfter);
   assert.ok(added, `schema.sql gains the index inside CREATE TABLE posts:\n${schemaAfter}`);

@@ -62,10 +62,26 @@ export function quickPickRows(page: Page): Locator {
   return page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
 }
 
+/**
+ * Presses `keys` until the quick input shows (a busy workbench, or focus inside a webview, can let a
+ * key press go by); gives up after `timeoutMs`.
+ */
+async function openQuickInput(page: Page, keys: string, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press(keys);
+    try {
+      await quickInputBox(page).waitFor({ state: 'visible', timeout: Math.max(1_000, Math.min(5_000, end - Date.now())) });
+      return;
+    } catch (err) {
+      if (Date.now() >= end) throw new Error(`${keys} did not open the quick input within ${timeoutMs} ms: ${(err as Error).message}`);
+    }
+  }
+}
+
 /** Ctrl+P, the file name, Enter; resolves when its tab is active and the editor is drawn. */
 export async function quickOpen(page: Page, fileName: string): Promise<void> {
-  await page.keyboard.press('Control+P');
-  await quickInputBox(page).waitFor({ state: 'visible' });
+  await openQuickInput(page, 'Control+P');
   await quickInputBox(page).fill(fileName);
   await quickPickRows(page).filter({ hasText: fileName }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
@@ -84,8 +100,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 60_000):
   const rows = quickPickRows(page).filter({ hasText: title });
   const end = Date.now() + timeoutMs;
   for (;;) {
-    await page.keyboard.press('Control+Shift+P');
-    await quickInputBox(page).waitFor({ state: 'visible' });
+    await openQuickInput(page, 'Control+Shift+P');
     await quickInputBox(page).fill(`>${title}`);
     try {
       await rows.first().waitFor({ timeout: 3_000 });
@@ -164,8 +179,7 @@ export async function hoverOver(page: Page, target: Locator, timeoutMs = 60_000)
 export async function goToLine(page: Page, line: number, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    await page.keyboard.press('Control+G');
-    await quickInputBox(page).waitFor({ state: 'visible', timeout: 10_000 });
+    await openQuickInput(page, 'Control+G', 10_000);
     await quickInputBox(page).fill(`:${line}`);
     await page.keyboard.press('Enter');
     const there = await waitUntil(async () => (await cursorPosition(page))?.line === line, `the cursor on line ${line}`, Math.min(5_000, Math.max(0, end - Date.now())))
