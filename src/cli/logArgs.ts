@@ -11,7 +11,6 @@ import { RemoteLogReader, type RemoteLogSource } from '../node/remoteLog';
 import type { SourceRead } from '../node/logSources';
 import type { CommandIo } from './command';
 import { UsageError } from './output';
-import { cliBoxLogin } from './sshArgs';
 
 /** Spread into a parseArgs `options` table. */
 export const LOG_SOURCE_OPTIONS = {
@@ -53,9 +52,10 @@ export function parseLogArgs(positionals: readonly string[], cwd: string): LogSo
 }
 
 /** The SSH login the CLI uses for a box a log is on (the rules of --ssh: ~/.ssh/config, agent, known_hosts). */
-export function cliSshLogin(values: LogSourceArgValues, io: CommandIo): (s: RemoteLogSource) => SshOptions {
+export function cliSshLogin(values: LogSourceArgValues, io: CommandIo): (s: RemoteLogSource) => Promise<SshOptions> {
   const keyPath = values['ssh-key'] === undefined ? undefined : resolve(io.cwd, values['ssh-key']);
-  return (s) => cliBoxLogin(s, keyPath, values['accept-new-host-key'] === true, io);
+  // why: loaded on the first login, so a local read does not load the SSH modules (crypto and their parsers).
+  return async (s) => (await import('./sshArgs')).cliBoxLogin(s, keyPath, values['accept-new-host-key'] === true, io);
 }
 
 /** A reader for the remote sources, or undefined when every source is local. Close it when done. */

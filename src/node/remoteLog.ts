@@ -8,7 +8,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { ClientChannel } from 'ssh2';
 import { describeLogSource, hostLabel, type LogSource } from '../core/logs/logSource';
-import { SshTunnel, type SshOptions } from '../db/sshTunnel';
+import type { SshOptions, SshTunnel } from '../db/sshTunnel';
 import { LineReadError, readLineStream, readLines, type LineHandler, type ReadLinesOptions, type ReadLinesResult } from './lineReader';
 
 export type RemoteLogSource = Extract<LogSource, { kind: 'ssh' }>;
@@ -227,7 +227,12 @@ export class RemoteLogReader {
     const key = `${options.username}@${options.host}:${options.port ?? 22}`;
     let tunnel = this.sessions.get(key);
     // why: the session logs in on its first command (and again after a drop); no local listener is opened.
-    if (!tunnel) this.sessions.set(key, tunnel = new SshTunnel(options));
+    if (!tunnel) {
+      // why: loaded on the first remote read, so a local read does not pay for ssh2 (tens of ms and ~10 MB at start).
+      const { SshTunnel: Tunnel } = await import('../db/sshTunnel');
+      tunnel = this.sessions.get(key);
+      if (!tunnel) this.sessions.set(key, tunnel = new Tunnel(options));
+    }
     return tunnel;
   }
 

@@ -12,7 +12,6 @@ import { describeLogSource, type LogSource } from '../../core/logs/logSource';
 import { accessAnalyzer, analyzeAccessSources } from '../../node/logSources';
 import type { RemoteLogReader } from '../../node/remoteLog';
 import { readLogHead } from '../../node/logHead';
-import { discoverRoutesInDir } from '../../node/routesDir';
 import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
 
 const SORTS = ['sum', 'count', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'stddev', 'errors', 'bytes', 'uri'] as const;
@@ -149,6 +148,8 @@ export async function loadRoutes(path: string): Promise<Route[]> {
     const items = (t.startsWith('[') ? JSON.parse(t) : t.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))) as Route[];
     return items.filter((r) => r && typeof r.pattern === 'string' && typeof r.method === 'string');
   }
+  // why: loaded only for --routes DIR (the source scanner and git), so a plain run starts lighter.
+  const { discoverRoutesInDir } = await import('../../node/routesDir');
   const found = await discoverRoutesInDir(path);
   if (!found.routes.length) throw new UsageError(`--routes: no route definitions found in ${found.files} source files under ${path}`);
   return found.routes;

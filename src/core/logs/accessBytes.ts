@@ -193,3 +193,41 @@ export function asciiBytes(s: string): Uint8Array {
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
   return out;
 }
+
+/** 0x80808080 as an int32, so the test below stays in 32-bit integer arithmetic. */
+const HIGH_BITS = 0x80808080 | 0;
+
+/** Finds one byte value in a range; see byteFinder. */
+export type ByteFinder = (b: Uint8Array, pos: number, e: number) => number;
+
+/**
+ * A finder for `byte`: the index of its first occurrence in b[pos, e), or e when absent. It tests
+ * four bytes at a time on a 32-bit view of the buffer (the zero-byte test of x ^ pattern), about
+ * twice as fast as a byte loop on the tab-separated fields of a log line, where a Buffer#indexOf
+ * call costs more than the scan. Only bytes inside [pos, e) are read.
+ */
+export function byteFinder(byte: number): ByteFinder {
+  const pattern = ((byte & 0xff) * 0x01010101) | 0;
+  let viewOf: Uint8Array | undefined;
+  let words: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  let off = 0;
+  return (b, pos, e) => {
+    if (b !== viewOf) {
+      // why: one view per buffer (the line reader reuses its buffer), over the whole ArrayBuffer so
+      // that alignment is counted from its start whatever the Uint8Array's offset.
+      viewOf = b;
+      off = b.byteOffset;
+      words = new Int32Array(b.buffer, 0, (off + b.length) >> 2);
+    }
+    let i = pos;
+    while (i < e && ((off + i) & 3) !== 0) { if (b[i] === byte) return i; i++; }
+    while (i + 4 <= e) {
+      const x = words[(off + i) >> 2] ^ pattern;
+      // why: non-zero exactly when one of the four bytes of x is zero, i.e. equals `byte`.
+      if ((((x - 0x01010101) | 0) & ~x & HIGH_BITS) !== 0) break;
+      i += 4;
+    }
+    while (i < e && b[i] !== byte) i++;
+    return i;
+  };
+}

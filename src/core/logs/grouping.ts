@@ -145,10 +145,18 @@ const GROUP_LIMIT = 50_000;
 /** Where requests go once the number of distinct groups passes GROUP_LIMIT (or the aggregator's endpoint cap). */
 export const OVERFLOW_GROUP: Group = { uri: '(other: too many distinct endpoints)', kind: 'literal' };
 
+/** Which list of Grouper.regexesBySecond a text falls in. */
+function secondKey(text: string): number {
+  const c = text.charCodeAt(1);
+  return c < 128 ? c : 128;
+}
+
 /** Groups requests; keeps a bounded cache of recent path → group answers. */
 export class Grouper {
   private readonly routes?: RouteMatcher;
   private readonly regexes: UserRegex[];
+  /** The expressions a path may match, by the code of its second character (after the `/`); 128 = any other. */
+  private readonly regexesBySecond: UserRegex[][];
   private readonly staticExt: Set<string> | undefined;
   private readonly normalize: boolean;
   private readonly groups = new Map<string, Group>();
@@ -160,6 +168,9 @@ export class Grouper {
     this.routes = options.routes && options.routes.length ? new RouteMatcher(options.routes) : undefined;
     this.regexes = (options.matchingGroups ?? []).map(compileUserRegex);
     for (const r of this.regexes) r.group = { uri: r.name, kind: 'regex' };
+    // why: a path is tried only against the expressions whose literal prefix can start it (first match
+    // still wins: each list keeps the user's order); most paths then meet one or two prefixes, not all.
+    this.regexesBySecond = Array.from({ length: 129 }, (_, k) => this.regexes.filter((r) => r.prefix.length < 2 || secondKey(r.prefix) === k));
     this.staticExt = options.staticByExtension === false ? undefined : new Set((options.staticExtensions ?? DEFAULT_STATIC_EXTENSIONS).map((e) => e.toLowerCase()));
     this.normalize = options.normalize ?? true;
   }
@@ -190,9 +201,10 @@ export class Grouper {
   private compute(method: string, path: string): Group {
     const route = this.routes?.match(method, path);
     if (route) return this.routeGroup(route);
-    for (const r of this.regexes) {
+    for (const r of this.regexesBySecond[secondKey(path)]) {
       if (r.prefix && !path.startsWith(r.prefix)) continue;
-      if (r.re.exec(path)) return r.group!;
+      // why: test, not exec: a match object per request is garbage the hot loop does not need.
+      if (r.re.test(path)) return r.group!;
     }
     const q = path.indexOf('?');
     const bare = q >= 0 ? path.slice(0, q) : path;

@@ -102,3 +102,16 @@ void test('static files by extension, ids normalised, query strings dropped', ()
   assert.equal(normalizePath('/api/user/me'), '/api/user/me');
   assert.equal(new Grouper({ normalize: false }).group('GET', '/items/5').uri, '/items/5');
 });
+
+void test('expressions are tried by the second character of their prefix, and the first match still wins across those lists', () => {
+  // '^/' and 'unanchored' have prefixes too short to sort: every path meets them, in the user's order.
+  const g = new Grouper({ matchingGroups: ['^/a/[0-9]+$', 'b/[0-9]+$', '^/é/[0-9]+$', '^/[ab]/.+$', '^/b/x$', '^/ü/.+$'] });
+  assert.equal(g.group('GET', '/a/1').uri, '^/a/[0-9]+$');
+  assert.equal(g.group('GET', '/b/1').uri, 'b/[0-9]+$');
+  assert.equal(g.group('GET', '/x/b/2').uri, 'b/[0-9]+$');
+  assert.equal(g.group('GET', '/b/x').uri, '^/[ab]/.+$');
+  assert.equal(g.group('GET', '/é/3').uri, '^/é/[0-9]+$');
+  assert.equal(g.group('GET', '/ü/3').uri, '^/ü/.+$');
+  assert.equal(g.group('GET', '/').uri, '/');
+  assert.equal(g.group('GET', 'b/4').uri, 'b/[0-9]+$');
+});
