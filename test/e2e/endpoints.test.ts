@@ -17,6 +17,7 @@ import {
 } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
+import { readmeShot } from './readmeShots';
 import { SAMPLE_ENDPOINTS, totalSeconds, writeSampleAccessLog } from './endpointsLog';
 
 let session: EditorSession | undefined;
@@ -123,6 +124,7 @@ async function steps(page: Page): Promise<void> {
   await lens.waitFor({ timeout: 30_000 });
   assert.equal((await lens.innerText()).replace(/\u00a0/g, ' ').trim(), 'GET /posts/{id} · 300 req · 15.0 s total · p99 70.0 ms');
   await screenshot(page, 'endpoints-codelens');
+  await readmeShot(page, 'endpoints-codelens');
 
   // clicking an endpoint opens its handler: close the editor first, then click GET /@{accountName}
   await runCommand(page, 'View: Close All Editors');

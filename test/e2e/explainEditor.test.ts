@@ -18,6 +18,7 @@ import {
 } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
+import { readmeShot } from './readmeShots';
 import { connectionSettings, SAMPLE_DB, startSampleDb } from './sampleDb';
 
 let db: MariaDbServer | undefined;
@@ -77,6 +78,7 @@ async function steps(page: Page): Promise<void> {
   assert.ok(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1])), `hover order ${order.join(' < ')}:\n${collapsed}`);
   assert.ok(!collapsed.includes('select_type'), 'the plan table is collapsed');
   await screenshot(page, 'explain-hover-collapsed');
+  await readmeShot(page, 'hover');
   await planToggle.click();
   await hover.locator('table').first().waitFor({ timeout: 15_000 });
   const text = (await hover.innerText()).replace(/\u00a0/g, ' ');

@@ -27,6 +27,7 @@ import {
 } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
+import { readmeShot } from './readmeShots';
 import { writeSampleSlowLog } from './queriesSlowLog';
 
 let session: EditorSession | undefined;
@@ -117,6 +118,7 @@ async function steps(page: Page): Promise<void> {
   assert.ok(lensBox && lineBox && lineBox.y - (lensBox.y + lensBox.height) >= -2 && lineBox.y - (lensBox.y + lensBox.height) < 30,
     `the lens sits right above the statement (lens ${JSON.stringify(lensBox)}, line ${JSON.stringify(lineBox)})`);
   await screenshot(page, 'queries-codelens');
+  await readmeShot(page, 'queries-view');
 
   // (3) the hover on the statement carries the same figures (no database here: the plan part says so)
   const sql = line89.locator('span span', { hasText: /"SELECT/ }).first();

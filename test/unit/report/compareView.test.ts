@@ -73,7 +73,7 @@ void test('load-changed runs: faster/slower by the time per request; the request
   assert.equal(textOf(cell(users, 'verdict')), 'within noise');
   assert.equal(cell(users, 'mean').attrs.class, 'num mean ');
 
-  const login = rowOf(page, 'POST /login');
+  const login = rowOf(page, 'POST /comment');
   assert.equal(login.attrs['data-verdict'], 'slower');
   assert.ok(classOf(cell(login, 'mean')).includes('regression'));
   assert.equal(rowOf(page, 'POST /initialize').attrs['data-verdict'], 'unknown');
