@@ -128,6 +128,8 @@ class Walker {
   private readonly consumed = new Set<number>();
   private readonly candidates: Candidate[] = [];
   private readonly callRecs: CallRec[] = [];
+  /** The same records by the id of their call node (a string finds the call it is written in). */
+  private readonly callByNode = new Map<number, CallRec>();
   private readonly heredocs: Candidate[] = [];
   /** Ruby heredoc openers (their start) and the literal read from their body. */
   private readonly heredocBodies = new Map<number, Literal>();
@@ -205,6 +207,7 @@ class Walker {
         const start = node.startIndex, end = popAt;
         const rec: CallRec = { shape, node, start, end, argsStart: args ? args.startIndex : end, argsEnd: args ? args.endIndex : end, ctx };
         this.callRecs.push(rec);
+        this.callByNode.set(node.id, rec);
         const site: CallSite = { name: shape.name, range: this.range(start, end), loops: ctx.loops };
         if (shape.receiver) site.receiver = shape.receiver;
         if (ctx.fn?.name) site.function = ctx.fn.name;
@@ -328,7 +331,7 @@ class Walker {
       if (spec.argLists.has(t) && p.parent && spec.calls.has(p.parent.type)) callNode = p.parent;
       else if (spec.calls.has(t)) callNode = p; // tagged template: the string is the arguments
       if (callNode) {
-        const rec = this.callRecs.find((r) => r.start === callNode!.startIndex && r.end === callNode!.endIndex && r.node.type === callNode!.type);
+        const rec = this.callByNode.get(callNode.id);
         const shape = rec?.shape ?? spec.call(callNode);
         if (!shape) break;
         const style = spec.formatCalls.get(shape.name);

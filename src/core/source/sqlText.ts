@@ -108,7 +108,9 @@ export function looksLikeSql(text: string): boolean {
 }
 
 function statementShaped(text: string): boolean {
-  const i = skipNoise(text, 0, true);
+  // why: most text starts with its first word; only then is there no comment, space or parenthesis to skip.
+  const c0 = text.charCodeAt(0) | 32;
+  const i = c0 >= 97 && c0 <= 122 ? 0 : skipNoise(text, 0, true);
   const m = /^[A-Za-z]+/.exec(text.slice(i, i + 8));
   if (!m) return false;
   const word = m[0];
@@ -167,6 +169,8 @@ const AFTER_VALUE = new Set([
 
 /** Clauses in which a value is followed by an operator, a keyword or the end, never by an ordinary word. */
 const VALUE_CLAUSES = new Set(['where', 'having', 'on', 'set', 'values', 'value', 'limit', 'and', 'or']);
+/** The longest word readsAsMessage takes as a clause (`values`, `select`, `having`). */
+const CLAUSE_WORD_MAX = 6;
 
 /**
  * True when statement-shaped text is a message about SQL rather than SQL: a value in a condition,
@@ -185,9 +189,12 @@ function readsAsMessage(text: string): boolean {
     const c = text.charCodeAt(cur.start);
     if (k === T_WORD) {
       if (prevPercent === cur.start && cur.end - cur.start === 1 && 'vwqT'.includes(text[cur.start])) return true;
-      const w = text.slice(cur.start, cur.end).toLowerCase();
-      if (prevValue && depth === 0 && VALUE_CLAUSES.has(clause) && !AFTER_VALUE.has(w)) return true;
-      if (depth === 0 && (VALUE_CLAUSES.has(w) || w === 'select' || w === 'from' || w === 'order' || w === 'group' || w === 'by')) clause = w;
+      // why: words inside parentheses, and words longer than any clause word, need no lower-cased copy.
+      if (depth === 0 && (prevValue || cur.end - cur.start <= CLAUSE_WORD_MAX)) {
+        const w = text.slice(cur.start, cur.end).toLowerCase();
+        if (prevValue && VALUE_CLAUSES.has(clause) && !AFTER_VALUE.has(w)) return true;
+        if (VALUE_CLAUSES.has(w) || w === 'select' || w === 'from' || w === 'order' || w === 'group' || w === 'by') clause = w;
+      }
       prevValue = false;
     } else if (k === T_OP) {
       if (c === 37 && cur.end === cur.start + 1) { prevPercent = cur.end; prevValue = false; continue; }
@@ -216,6 +223,18 @@ const REPORTING_RECEIVER = /^[$@]*(?:\w*_)?(?:log|logger|logging|slog|logrus|zap
  * `raise`, `die`, `error_log`, `eprintln!`, `new ValueError`). `call` is the callee as written in source.
  */
 export function isReportingCall(call: string): boolean {
+  // why: asked for every statement written in a call; an app names few callees (`db.Query`, `$dbh->prepare`) many times.
+  let r = reportingCalls.get(call);
+  if (r === undefined) {
+    if (reportingCalls.size >= 4096) reportingCalls.clear();
+    reportingCalls.set(call, r = reports(call));
+  }
+  return r;
+}
+
+const reportingCalls = new Map<string, boolean>();
+
+function reports(call: string): boolean {
   const segs = call.replace(/!$/, '').split(/::|->|\.|\s+/).filter(Boolean);
   if (!segs.length) return false;
   const name = segs[segs.length - 1];

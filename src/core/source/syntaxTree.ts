@@ -38,28 +38,46 @@ export interface Point { row: number; column: number }
 
 /** One node of a copied tree: positions are offsets into the text (UTF-16 code units). */
 export class SyntaxNode {
-  children: SyntaxNode[] = NO_CHILDREN;
+  // why: `declare`d members, set in the constructor only: a class field is defined on every new node
+  // (and a parameter property once more assigned), which costs a property definition per field on
+  // the few million nodes a scan copies.
+  declare children: SyntaxNode[];
   /** Position among the parent's children. */
-  index = 0;
-  isMissing = false;
+  declare index: number;
+  declare isMissing: boolean;
   /** True when this node is or contains an ERROR or missing node. */
-  hasError = false;
-  private named?: SyntaxNode[];
+  declare hasError: boolean;
+  private declare named: SyntaxNode[] | undefined;
+  declare readonly tree: SyntaxTree;
+  /** Unique within its tree: the node's place in pre-order. */
+  declare readonly id: number;
+  /** The grammar's id of the type (tables.types[typeId] === type; 65535 for ERROR). */
+  declare readonly typeId: number;
+  declare readonly type: string;
+  declare readonly isNamed: boolean;
+  declare readonly startIndex: number;
+  declare readonly endIndex: number;
+  /** The field this node fills in its parent (`left`, `arguments` …), or null. */
+  declare readonly field: string | null;
+  declare readonly parent: SyntaxNode | null;
 
-  constructor(
-    readonly tree: SyntaxTree,
-    /** Unique within its tree: the node's place in pre-order. */
-    readonly id: number,
-    /** The grammar's id of the type (tables.types[typeId] === type; 65535 for ERROR). */
-    readonly typeId: number,
-    readonly type: string,
-    readonly isNamed: boolean,
-    readonly startIndex: number,
-    readonly endIndex: number,
-    /** The field this node fills in its parent (`left`, `arguments` …), or null. */
-    readonly field: string | null,
-    readonly parent: SyntaxNode | null,
-  ) {}
+  constructor(tree: SyntaxTree, id: number, typeId: number, type: string, isNamed: boolean, startIndex: number, endIndex: number,
+    field: string | null, parent: SyntaxNode | null) {
+    this.children = NO_CHILDREN;
+    this.index = 0;
+    this.isMissing = false;
+    this.hasError = false;
+    this.named = undefined;
+    this.tree = tree;
+    this.id = id;
+    this.typeId = typeId;
+    this.type = type;
+    this.isNamed = isNamed;
+    this.startIndex = startIndex;
+    this.endIndex = endIndex;
+    this.field = field;
+    this.parent = parent;
+  }
 
   get text(): string {
     return this.tree.text.slice(this.startIndex, this.endIndex);

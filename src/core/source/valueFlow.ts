@@ -36,6 +36,8 @@ export interface Def {
 /** Variants kept per value; past that, further alternatives are dropped (the first ones stand). */
 export const MAX_VARIANTS = 4;
 
+/** keyOf's kept answer for a node that names no variable. */
+const NO_KEY = '\0';
 const DYNAMIC: Variant[] = [{ parts: [{ dynamic: true }], literals: [] }];
 const EMPTY: Variant[] = [{ parts: [], literals: [] }];
 
@@ -65,6 +67,12 @@ export class ValueFlow {
   private readonly active = new Set<Def>();
   private sqlKeys?: Set<string>;
   private readonly offsets = new Map<string, number[]>();
+  /** keyOf's answers by node id (NO_KEY: none). */
+  private readonly keys: string[] = [];
+  /** What each node type of the grammar is to value flow (K_* bits), by type id. */
+  private readonly kinds: Uint8Array;
+  /** Whether a call never returns (EXIT_CALLS), by node id. */
+  private readonly exitCalls = new Map<number, boolean>();
 
   constructor(
     private readonly nodes: readonly Node[],
@@ -77,20 +85,31 @@ export class ValueFlow {
     private readonly heredocs: ReadonlyMap<number, Literal>,
     /** Literals already read without interpolations, by start (read once per file). */
     private readonly known: ReadonlyMap<number, Literal> = new Map(),
-  ) {}
+  ) {
+    this.kinds = kindsOf(spec, nodes[0].tree.tables, language);
+  }
 
   /** The key a use or target of a variable is filed under: `q`, `$q` → `q`; `self.q`, `@q`, `self::Q` → `.q`, `.Q`. */
   keyOf(node: Node): string | undefined {
+    // why: asked again for the same names by every reaching and mention test; each answer is kept by node id.
+    const kept = this.keys[node.id];
+    if (kept !== undefined) return kept === NO_KEY ? undefined : kept;
+    const k = this.keyOfNode(node);
+    this.keys[node.id] = k ?? NO_KEY;
+    return k;
+  }
+
+  private keyOfNode(node: Node): string | undefined {
     let n = node;
     while (this.spec.transparent.has(n.type) && n.namedChildCount === 1) n = n.firstNamedChild!;
     const t = n.type;
     if (IDENTS.has(t)) {
-      const name = n.text.replace(/^[$@]+/, '');
+      const name = this.bareName(n);
       return t === 'instance_variable' || t === 'class_variable' ? `.${name}` : name;
     }
     if (MEMBERS.has(t)) {
       const last = n.lastNamedChild;
-      return last ? `.${last.text.replace(/^[$@]+/, '')}` : undefined;
+      return last ? `.${this.bareName(last)}` : undefined;
     }
     // Go `rows, err :=`, Python `a, b =`: the first name.
     if (t === 'expression_list' || t === 'pattern_list' || t === 'tuple_pattern' || t === 'left_assignment_list') {
@@ -98,6 +117,14 @@ export class ValueFlow {
       return first ? this.keyOf(first) : undefined;
     }
     return undefined;
+  }
+
+  /** A name's text without its sigils (`$q`, `@q`, `@@q` → `q`). */
+  private bareName(n: Node): string {
+    let i = n.startIndex;
+    const end = n.endIndex;
+    for (let c = this.text.charCodeAt(i); i < end && (c === 36 || c === 64); c = this.text.charCodeAt(++i));
+    return this.text.slice(i, end);
   }
 
   /** Every assignment of the file, by variable key (built on first use). */
@@ -159,7 +186,7 @@ export class ValueFlow {
   }
 
   private isFunction(n: Node): boolean {
-    return this.spec.functions.has(n.type) || (this.language === 'ruby' && (n.type === 'do_block' || n.type === 'block'));
+    return (this.kinds[n.typeId] & K_FUNCTION) !== 0;
   }
 
   private scopeOf(n: Node, declare: boolean): Node {
@@ -171,7 +198,7 @@ export class ValueFlow {
   }
 
   isLoop(n: Node): boolean {
-    return this.spec.loops.has(n.type) || this.loopBodies.has(n.id);
+    return (this.kinds[n.typeId] & K_LOOP) !== 0 || this.loopBodies.has(n.id);
   }
 
   /** Keys of variables some assignment gives SQL-looking text (directly or through another such variable). */
@@ -250,7 +277,7 @@ export class ValueFlow {
       // why: text appended in a loop is what the loop is for (`VALUES (?)` + `, (?)` per row); its value
       // (the old text and a dynamic part) stands for the statement, not the bare start.
       if (append && this.isLoop(a)) continue;
-      if (CONDITIONAL.test(a.type) || this.isLoop(a) || this.isFunction(a)) return false;
+      if ((this.kinds[a.typeId] & (K_CONDITIONAL | K_FUNCTION)) !== 0 || this.isLoop(a)) return false;
     }
     return true;
   }
@@ -277,11 +304,17 @@ export class ValueFlow {
   isExit(s: Node, crossesLoop: boolean): boolean {
     if (!s.isNamed) return false;
     const t = s.type;
-    if (LEAVES.test(t) || (!crossesLoop && LEAVES_ITERATION.test(t))) return true;
+    const kind = this.kinds[s.typeId];
+    if ((kind & K_LEAVES) !== 0 || (!crossesLoop && (kind & K_LEAVES_ITERATION) !== 0)) return true;
     if (t === 'expression_statement' && s.firstNamedChild) return this.isExit(s.firstNamedChild, crossesLoop);
     if (this.spec.calls.has(t)) {
-      const shape = this.spec.call(s);
-      return !!shape && EXIT_CALLS.has(shape.name);
+      // why: the statements after an assignment are asked again for each use it may reach; a call's shape is read once.
+      let exits = this.exitCalls.get(s.id);
+      if (exits === undefined) {
+        const shape = this.spec.call(s);
+        this.exitCalls.set(s.id, exits = !!shape && EXIT_CALLS.has(shape.name));
+      }
+      return exits;
     }
     return false;
   }
@@ -289,8 +322,9 @@ export class ValueFlow {
   /** True when `n` sits where an error is being handled: a catch/rescue/except clause, or `if err != nil { … }`. */
   onErrorPath(n: Node): boolean {
     for (let a = n.parent; a && !this.isFunction(a); a = a.parent) {
-      if (/(?:^|_)(?:catch|rescue|except)(?:_|$)/.test(a.type)) return true;
-      if (/^if_(?:statement|expression)$/.test(a.type)) {
+      const kind = this.kinds[a.typeId];
+      if (kind & K_HANDLER) return true;
+      if (kind & K_IF) {
         const cond = a.childForFieldName('condition');
         const body = a.childForFieldName('consequence') ?? a.childForFieldName('body');
         if (cond && body && body.startIndex <= n.startIndex && body.endIndex >= n.endIndex && /\berr\s*!=\s*nil\b|\.is_err\(\)|\bError\b/.test(cond.text)) return true;
@@ -456,6 +490,35 @@ export class ValueFlow {
     }
     return e && (IDENTS.has(e.type) || MEMBERS.has(e.type)) ? this.variable(e, depth + 1) : DYNAMIC;
   }
+}
+
+const K_FUNCTION = 1, K_LOOP = 2, K_CONDITIONAL = 4, K_LEAVES = 8, K_LEAVES_ITERATION = 16, K_HANDLER = 32, K_IF = 64;
+const kindTables = new WeakMap<GrammarTables, Uint8Array>();
+
+/**
+ * Per grammar, by type id: the K_* bits of each node type (functions and Ruby blocks, loops, branches,
+ * statements that leave, error handlers, `if`).
+ * why: these are asked for every ancestor of every assignment and use; one read of a table beats a regular expression each time.
+ */
+function kindsOf(spec: LangSpec, tables: GrammarTables, language: Language): Uint8Array {
+  let r = kindTables.get(tables);
+  if (!r) {
+    // ERROR nodes (type id 65535) are past the end of the table and read as 0, as their type matched none of these.
+    r = new Uint8Array(tables.types.length);
+    tables.types.forEach((t, id) => {
+      let k = 0;
+      if (spec.functions.has(t) || (language === 'ruby' && (t === 'do_block' || t === 'block'))) k |= K_FUNCTION;
+      if (spec.loops.has(t)) k |= K_LOOP;
+      if (CONDITIONAL.test(t)) k |= K_CONDITIONAL;
+      if (LEAVES.test(t)) k |= K_LEAVES;
+      if (LEAVES_ITERATION.test(t)) k |= K_LEAVES_ITERATION;
+      if (/(?:^|_)(?:catch|rescue|except)(?:_|$)/.test(t)) k |= K_HANDLER;
+      if (/^if_(?:statement|expression)$/.test(t)) k |= K_IF;
+      r![id] = k;
+    });
+    kindTables.set(tables, r);
+  }
+  return r;
 }
 
 /** Per grammar: 1 assignment, 2 assignment with an operator, 3 Ruby binary (`q << …`), 4 Rust call (`q.push_str(…)`), by type id. */
