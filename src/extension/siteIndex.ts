@@ -11,6 +11,7 @@ import type { Logger } from './logger';
 import type { QueryInsightConfig } from './settings';
 import { isExcluded } from '../core/glob/pathGlob';
 import { SOURCE_GLOB } from '../core/source/languageOf';
+import { ignoredDirNote, ignoredSources } from '../node/scanDir';
 
 /** Turns one file's text into facts; undefined when the file is in no language we read. */
 export interface FactsProvider {
@@ -150,11 +151,14 @@ export class SiteIndex implements vscode.Disposable {
       const settings = this.settingsFor(folder);
       const exclude = settings.exclude.length ? `{${settings.exclude.join(',')}}` : undefined;
       const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, SOURCE_GLOB), exclude, undefined, token);
+      // why: the CLI's rule for .gitignore (tracked files stay), which findFiles does not read; named in the log as on its stderr.
+      const ignored = folder.uri.scheme === 'file' ? await ignoredSources(folder.uri.fsPath) : undefined;
+      if (ignored) for (const d of ignored.dirs) this.logger.info(`scan: ${ignoredDirNote(d, ignored.git)}`);
       // why: findFiles's exclude only prunes the walk; the decision is the shared matcher's, which the
       // watcher's changes go through too (refresh), so a file is in the index whichever way it came.
       for (const uri of uris) {
         const path = relativePath(uri);
-        if (this.provider.accepts(path) && !isExcluded(path, settings.exclude)) found.push({ uri, settings });
+        if (this.provider.accepts(path) && !isExcluded(path, settings.exclude) && !ignored?.ignores(path)) found.push({ uri, settings });
       }
     }
     const before = new Set(this.files.keys());

@@ -46,6 +46,8 @@ export interface SourceListing {
   skipped: Map<SkipReason, number>;
   /** Directories of source skipped as ignored (none of their files is tracked by git). */
   ignoredDirs: IgnoredSourceDir[];
+  /** Every path skipped as ignored: source files, and directories (with a trailing '/') whatever they hold. */
+  ignored: string[];
   /** True when git said which files it tracks (ignore rules then spare them). */
   git: boolean;
 }
@@ -85,7 +87,7 @@ function countSources(dir: string): { n: number; more: boolean } {
  */
 export async function listSourceFiles(root: string, opts: ListOptions = {}): Promise<SourceListing> {
   const tracked = opts.tracked === undefined ? gitTrackedFiles(root) : opts.tracked ?? undefined;
-  const out: SourceListing = { files: [], skipped: new Map(), ignoredDirs: [], git: tracked !== undefined };
+  const out: SourceListing = { files: [], skipped: new Map(), ignoredDirs: [], ignored: [], git: tracked !== undefined };
   /** `ignoredAbove`: an ignored directory entered only for the tracked files it holds. */
   const walk = async (dir: string, rel: string, rules: IgnoreRule[], ignoredAbove: boolean): Promise<void> => {
     let entries: Dirent[];
@@ -118,6 +120,7 @@ export async function listSourceFiles(root: string, opts: ListOptions = {}): Pro
         const ignored = ignoredAbove || isIgnored(r, true, rules);
         if (ignored && !tracked?.dirs.has(r)) {
           count(out.skipped, 'gitignored');
+          out.ignored.push(`${r}/`);
           const { n, more } = countSources(abs);
           if (n > 0) out.ignoredDirs.push({ dir: r, sourceFiles: n, more });
           continue;
@@ -128,7 +131,11 @@ export async function listSourceFiles(root: string, opts: ListOptions = {}): Pro
       if (!isFile) continue;
       const language = languageForPath(e.name);
       if (!language) continue;
-      if ((ignoredAbove || isIgnored(r, false, rules)) && !tracked?.files.has(r)) { count(out.skipped, 'gitignored'); continue; }
+      if ((ignoredAbove || isIgnored(r, false, rules)) && !tracked?.files.has(r)) {
+        count(out.skipped, 'gitignored');
+        out.ignored.push(r);
+        continue;
+      }
       out.files.push({ rel: r, abs, language });
     }
   };
@@ -188,6 +195,30 @@ export async function scanProject(root: string, cache: FactsCache, opts: ListOpt
     result.facts.push(facts);
   }
   return result;
+}
+
+/** What .gitignore rules leave out of a directory, for a scan that lists its files another way (the editor's). */
+export interface IgnoredSources {
+  /** True when `rel` (relative to the root, '/'-separated) is ignored and untracked, itself or through a directory. */
+  ignores(rel: string): boolean;
+  /** Directories of source skipped as ignored (see SourceListing). */
+  dirs: IgnoredSourceDir[];
+  git: boolean;
+}
+
+/**
+ * The `scan` command's rule for ignored files under `root` (.gitignore files; tracked files stay in a git
+ * work tree), so the editor's workspace scan leaves out what the CLI leaves out and can name the same directories.
+ */
+export async function ignoredSources(root: string, opts: ListOptions = {}): Promise<IgnoredSources> {
+  const listing = await listSourceFiles(root, opts);
+  const files = new Set(listing.ignored.filter((p) => !p.endsWith('/')));
+  const dirs = listing.ignored.filter((p) => p.endsWith('/'));
+  return {
+    ignores: (rel) => files.has(rel) || dirs.some((d) => rel.startsWith(d)),
+    dirs: listing.ignoredDirs,
+    git: listing.git,
+  };
 }
 
 /** One line saying that a directory of source was skipped as ignored, for stderr or a log. */

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { listSourceFiles } from '../../../src/node/scanDir';
+import { ignoredDirNote, ignoredSources, listSourceFiles } from '../../../src/node/scanDir';
 import { gitTrackedFiles } from '../../../src/node/gitTracked';
 import { scanCommand } from '../../../src/cli/commands/scan';
 
@@ -89,6 +89,26 @@ void test('scan CLI: names each directory of source skipped as ignored on stderr
     const stderr = Buffer.concat(e).toString('utf8');
     assert.match(stderr, /skipped scratch\/ \(2 source files\): ignored by \.gitignore and none of it tracked by git/);
     assert.match(stderr, /skipped gen\/other\/ \(1 source file\)/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+void test('editor rule: ignoredSources leaves out what scan leaves out, and names the same directories', async () => {
+  const root = repo();
+  try {
+    const ig = await ignoredSources(root);
+    const all = ['main.go', 'app/new.py', 'gen/client.go', 'gen/sub/deep.go', 'gen/untracked.go', 'gen/other/x.go', 'models.gen.go',
+      'stale.gen.go', 'scratch/a.py', 'scratch/b.rb'];
+    // the same files the CLI lists, whichever way the editor found them (findFiles does not read .gitignore)
+    const listed = (await listSourceFiles(root)).files.map((f) => f.rel);
+    assert.deepEqual(all.filter((f) => !ig.ignores(f)).sort(), [...listed].sort());
+    assert.deepEqual(ig.dirs.map((d) => ignoredDirNote(d, ig.git)), [
+      'skipped gen/other/ (1 source file): ignored by .gitignore and none of it tracked by git',
+      'skipped scratch/ (2 source files): ignored by .gitignore and none of it tracked by git',
+    ]);
+    // a name that only starts like an ignored directory is not under it
+    assert.equal(ig.ignores('scratchpad.go'), false);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
