@@ -42,6 +42,23 @@ function walk(dir, accept, acc = []) {
 // that fail quietly where node_modules is absent (the .vsix) and are used where it is present.
 const optionalNative = ['cpu-features', '*.node'];
 
+/**
+ * Rewrites a package's relative require of its own .node file (ssh2's `./crypto/build/Release/
+ * sshcrypto.node`) to the package path, so the bundle finds it through node_modules. Left relative,
+ * it was looked for beside the bundle and never found: ssh2 then decrypted every packet through a
+ * new AES-GCM decipher, about a third of the CPU cost of reading a log over SSH.
+ */
+const nativeAddonPlugin = {
+  name: 'query-insight-native-addons',
+  setup(b) {
+    b.onResolve({ filter: /\.node$/ }, (args) => {
+      const full = join(args.resolveDir, args.path).split('\\').join('/');
+      const at = full.lastIndexOf('/node_modules/');
+      return at < 0 ? undefined : { path: full.slice(at + '/node_modules/'.length), external: true };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -98,7 +115,7 @@ export async function buildCli(distDir, { production: prod = production } = {}) 
     // why: import() of a command becomes require() of its bundle, so no ES module loader starts.
     supported: { 'dynamic-import': false },
   };
-  const one = (entry, outfile) => esbuild.build({ ...options, entryPoints: [entry], outfile, plugins: [cliSplitPlugin(outfile, cliDir)] });
+  const one = (entry, outfile) => esbuild.build({ ...options, entryPoints: [entry], outfile, plugins: [nativeAddonPlugin, cliSplitPlugin(outfile, cliDir)] });
   await Promise.all([
     one(join(root, 'src/cli/cli.ts'), join(distDir, 'cli.js')),
     ...Object.entries(CLI_SHARED).map(([entry, name]) => one(entry, join(cliDir, name))),
@@ -114,7 +131,7 @@ export async function buildShipped(distDir, { production: prod = production } = 
   copyGrammars(distDir);
   const opts = { ...common, sourcemap: prod ? false : 'linked', minify: prod };
   const builds = [
-    esbuild.build({ ...opts, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(distDir, 'extension.js'), external: ['vscode', ...optionalNative] }),
+    esbuild.build({ ...opts, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(distDir, 'extension.js'), external: ['vscode', ...optionalNative], plugins: [nativeAddonPlugin] }),
   ];
   const webviewEntry = join(root, 'src/webview/main.ts');
   if (existsSync(webviewEntry)) {
