@@ -148,7 +148,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     }
     if (summary.banners) lines.push(`# ${summary.banners} server start-up banner(s) skipped`);
     if (overflowEntries) lines.push(`# ${overflowEntries} entries with further new fingerprints not kept (limit reached)`);
-    if (summary.truncatedStatements) lines.push(`# ${summary.truncatedStatements} statements longer than the limit were cut`);
+    if (summary.truncatedStatements) lines.push(`# ${summary.truncatedStatements} statements cut: a literal longer than the limit (64 MiB) holds no place to split them`);
     if (summary.tooLong) lines.push(`# ${summary.tooLong} lines too long, skipped unread`);
     if (summary.reread) lines.push(`# ${summary.reread} string literal(s) left open (log cut inside?): the lines after were read again as entries`);
     if (summary.damaged) {

@@ -34,6 +34,7 @@
  * Query_time or Lock_time, a header line over 64 KiB (counted as too long, skipped unread).
  */
 
+import { fingerprintPart, lastCommaEnd, type FingerprintPart } from '../sql/fingerprint';
 import { endsWith, forEachLineOf, lastIndexOf, parseDecimal, parseHeaderTime, startsWith } from './slowLogBytes';
 import { HeaderFields } from './slowHeaderFields';
 import { QuoteScan } from './slowQuoteScan';
@@ -92,7 +93,7 @@ function headerKind(b: Uint8Array, s: number, e: number): number {
 /** A summary with nothing counted yet. */
 export function emptySlowSummary(): SlowLogParseSummary {
   return {
-    entries: 0, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, damaged: 0, damagedSamples: [],
+    entries: 0, lines: 0, malformed: 0, problems: [], banners: 0, truncatedStatements: 0, longStatements: 0, damaged: 0, damagedSamples: [],
     tooLong: 0, reread: 0, lineCounts: { entries: 0, malformed: 0, banners: 0, blank: 0 }, features: [],
   };
 }
@@ -126,6 +127,8 @@ export class SlowLogParser {
   private readonly h: HeaderFields;
   /** The current statement was cut at maxStatementBytes. */
   private cut = false;
+  /** The start of the current statement, fingerprinted and dropped because the statement grew past maxStatementBytes. */
+  private part: FingerprintPart | undefined;
   /** The last statement line ended with `;` (the server ends every statement so). */
   private endsWithSemicolon = false;
   private readonly quotes = new QuoteScan();
@@ -148,7 +151,7 @@ export class SlowLogParser {
     this.h = new HeaderFields(this.decode);
     this.e = {
       line: 0, time: NaN, preciseTime: false, user: '', host: '', threadId: -1, schema: '', queryTime: 0, lockTime: 0,
-      rowsSent: 0, rowsExamined: 0, rowsAffected: -1, bytesSent: -1, sqlBytes: new Uint8Array(4096), sqlLength: 0, admin: false,
+      rowsSent: 0, rowsExamined: 0, rowsAffected: -1, bytesSent: -1, sqlBytes: new Uint8Array(4096), sqlLength: 0, fingerprintPart: undefined, admin: false,
     };
   }
 
@@ -318,6 +321,8 @@ export class SlowLogParser {
     x.fullScan = undefined; x.fullJoin = undefined; x.tmpTable = undefined; x.tmpTableOnDisk = undefined;
     x.filesort = undefined; x.filesortOnDisk = undefined; x.extra = undefined;
     x.sqlLength = 0;
+    x.fingerprintPart = undefined;
+    this.part = undefined;
     x.admin = false;
     this.hasUserHost = false;
     this.hasStatement = false;
@@ -367,6 +372,7 @@ export class SlowLogParser {
       if (!x.admin) this.h.damage ??= 'no # User@Host line';
     }
     if (x.schema === '') x.schema = this.lastUse;
+    x.fingerprintPart = this.part;
     if (this.h.damage) {
       this.summary.damaged++;
       if (this.summary.damagedSamples.length < this.maxDamaged) {
@@ -511,25 +517,53 @@ export class SlowLogParser {
     x.sqlLength = n;
   }
 
+  /**
+   * The statement filled maxStatementBytes: fingerprints it up to its last `,` (outside literals)
+   * and keeps only the rest, so that the whole statement's fingerprint comes out at any length.
+   * Returns false when there is no such `,` (one literal fills the buffer).
+   */
+  private fingerprintStart(): boolean {
+    const x = this.e;
+    const at = lastCommaEnd(x.sqlBytes, 0, x.sqlLength);
+    if (at <= 0) return false;
+    if (!this.part) this.summary.longStatements++;
+    this.part = fingerprintPart(x.sqlBytes, 0, at, this.part);
+    x.sqlBytes.copyWithin(0, at, x.sqlLength);
+    x.sqlLength -= at;
+    // why: offsets into the statement move with it; the split is outside any literal, where the quote scan is at rest.
+    this.quotes.dropped(at);
+    if (this.swallowedLine >= 0) this.swallowedAt -= at;
+    return true;
+  }
+
+  /** Appends b[s, e) to the statement, in parts when it outgrows maxStatementBytes (cut only where it cannot be split). */
+  private put(b: Uint8Array, s: number, e: number): void {
+    const x = this.e;
+    while (s < e && !this.cut) {
+      const room = this.maxStmt - x.sqlLength;
+      if (room <= 0) {
+        if (this.fingerprintStart()) continue;
+        this.summary.truncatedStatements++;
+        this.cut = true;
+        return;
+      }
+      const n = Math.min(room, e - s);
+      if (x.sqlLength + n > x.sqlBytes.length) {
+        const next = new Uint8Array(Math.min(this.maxStmt, Math.max(x.sqlBytes.length * 2, x.sqlLength + n)));
+        next.set(x.sqlBytes.subarray(0, x.sqlLength));
+        x.sqlBytes = next;
+      }
+      x.sqlBytes.set(b.subarray(s, s + n), x.sqlLength);
+      x.sqlLength += n;
+      s += n;
+    }
+  }
+
   private appendStatement(b: Uint8Array, s: number, e: number): void {
     const x = this.e;
     if (!this.hasStatement) x.sqlLength = 0;
-    let n = e - s;
-    const need = x.sqlLength + n + 1;
-    if (need > this.maxStmt) {
-      n = Math.max(0, this.maxStmt - x.sqlLength - 1);
-      if (!this.cut) this.summary.truncatedStatements++;
-      this.cut = true;
-      if (n === 0 && this.hasStatement) return;
-    }
-    if (x.sqlLength + n + 1 > x.sqlBytes.length) {
-      const next = new Uint8Array(Math.max(x.sqlBytes.length * 2, x.sqlLength + n + 1));
-      next.set(x.sqlBytes.subarray(0, x.sqlLength));
-      x.sqlBytes = next;
-    }
-    if (this.hasStatement) x.sqlBytes[x.sqlLength++] = 10;
-    x.sqlBytes.set(b.subarray(s, s + n), x.sqlLength);
-    x.sqlLength += n;
+    if (this.hasStatement) this.put(NEWLINE, 0, 1);
+    this.put(b, s, e);
     this.hasStatement = true;
     let k = e - 1;
     while (k >= s && (b[k] === 32 || b[k] === 9)) k--;
@@ -537,9 +571,12 @@ export class SlowLogParser {
   }
 }
 
-/** Decodes an entry's statement. */
+const NEWLINE = new Uint8Array([10]);
+
+/** Decodes an entry's statement (for a statement held in parts: the fingerprint of its start, then the rest as logged). */
 export function entrySql(entry: SlowLogEntry): string {
-  return utf8.decode(entry.sqlBytes.subarray(0, entry.sqlLength));
+  const rest = utf8.decode(entry.sqlBytes.subarray(0, entry.sqlLength));
+  return entry.fingerprintPart ? `${utf8.decode(entry.fingerprintPart.bytes)} ${rest}` : rest;
 }
 
 /** A self-contained copy of an entry (for tests and small logs). */
@@ -556,6 +593,7 @@ export function parseSlowLog(input: string | Uint8Array, options: SlowLogParserO
     const r: Partial<SlowLogEntry> & SlowLogRecord = { ...e, extra: e.extra ? { ...e.extra } : undefined, sql: entrySql(e) };
     delete r.sqlBytes;
     delete r.sqlLength;
+    delete r.fingerprintPart;
     records.push(r);
   }, options);
   forEachLineOf(bytes, (b, s, e, n) => parser.line(b, s, e, n));

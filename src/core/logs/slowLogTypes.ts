@@ -1,4 +1,5 @@
 /** The data the slow-log reader (slowLogParser.ts) hands out: entries, options, the summary of a parse. */
+import type { FingerprintPart } from '../sql/fingerprint';
 
 /** One parsed entry. The parser reuses one object: copy what you keep beyond the callback. */
 export interface SlowLogEntry {
@@ -34,6 +35,11 @@ export interface SlowLogEntry {
   /** The statement bytes are sqlBytes[0, sqlLength) (UTF-8, without the final `;`). */
   sqlBytes: Uint8Array;
   sqlLength: number;
+  /**
+   * Set when the statement was longer than maxStatementBytes: its start, already fingerprinted
+   * (sqlBytes then hold the rest). The fingerprint is the whole statement's: fingerprintInto(sqlBytes, 0, sqlLength, fingerprintPart).
+   */
+  fingerprintPart?: FingerprintPart;
   /** Set for `# administrator command: X;` entries (then the statement is `administrator command: X`). */
   admin: boolean;
 }
@@ -47,8 +53,10 @@ export interface SlowLogParserOptions {
   /** How many malformed entries to keep as samples (all are counted). Default 10. */
   maxProblemSamples?: number;
   /**
-   * Statements longer than this are cut (the entry is kept and counted in `truncatedStatements`).
-   * Default 64 MiB: a bulk INSERT of several MiB must stay whole to keep one fingerprint.
+   * Statements longer than this are held in parts: the start is fingerprinted (up to a `,`) and
+   * dropped, so the fingerprint is the whole statement's at any length and memory stays bounded
+   * (counted in `longStatements`). Only a run longer than this with no `,` outside a literal (one
+   * huge literal) is cut, counted in `truncatedStatements`. Default 64 MiB.
    */
   maxStatementBytes?: number;
   /** Decodes bytes that an entry keeps (user, host, schema, extra fields). Default: UTF-8. */
@@ -64,6 +72,8 @@ export interface SlowLogParseSummary {
   /** Start-up banners skipped. */
   banners: number;
   truncatedStatements: number;
+  /** Statements longer than maxStatementBytes, fingerprinted whole in parts (their example text starts with the fingerprint of the first part). */
+  longStatements: number;
   /** Entries kept although their header was damaged (see the module comment), with a few samples. */
   damaged: number;
   damagedSamples: SlowLogProblem[];

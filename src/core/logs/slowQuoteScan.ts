@@ -30,6 +30,15 @@ export class QuoteScan {
   reset(): void { this.state = OUT; this.pos = 0; this.escaped = false; }
 
   /**
+   * The first `n` bytes of the statement were removed, at a point outside any literal, quoted name
+   * or comment: positions move back by `n` (a scan that had not reached that point resumes there, at rest).
+   */
+  dropped(n: number): void {
+    if (this.pos >= n) this.pos -= n;
+    else { this.pos = 0; this.state = OUT; this.escaped = false; }
+  }
+
+  /**
    * True when b[0, end) ends inside a literal, a quoted identifier or a block comment (a line
    * comment ends with its line, so it does not count). `b` may be a grown copy of the buffer of the
    * previous call, with the same bytes before the previous `end`.

@@ -150,7 +150,7 @@ export class SlowStatsCollector {
   }
 
   private lookup(e: SlowLogEntry): Acc | undefined {
-    const n = fingerprintInto(e.sqlBytes, 0, e.sqlLength);
+    const n = fingerprintInto(e.sqlBytes, 0, e.sqlLength, e.fingerprintPart);
     const out = lastFingerprintBytes();
     const h = hashOf(out, n);
     const t = this.table;

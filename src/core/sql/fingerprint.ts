@@ -21,7 +21,7 @@
  * placeholder list + `)` maps; anywhere else it becomes the token DYNAMIC_TOKEN, which the mapper
  * (src/core/logs/slowMapping.ts) treats as a wildcard.
  */
-import { F_LIST, F_UNTERMINATED, SqlCursor, T_COMMENT, T_DYNAMIC, T_EOF, T_EXEC_COMMENT, T_NUMBER, T_OP, T_PLACEHOLDER, T_QIDENT, T_STRING, T_SYSVAR, T_USERVAR, T_WORD } from './sqlLexer';
+import { F_LIST, F_UNTERMINATED, SqlCursor, T_COMMENT, T_DYNAMIC, T_EOF, T_EXEC_COMMENT, T_NUMBER, T_OP, T_PLACEHOLDER, T_PUNCT, T_QIDENT, T_STRING, T_SYSVAR, T_USERVAR, T_WORD } from './sqlLexer';
 
 /** Token that stands for a dynamic part outside a value position in a fingerprint. */
 export const DYNAMIC_TOKEN = '{dynamic}';
@@ -157,21 +157,82 @@ function isRowAfterValues(open: number): boolean {
  * Fingerprints the statement in `bytes[start, end)` (UTF-8). Returns the normalized text.
  */
 export function fingerprintBytes(b: Uint8Array, start: number, end: number): string {
-  return fingerprintRaw(b, start, end) < 0 ? 'use ?' : decodeOut();
+  return fingerprintRaw(b, start, end, undefined) < 0 ? 'use ?' : decodeOut();
 }
 
 /**
  * The allocation-free form for hot paths: fingerprints into a shared buffer and returns its length
  * (read the bytes with `lastFingerprintBytes()` before the next call; UTF-8). Same result as
- * `fingerprintBytes`.
+ * `fingerprintBytes`. With `before`, the statement's first part was fingerprinted already
+ * (fingerprintPart) and `b[start, end)` is the rest of it.
  */
-export function fingerprintInto(b: Uint8Array, start: number, end: number): number {
-  if (fingerprintRaw(b, start, end) < 0) {
+export function fingerprintInto(b: Uint8Array, start: number, end: number, before?: FingerprintPart): number {
+  if (fingerprintRaw(b, start, end, before) < 0) {
     outLen = 0;
     for (const c of 'use ?') out[outLen++] = c.charCodeAt(0);
   }
   return outLen;
 }
+
+/**
+ * The fingerprint of a statement's first part, to be continued: what a reader keeps of a statement
+ * too long to hold whole (a bulk INSERT of a gigabyte), so that its fingerprint is the one of the
+ * whole statement. Made by fingerprintPart at a `,` (see lastCommaEnd), where nothing that follows
+ * changes how the part reads.
+ */
+export interface FingerprintPart {
+  readonly bytes: Uint8Array;
+  readonly lastKind: number;
+  readonly lastWordStart: number;
+  readonly lastWordLen: number;
+  readonly parenPos: Int32Array;
+  readonly parenKw: Uint8Array;
+  readonly valuesEnd: number;
+  readonly odku: boolean;
+  readonly wide: boolean;
+  /** Statement bytes read into it. */
+  readonly inputBytes: number;
+}
+
+/** Open lists of only values longer than this are kept as their first value (they collapse to `(?+)` when they close). */
+const OPEN_LIST_KEEP = 64;
+
+/**
+ * Fingerprints `b[start, end)`, the part of a statement after `before` (if any), and returns the
+ * state to continue from. `end` must be the end of a `,` token (lastCommaEnd). An open `IN (` or
+ * `VALUES (` list holding only values so far keeps only its first one, so a list of any length
+ * costs the same few bytes (it becomes `(?+)` as before; should a later item not be a value, the
+ * shown list is shorter than the statement's, which no fingerprint of such a list is stable under anyway).
+ */
+export function fingerprintPart(b: Uint8Array, start: number, end: number, before?: FingerprintPart): FingerprintPart {
+  fingerprintRaw(b, start, end, before);
+  if (depth > 0 && parenKw[depth - 1] !== 0 && lastKind === K_COMMA) {
+    const open = parenPos[depth - 1];
+    let onlyValues = outLen - open > OPEN_LIST_KEEP;
+    for (let i = open + 1; i < outLen && onlyValues; i++) {
+      const c = out[i];
+      if (c !== 63 && c !== 44 && c !== 32 && c !== 43) onlyValues = false;
+    }
+    if (onlyValues) { outLen = open + 1; out[outLen++] = 63; out[outLen++] = 44; }
+  }
+  return {
+    bytes: out.slice(0, outLen), lastKind, lastWordStart, lastWordLen, parenPos: parenPos.slice(0, depth), parenKw: parenKw.slice(0, depth),
+    valuesEnd, odku, wide, inputBytes: (before?.inputBytes ?? 0) + end - start,
+  };
+}
+
+/**
+ * The end of the last `,` token of `b[start, end)` (a comma outside literals, quoted names and
+ * comments), or -1: where a statement can be split for fingerprintPart.
+ */
+export function lastCommaEnd(b: Uint8Array, start: number, end: number): number {
+  const c = scanCursor.reset(b, start, end);
+  let at = -1;
+  for (let k = c.next(); k !== T_EOF; k = c.next()) if (k === T_PUNCT && b[c.start] === 44) at = c.end;
+  return at;
+}
+
+const scanCursor = new SqlCursor();
 
 /** The shared buffer `fingerprintInto` wrote to (valid up to the returned length, until the next call). */
 export function lastFingerprintBytes(): Uint8Array { return out; }
@@ -190,16 +251,25 @@ const cur = new SqlCursor();
 /** For the content of an executable comment (they do not nest). */
 const inner = new SqlCursor();
 
-/** Returns -1 for `use db`, else the output length. */
-function fingerprintRaw(b: Uint8Array, start: number, end: number): number {
+/** Returns -1 for `use db`, else the output length. With `before`, continues from that part's state. */
+function fingerprintRaw(b: Uint8Array, start: number, end: number, before: FingerprintPart | undefined): number {
   // why: the output is at most twice the input (a space per token) plus a few bytes, so one check
   // here replaces a bounds check per written byte.
-  const cap = 2 * (end - start) + 64;
+  const cap = (before ? before.bytes.length : 0) + 2 * (end - start) + 64;
   if (out.length < cap) out = new Uint8Array(Math.max(cap, out.length * 2));
-  outLen = 0; lastKind = K_NONE; depth = 0; valuesEnd = -1; wide = false; odku = false;
+  if (before) {
+    out.set(before.bytes, 0);
+    outLen = before.bytes.length; lastKind = before.lastKind; lastWordStart = before.lastWordStart; lastWordLen = before.lastWordLen;
+    depth = before.parenPos.length;
+    if (parenPos.length < depth) { parenPos = new Int32Array(depth * 2); parenKw = new Uint8Array(depth * 2); }
+    parenPos.set(before.parenPos, 0); parenKw.set(before.parenKw, 0);
+    valuesEnd = before.valuesEnd; wide = before.wide; odku = before.odku;
+  } else {
+    outLen = 0; lastKind = K_NONE; depth = 0; valuesEnd = -1; wide = false; odku = false;
+  }
   cur.reset(b, start, end);
   tokens(b, cur);
-  if (outLen > 4 && out[0] === 117 && out[1] === 115 && out[2] === 101 && out[3] === 32 && out.subarray(4, outLen).indexOf(32) < 0) {
+  if (!before && outLen > 4 && out[0] === 117 && out[1] === 115 && out[2] === 101 && out[3] === 32 && out.subarray(4, outLen).indexOf(32) < 0) {
     return -1;   // `use db`
   }
   return outLen;

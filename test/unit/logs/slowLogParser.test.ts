@@ -128,11 +128,16 @@ void test('CRLF line ends and lines split across feeds give the same entries', (
   assert.deepEqual(got, plain.map((r) => r.sql));
 });
 
-void test('overlong statements are cut to the limit and counted', () => {
+void test('overlong statements are read in parts and counted; one with nothing to split at is cut to the limit', () => {
   const long = `SELECT * FROM t WHERE id IN (${Array.from({ length: 2000 }, (_, i) => i).join(', ')});`;
   const { records, summary } = parseSlowLog(`# User@Host: a[a] @ h []  Id: 1\n# Query_time: 0.1 Lock_time: 0 Rows_sent: 0  Rows_examined: 0\n${long}\n`, { maxStatementBytes: 100 });
-  assert.equal(summary.truncatedStatements, 1);
+  assert.equal(summary.longStatements, 1);
+  assert.equal(summary.truncatedStatements, 0);
   assert.equal(records.length, 1, 'the entry is kept');
-  assert.ok(records[0].sql.length < 100 && records[0].sql.startsWith('SELECT * FROM t WHERE id IN (0, 1'));
-  assert.equal(summary.malformed, 0);
+  const blob = `INSERT INTO t VALUES ('${'a'.repeat(500)}');`;
+  const cut = parseSlowLog(`# User@Host: a[a] @ h []  Id: 1\n# Query_time: 0.1 Lock_time: 0 Rows_sent: 0  Rows_examined: 0\n${blob}\n`, { maxStatementBytes: 100 });
+  assert.equal(cut.summary.truncatedStatements, 1);
+  assert.equal(cut.records.length, 1, 'the entry is kept');
+  assert.ok(cut.records[0].sql.length <= 100 && cut.records[0].sql.startsWith("INSERT INTO t VALUES ('aaa"));
+  assert.equal(cut.summary.malformed, 0);
 });
