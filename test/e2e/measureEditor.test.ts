@@ -72,9 +72,10 @@ void test('Start measuring, the demo\'s load, Stop measuring: the Queries view, 
   // the demo's benchmark round, as `npm run demo` runs it (the app without nginx: its access log is not at stake)
   const round = await runBenchmark({
     db: db!, appDir: session!.dir, docsFile: join(REPO_ROOT, 'docs', 'nginx-log-formats.md'), outDir: scratch!,
-    label: 'measured', requests: 300, seconds: 10, nginx: false,
+    label: 'measured', requests: 300, seconds: 12, nginx: false,
   });
-  assert.ok(round.load.sent >= 50, `the round served requests: ${JSON.stringify(round.load)}`);
+  // why: how many requests fit in the time limit depends on the machine; what follows needs only pages served
+  assert.ok((round.load.byStatus['200'] ?? 0) > 0, `the round served pages: ${JSON.stringify(round.load)}`);
   // the witness: every statement of the app's sessions, from the slow log of the same round
   const logged = new Map<string, QueryStats>((await analyzeSlowLogFile(round.slowLog)).stats.map((s) => [s.fingerprint, s]));
   const lookup = logged.get(LOOKUP);
