@@ -11,7 +11,7 @@ import type { Logger } from './logger';
 import type { QueryInsightConfig } from './settings';
 import { isExcluded } from '../core/glob/pathGlob';
 import { SOURCE_GLOB } from '../core/source/languageOf';
-import { ignoredDirNote, ignoredSources } from '../node/scanDir';
+import { ignoredDirNote, ignoredSources, type IgnoredSources } from '../node/scanDir';
 
 /** Turns one file's text into facts; undefined when the file is in no language we read. */
 export interface FactsProvider {
@@ -55,6 +55,8 @@ export class SiteIndex implements vscode.Disposable {
   private scanning: Promise<ScanSummary> | undefined;
   private scanCancel: vscode.CancellationTokenSource | undefined;
   private generation = 0;
+  /** Per workspace folder (by URI), what .gitignore left out at the last scan: the watcher leaves it out too. */
+  private readonly ignored = new Map<string, IgnoredSources>();
 
   /** Fires with the files whose facts changed (added, updated or removed); after a full scan, with all of them. */
   readonly onDidChange = this.changed.event;
@@ -153,6 +155,7 @@ export class SiteIndex implements vscode.Disposable {
       const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, SOURCE_GLOB), exclude, undefined, token);
       // why: the CLI's rule for .gitignore (tracked files stay), which findFiles does not read; named in the log as on its stderr.
       const ignored = folder.uri.scheme === 'file' ? await ignoredSources(folder.uri.fsPath) : undefined;
+      if (ignored) this.ignored.set(folder.uri.toString(), ignored); else this.ignored.delete(folder.uri.toString());
       if (ignored) for (const d of ignored.dirs) this.logger.info(`scan: ${ignoredDirNote(d, ignored.git)}`);
       // why: findFiles's exclude only prunes the walk; the decision is the shared matcher's, which the
       // watcher's changes go through too (refresh), so a file is in the index whichever way it came.
@@ -233,10 +236,12 @@ export class SiteIndex implements vscode.Disposable {
   private async refresh(uri: vscode.Uri, folder: vscode.WorkspaceFolder): Promise<void> {
     const t0 = performance.now();
     const settings = this.settingsFor(folder);
-    if (isExcluded(relativePath(uri), settings.exclude)) return;
+    if (isExcluded(relativePath(uri), settings.exclude) || this.ignored.get(folder.uri.toString())?.ignores(relativePath(uri))) return;
     const result = await this.load(uri, settings);
     const key = uri.toString();
-    if (result && typeof result !== 'string') this.files.set(key, { uri, facts: result });
+    // why: a rescan may have read a new .gitignore while this file was being read.
+    const ignored = this.ignored.get(folder.uri.toString())?.ignores(relativePath(uri));
+    if (result && typeof result !== 'string' && !ignored) this.files.set(key, { uri, facts: result });
     else if (!this.files.delete(key)) return;
     this.logger.trace(`re-extracted ${relativePath(uri)} in ${(performance.now() - t0).toFixed(1)} ms`);
     this.changed.fire([uri]);
