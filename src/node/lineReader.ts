@@ -7,7 +7,6 @@
  * you keep.
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
 /** Called once per line; `lineNo` is 1-based. */
@@ -146,6 +145,53 @@ class LineSplitter {
 }
 
 /**
+ * Decompresses gzip chunks in order into `sink`, writing each chunk only after the one before it is
+ * decoded. Resolves with undefined at the end of the data, or with zlib's error when the data is cut
+ * short or corrupt: every byte decoded before the damage has reached the sink by then. Errors of
+ * the chunks' source and of the sink reject.
+ */
+async function gunzipInto(chunks: AsyncIterable<Buffer>, sink: (part: Buffer) => void): Promise<Error | undefined> {
+  const gunzip = createGunzip({ chunkSize: 1 << 16 });
+  let zlibError: Error | undefined;
+  let sinkError: unknown;
+  let sinkFailed = false;
+  gunzip.on('data', (part: Buffer) => {
+    if (sinkFailed) return;
+    try { sink(part); } catch (err) { sinkFailed = true; sinkError = err; }
+  });
+  gunzip.on('error', (err) => { zlibError ??= err; });
+  // why: piping instead loses the text of the last writes still queued when zlib fails at the end
+  // (measured: up to a few hundred lines of a cut file); one write at a time keeps all of it.
+  const written = (chunk?: Buffer): Promise<void> => new Promise((resolve) => {
+    // why: a write that fails may never call back; its error event settles the wait instead.
+    const failed = (): void => resolve();
+    gunzip.once('error', failed);
+    const done = (): void => { gunzip.off('error', failed); resolve(); };
+    if (chunk) gunzip.write(chunk, done);
+    else { gunzip.once('end', done); gunzip.end(); }
+  });
+  try {
+    for await (const chunk of chunks) {
+      await written(chunk);
+      if (sinkFailed) throw sinkError;
+      if (zlibError) return zlibError;
+    }
+    await written();
+    if (sinkFailed) throw sinkError;
+    return zlibError;
+  } finally {
+    gunzip.destroy();
+  }
+}
+
+/** zlib's own errors (its codes start with Z_) are the data's: Z_BUF_ERROR is data cut short, any other corrupt data. */
+function gzipDamage(err: Error): { truncated: boolean; detail: string } | undefined {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string' || !code.startsWith('Z_')) return undefined;
+  return { truncated: code === 'Z_BUF_ERROR', detail: err.message };
+}
+
+/**
  * Reads `path` line by line. gzip files (detected by their magic bytes) are decompressed on the fly;
  * concatenated gzip members are read in turn. Memory stays bounded by the chunk and line limits.
  */
@@ -161,29 +207,25 @@ export async function readLines(path: string, onLine: LineHandler, options: Read
     const head = Buffer.alloc(2);
     const headRead = readSync(fd, head, 0, 2, 0);
     gzip = options.gzip ?? (headRead === 2 && head[0] === 0x1f && head[1] === 0x8b);
-    let damaged: ReadLinesResult['damaged'];
     if (gzip) {
       // why: small compressed reads, so a corrupt block loses little of the text decoded before it.
       const raw = createReadStream(path, { highWaterMark: 1 << 16 });
-      const gunzip = createGunzip({ chunkSize: 1 << 16 });
-      raw.pipe(gunzip);
-      let rawError: Error | undefined;
-      raw.on('error', (e) => { rawError = e; gunzip.destroy(e); });
+      const signal = options.signal;
+      let zlibError: Error | undefined;
       try {
-        for await (const part of gunzip as AsyncIterable<Buffer>) {
-          if (options.signal?.aborted) { raw.destroy(); gunzip.destroy(); throw options.signal.reason ?? new Error('aborted'); }
+        zlibError = await gunzipInto(raw, (part) => {
+          if (signal?.aborted) throw signal.reason ?? new Error('aborted');
           splitter.push(part);
           options.onProgress?.(raw.bytesRead, total);
-        }
-      } catch (err) {
-        if (options.signal?.aborted || rawError || (err as { code?: string }).code === undefined) throw err;
+        });
+      } finally {
         raw.destroy();
-        // why: zlib reports a stream cut short as Z_BUF_ERROR ("unexpected end of file"); anything
-        // else (a bad block, a wrong checksum) is corruption. Both keep the lines read so far.
-        const code = (err as { code?: string }).code;
-        const truncated = code === 'Z_BUF_ERROR';
+      }
+      const damage = zlibError && gzipDamage(zlibError);
+      if (zlibError && !damage) throw zlibError;
+      if (damage) {
         const partial = splitter.finish();
-        damaged = { truncated, message: gzipDamageMessage(path, splitter.lineNo - (partial ? 1 : 0), truncated, (err as Error).message) };
+        const damaged = { truncated: damage.truncated, message: gzipDamageMessage(path, splitter.lineNo - (partial ? 1 : 0), damage.truncated, damage.detail) };
         return { lines: splitter.lineNo, bytes: splitter.bytes, longLines: splitter.longLines, gzip, unterminatedLastLine: partial, damaged };
       }
     } else {
@@ -217,13 +259,23 @@ export async function readLines(path: string, onLine: LineHandler, options: Read
   }
 }
 
+/** Options of readLineStream: those of readLines, plus what the stream is. */
+export interface ReadStreamOptions extends ReadLinesOptions {
+  /** The stream's size in bytes when the caller knows it (for progress), else 0. */
+  totalBytes?: number;
+  /** What messages call the stream (a file on another box, say `box:/var/log/nginx/access.log.gz`). */
+  name?: string;
+}
+
 /**
  * Reads lines from a stream of chunks (a file on another box arriving over SSH, say), as
  * readLines does from a path: gzip is recognised by its magic bytes in the first chunk and decoded
- * on the fly, memory stays bounded by the chunk and line limits. `onProgress` gets the raw
- * (compressed) bytes consumed so far and `totalBytes` when the caller knows it, else 0.
+ * on the fly, memory stays bounded by the chunk and line limits, and damaged gzip data ends the read
+ * with `damaged` set (the lines before it delivered), as for a file. `onProgress` gets the raw
+ * (compressed) bytes consumed so far and `totalBytes` when the caller knows it, else 0. A failing
+ * source rejects with LineReadError, which carries the lines delivered before the failure.
  */
-export async function readLineStream(source: AsyncIterable<Uint8Array>, onLine: LineHandler, options: ReadLinesOptions & { totalBytes?: number } = {}): Promise<ReadLinesResult> {
+export async function readLineStream(source: AsyncIterable<Uint8Array>, onLine: LineHandler, options: ReadStreamOptions = {}): Promise<ReadLinesResult> {
   const maxLine = options.maxLineBytes ?? 1 << 20;
   const chunk = options.chunkBytes ?? 1 << 18;
   const splitter = new LineSplitter(maxLine, Math.max(chunk, maxLine + 1) + chunk, onLine, options.onLongLine);
@@ -256,22 +308,17 @@ export async function readLineStream(source: AsyncIterable<Uint8Array>, onLine: 
       yield Buffer.from(n.value.buffer, n.value.byteOffset, n.value.byteLength);
     }
   }
+  const partial = (): ReadLinesResult => ({ lines: splitter.lineNo, bytes: splitter.bytes, longLines: splitter.longLines, gzip, unterminatedLastLine: false });
+  let damage: { truncated: boolean; detail: string } | undefined;
   try {
     if (gzip) {
-      const input = Readable.from(rawChunks());
-      const gunzip = createGunzip({ chunkSize: 1 << 16 });
-      input.on('error', (e) => gunzip.destroy(e));
-      input.pipe(gunzip);
-      try {
-        for await (const part of gunzip as AsyncIterable<Buffer>) {
-          check();
-          splitter.push(part);
-          options.onProgress?.(raw, total);
-        }
-      } finally {
-        input.destroy();
-        gunzip.destroy();
-      }
+      const zlibError = await gunzipInto(rawChunks(), (part) => {
+        check();
+        splitter.push(part);
+        options.onProgress?.(raw, total);
+      });
+      damage = zlibError && gzipDamage(zlibError);
+      if (zlibError && !damage) throw zlibError;
     } else {
       for await (const part of rawChunks()) {
         check();
@@ -281,9 +328,14 @@ export async function readLineStream(source: AsyncIterable<Uint8Array>, onLine: 
     }
   } catch (err) {
     // why: the lines before the failure were delivered; the caller reports them and says where it stopped.
-    throw new LineReadError(err, { lines: splitter.lineNo, bytes: splitter.bytes, longLines: splitter.longLines, gzip, unterminatedLastLine: false });
+    throw new LineReadError(err, partial());
   } finally {
     await it.return?.();
+  }
+  if (damage) {
+    const cut = splitter.finish();
+    const message = gzipDamageMessage(options.name ?? 'the stream', splitter.lineNo - (cut ? 1 : 0), damage.truncated, damage.detail);
+    return { ...partial(), unterminatedLastLine: cut, damaged: { truncated: damage.truncated, message } };
   }
   const unterminated = splitter.finish();
   return { lines: splitter.lineNo, bytes: splitter.bytes, longLines: splitter.longLines, gzip, unterminatedLastLine: unterminated };

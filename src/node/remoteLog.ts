@@ -139,12 +139,17 @@ export class RemoteLogReader {
     });
     let result: ReadLinesResult;
     try {
-      result = await readLineStream(channel as AsyncIterable<Buffer>, onLine, options);
+      result = await readLineStream(channel as AsyncIterable<Buffer>, onLine, { ...options, name: where });
     } catch (err) {
       channel.destroy();
       const partial = err instanceof LineReadError ? err.partial : undefined;
       const why = err instanceof LineReadError ? err.message : String(err);
       throw new RemoteReadError(source, `${hostLabel(source)}: reading ${where} stopped after ${partial?.lines ?? 0} lines: ${why}`, partial, err);
+    }
+    if (result.damaged && !result.damaged.truncated) {
+      // why: corrupt gzip data ends the read before the file does (result.damaged says so); the rest is not wanted.
+      channel.destroy();
+      return result;
     }
     await exited;
     if (!exit) {

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sshdAvailable, startSshd, type SshdServer } from '../support/sshd';
-import { parseLogSource } from '../../src/core/logs/logSource';
+import { describeLogSource, parseLogSource } from '../../src/core/logs/logSource';
+import { readLines } from '../../src/node/lineReader';
 import { RemoteLogReader, RemoteReadError, shellQuote, type RemoteLogSource } from '../../src/node/remoteLog';
 
 const skip = !sshdAvailable() ? 'sshd is not installed (Debian package openssh-server; scripts/setup-test-env.sh installs it)' : false;
@@ -90,6 +91,29 @@ void test('a connection dropped mid-read reports the host and the lines read bef
   });
   // The next read logs in again.
   assert.deepEqual(await lines(src(join(dir, 'a.ltsv'))).then((l) => l.length), 1000);
+});
+
+void test('a damaged .gz on the box: the lines before the damage and the local reader\'s message, with the source\'s name', { skip, timeout: 60_000 }, async () => {
+  const text = Array.from({ length: 30_000 }, (_, i) => `time:2024-01-01T00:00:00\tmethod:GET\turi:/items/${i}\tstatus:200\treqtime:0.0${i % 10}`).join('\n') + '\n';
+  const gz = gzipSync(text);
+  const cutPath = join(dir, 'cut.ltsv.gz');
+  writeFileSync(cutPath, gz.subarray(0, Math.floor(gz.length * 0.6)));
+  const local = await readLines(cutPath, () => undefined);
+  const s = src(cutPath);
+  const got: string[] = [];
+  const r = await reader.read(s, (b, st, e) => { got.push(b.toString('utf8', st, e)); });
+  assert.equal(r.damaged?.message, local.damaged!.message.replace(cutPath, describeLogSource(s)));
+  assert.match(r.damaged!.message, /: gzip data ends early after \d+ lines \(truncated\?\)$/);
+  assert.equal(r.lines, local.lines);
+  assert.deepEqual(got.slice(0, 100), text.split('\n').slice(0, 100));
+
+  // corrupt in the middle: named as damaged, not as a lost connection; the session stays usable
+  const bad = Buffer.from(gz);
+  for (let i = Math.floor(bad.length * 0.3); i < Math.floor(bad.length * 0.3) + 64; i++) bad[i] ^= 0x5a;
+  writeFileSync(join(dir, 'bad.ltsv.gz'), bad);
+  const r2 = await reader.read(src(join(dir, 'bad.ltsv.gz')), () => undefined);
+  assert.match(r2.damaged?.message ?? '', /bad\.ltsv\.gz: gzip data is damaged after \d+ lines \(.+\)$/);
+  assert.equal((await lines(src(join(dir, 'a.ltsv')))).length, 1000);
 });
 
 void test('shellQuote survives quotes and spaces', () => {
