@@ -59,7 +59,9 @@ async function steps(page: Page): Promise<void> {
   await quickOpen(page, 'main.go');
   const statements = 'Query Insight: List SQL statements';
 
-  // idle first: the command is registered, the scan is done, and its answer time without an import is known
+  // a Go file open activates the extension (by language); then, idle: the command is offered once the
+  // scan found statements, and its answer time without an import is known
+  await quickOpen(page, 'main.go');
   await runCommand(page, statements);
   await quickPickRows(page).filter({ hasText: 'main.go:109' }).first().waitFor({ timeout: 60_000 });
   await page.keyboard.press('Escape');
