@@ -226,13 +226,15 @@ if (spawnSync('taskset', ['-c', '0', 'true']).status === 0) {
 }
 
 // ---- the workspace modules, bundled from source for this process
-// why: the entry goes beside the bundle, not into the corpus, which a later --dir run would scan.
-const entry = join(root, 'node_modules', '.qi-bench-workspace-entry.ts');
+// why: the entry goes beside the bundle, not into the corpus, which a later --dir run would scan; both in a
+// directory of this run's own, as node_modules is shared by every worktree and another run may be bundling too.
+const bundleDir = mkdtempSync(join(tmpdir(), 'qi-bench-bundle-'));
+const entry = join(bundleDir, 'workspace-entry.ts');
 writeFileSync(entry, `export { FactsCache } from ${JSON.stringify(join(root, 'src/core/workspace'))};
 export { ParserSet } from ${JSON.stringify(join(root, 'src/core/source/treeSitter'))};
 export { fsGrammarSource } from ${JSON.stringify(join(root, 'src/node/grammars'))};
 export { scanProject } from ${JSON.stringify(join(root, 'src/node/scanDir'))};\n`);
-const bundle = join(root, 'node_modules', '.qi-bench-workspace.cjs');
+const bundle = join(bundleDir, 'workspace.cjs');
 await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'error' });
 const req = createRequire(import.meta.url);
 const { FactsCache, ParserSet, fsGrammarSource, scanProject } = req(bundle);
@@ -273,6 +275,5 @@ const pct = (xs, p) => { const ys = [...xs].sort((a, b) => a - b); return ys[Mat
 console.log(`re-extract one edited file through FactsCache.update, after the scan above (${base.split('\n').length} lines, ${(Buffer.byteLength(base) / 1024).toFixed(1)} KB), ${EDITS} edits:`);
 console.log(`  wall median ${pct(wall, 0.5).toFixed(2)} ms, p95 ${pct(wall, 0.95).toFixed(2)} ms; CPU median ${pct(cpuMs, 0.5).toFixed(2)} ms, p95 ${pct(cpuMs, 0.95).toFixed(2)} ms   (target < 20 ms); unchanged content: ${hitMs.toFixed(3)} ms`);
 
-rmSync(bundle, { force: true });
-rmSync(entry, { force: true });
+rmSync(bundleDir, { recursive: true, force: true });
 if (!keep && !reuse) rmSync(dir, { recursive: true, force: true });
