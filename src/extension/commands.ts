@@ -28,7 +28,7 @@ export const COMMANDS = {
   refreshSchema: 'queryInsight.refreshSchema',
   /** Stores the database password in SecretStorage. */
   setDatabasePassword: 'queryInsight.setDatabasePassword',
-  /** Opens the JSON plan of the statement under the cursor beside the editor. */
+  /** Draws the plan of the statement under the cursor (or of the hover's "Show plan" link) as a tree in the report's Plan tab. */
   explainStatement: 'queryInsight.explainStatement',
   /** Runs the SELECT under the cursor (or of a hover link) once under ANALYZE, within the time limit and row cap; shows rows read vs the estimate. */
   measureStatement: 'queryInsight.measureStatement',

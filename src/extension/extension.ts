@@ -54,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const nPlusOne = registerNPlusOne(index, connection, logger, SOURCE_SELECTOR);
   context.subscriptions.push(nPlusOne);
   const queries = registerQueries(context, services, nPlusOne.feature);
-  registerExplain(context, index, connection, logger, [queries.hoverSection]);
+  registerExplain(context, index, connection, logger, report, [queries.hoverSection]);
   registerMeasuring(context, services, queries);
   const endpoints = registerEndpoints(context, services);
   registerBoxes(context, services, endpoints, queries);

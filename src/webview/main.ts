@@ -82,7 +82,7 @@ function apply(m: HostMessage): void {
       state.tab = 'compare';
       state.notice = undefined;
       break;
-    case 'plan': state.plan = { title: m.title, sql: m.sql, plan: m.plan }; state.tab = 'plan'; break;
+    case 'plan': state.plan = { title: m.title, sql: m.sql, plan: m.plan, findings: m.findings, measurement: m.measurement }; state.tab = 'plan'; break;
     case 'notice': state.notice = { level: m.level, message: m.message }; break;
   }
   update();

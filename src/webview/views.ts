@@ -4,11 +4,10 @@
  */
 import { formatSeconds, type Comparison } from '../core/report/compare';
 import type { FindingsSummary } from '../core/report/findingsSummary';
-import { planTree } from '../core/report/planTree';
-import type { Plan } from '../core/plan/planModel';
 import type { Run, RunEndpoint, RunInfo } from '../core/report/runs';
-import { barChart, dotChart, treeChart, type BarRow, type Segment } from './charts';
+import { barChart, dotChart, type BarRow, type Segment } from './charts';
 import { compareTab } from './compareView';
+import { planView, type PlanState } from './planView';
 import { runPicker } from './runPicker';
 import { h, on, type VNode } from './vnode';
 
@@ -23,7 +22,7 @@ export interface PageState {
   run?: Run;
   findings?: FindingsSummary;
   comparison?: Comparison;
-  plan?: { title: string; sql?: string; plan: Plan };
+  plan?: PlanState;
   notice?: { level: 'info' | 'error'; message: string };
   beforeId?: string;
   afterId?: string;
@@ -129,10 +128,7 @@ function runTab(s: PageState, a: Actions): VNode {
 }
 
 function planTab(s: PageState): VNode {
-  if (!s.plan) return h('p', { class: 'empty' }, 'No plan yet: show a statement\'s plan from its hover to draw it here.');
-  const tree = planTree(s.plan.plan, s.plan.title);
-  return h('div', {}, s.plan.sql ? h('pre', { class: 'sql' }, s.plan.sql) : undefined,
-    treeChart(tree, { title: `Plan of ${s.plan.title}`, caption: 'selects, their tables in join order, derived tables and subqueries under what reads them' }));
+  return planView(s.plan);
 }
 
 const SEVERITIES = ['error', 'warning', 'info', 'hint'] as const;

@@ -5,13 +5,14 @@
  * an unindexed column shows the plan table and the findings; (b) the Problems panel lists the full
  * scan; (d) the light bulb offers the index fixes: the schema-file fix edits schema.sql on disk, the
  * database fix (confirmed in the modal) adds the index and the finding goes away; (e) the N+1
- * diagnostic shows with its loop as related information.
+ * diagnostic shows with its loop as related information; (f) the hover's "Show plan" fills the
+ * report's Plan tab with the tree; (g) after Measure, Explain statement under cursor adds the rows read.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import type { MariaDbServer } from '../support/mariadb';
 import {
   applyQuickFix, goToLine, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, runCommand, screenshot,
@@ -42,6 +43,27 @@ after(async () => {
 function sqlOnLine(page: Page, line: RegExp): Locator {
   return page.locator('.editor-instance .monaco-editor .view-lines .view-line', { hasText: line })
     .locator('span span', { hasText: /"SELECT/ }).first();
+}
+
+/** The report closes again (it opened beside the code, in the second group); the code's group gets focus. */
+async function closeReport(page: Page): Promise<void> {
+  const tab = page.locator('.tabs-container .tab', { hasText: 'Query Insight Report' }).first();
+  await tab.click();
+  await page.keyboard.press('Control+W');
+  await tab.waitFor({ state: 'detached' });
+  await page.keyboard.press('Control+1');
+}
+
+/** The webview frame (VS Code nests the page in an inner iframe) that holds `selector`. */
+async function webviewFrame(page: Page, selector: string): Promise<Frame> {
+  let found: Frame | undefined;
+  await waitUntil(async () => {
+    for (const f of page.frames()) {
+      if (await f.locator(selector).count().catch(() => 0)) { found = f; return true; }
+    }
+    return false;
+  }, `${selector} inside a webview`, 60_000, 250);
+  return found!;
 }
 
 /** Line 155: posts filtered by user_id and sorted by created_at, neither indexed. */
@@ -87,20 +109,36 @@ async function steps(page: Page): Promise<void> {
   assert.match(text, /filesort/);
   assert.match(text, /ALL/);
   await screenshot(page, 'explain-hover');
+
+  // (f) the hover's "Show plan" fills the report's Plan tab, beside the code: tables, access type, estimate, findings on their node
+  await hover.locator('a', { hasText: /^Show plan$/ }).first().click();
+  const report = await webviewFrame(page, '#plan-tree');
+  const postsNode = report.locator('#plan-tree li[data-kind="table"]', { has: report.locator(':scope > .plan-line .plan-label', { hasText: /^posts$/ }) }).first();
+  await postsNode.waitFor({ timeout: 30_000 });
+  assert.equal(await report.locator('#tab-plan').getAttribute('aria-selected'), 'true', 'the Plan tab is the one shown');
+  assert.equal(await postsNode.locator(':scope > .plan-line .plan-access').innerText(), 'ALL');
+  assert.match(await postsNode.locator(':scope > .plan-line .plan-rows-estimated').innerText(), /^~[\d,]+ est\.$/);
+  assert.equal(await postsNode.locator(':scope > .plan-line .plan-rows-measured').count(), 0, 'nothing measured yet');
+  assert.match(await postsNode.locator(':scope > .plan-findings').innerText(), /full-table-scan/);
+  assert.match(await report.locator('figure.plan figcaption').innerText(), /main\.go:155/);
+  await screenshot(page, 'explain-plan-tab-from-hover');
+  await closeReport(page);
+
+  // (g) after Measure, "Explain statement under cursor" shows the rows ANALYZE read beside the estimate
+  await goToLine(page, 155);
+  const again = await hoverOver(page, bad);
+  await again.locator('a', { hasText: /^Measure$/ }).first().click();
+  await page.locator('.notifications-toasts', { hasText: /measured — read [\d,]+ rows/ }).first().waitFor({ timeout: 60_000 });
   await page.keyboard.press('Escape');
   await page.mouse.move(5, 5);
-
-  // the JSON plan of the statement under the cursor, in a read-only document beside the editor
   await bad.click();
   await runCommand(page, 'Query Insight: Explain statement under cursor');
-  const planTab = page.locator('.tabs-container .tab[data-resource-name$=".plan.json"]').first();
-  await planTab.waitFor({ timeout: 30_000 });
-  await page.locator('.editor-group-container', { has: planTab }).locator('.view-lines', { hasText: /"filledSql"/ }).first().waitFor({ timeout: 15_000 });
-  await screenshot(page, 'explain-json-plan');
-  await page.keyboard.press('Control+2');
-  await page.keyboard.press('Control+W');
-  await planTab.waitFor({ state: 'detached' });
-  await page.keyboard.press('Control+1');
+  const measuredFrame = await webviewFrame(page, '#plan-tree .plan-rows-measured');
+  const measured = measuredFrame.locator('#plan-tree li[data-kind="table"]', { has: measuredFrame.locator(':scope > .plan-line .plan-label', { hasText: /^posts$/ }) }).first();
+  assert.match(await measured.locator(':scope > .plan-line .plan-rows-measured').innerText(), /^[\d,]+ read/);
+  assert.match(await measured.locator(':scope > .plan-line .plan-rows-estimated').innerText(), /^~[\d,]+ est\.$/);
+  await screenshot(page, 'explain-plan-tab-measured');
+  await closeReport(page);
 
   // (b) the Problems panel lists the full scan with its code
   const problems = await openProblems(page);

@@ -5,7 +5,7 @@
  */
 import type { Advice } from './advisor';
 import type { PlanFinding } from './planFindings';
-import type { Measurement } from '../plan/measured';
+import { matchAccesses, type Measurement } from '../plan/measured';
 import type { Plan } from '../plan/planModel';
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -27,11 +27,10 @@ export interface MeasuredFindingOptions {
 export function measuredFindings(plan: Plan, m: Measurement, o: MeasuredFindingOptions = {}): PlanFinding[] {
   const minRows = o.minRows ?? 1000;
   const factor = o.factor ?? 10;
-  const used = new Set<number>();
+  const rowOf = matchAccesses(plan.rows, m.accesses);
   const out: PlanFinding[] = [];
-  for (const a of m.accesses) {
-    const i = plan.rows.findIndex((r, k) => !used.has(k) && r.table !== null && r.table.toLowerCase() === a.table.toLowerCase());
-    if (i >= 0) used.add(i);
+  for (const [k, a] of m.accesses.entries()) {
+    const i = rowOf[k];
     const planRow = i >= 0 ? plan.rows[i] : undefined;
     const perScan = planRow?.rows ?? a.estimate;
     if (perScan === null || perScan === undefined) continue;

@@ -31,6 +31,20 @@ export interface Measurement {
   capped: boolean;
 }
 
+/**
+ * Pairs each measured access with the plan row it measured: the first unpaired row of the same
+ * table (case-insensitive), in order, since both list a statement's table accesses in the order
+ * the server runs them. Returns, per access, the index of its plan row (-1 when none matches).
+ */
+export function matchAccesses(rows: readonly { table: string | null }[], accesses: readonly MeasuredAccess[]): number[] {
+  const used = new Set<number>();
+  return accesses.map((a) => {
+    const i = rows.findIndex((r, k) => !used.has(k) && r.table !== null && r.table.toLowerCase() === a.table.toLowerCase());
+    if (i >= 0) used.add(i);
+    return i;
+  });
+}
+
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);

@@ -4,9 +4,11 @@
  * message from the page with `validatePageMessage` before acting on it; the page never names a
  * command, only what it wants (show this run, compare these two, export).
  */
+import type { Measurement } from '../plan/measured';
 import type { Plan } from '../plan/planModel';
 import { compareRuns, type Comparison } from './compare';
 import type { FindingsSummary } from './findingsSummary';
+import type { TreeFinding } from './planTree';
 import type { Run, RunInfo } from './runs';
 
 /** Host → page. */
@@ -15,7 +17,7 @@ export type HostMessage =
   | { type: 'run'; run: Run }
   | { type: 'findings'; summary: FindingsSummary }
   | { type: 'comparison'; comparison: Comparison }
-  | { type: 'plan'; title: string; sql?: string; plan: Plan }
+  | { type: 'plan'; title: string; sql?: string; plan: Plan; findings?: TreeFinding[]; measurement?: Measurement }
   | { type: 'notice'; level: 'info' | 'error'; message: string };
 
 export type ExportTarget = 'file' | 'clipboard';

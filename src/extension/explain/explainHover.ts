@@ -69,6 +69,7 @@ export class ExplainHoverProvider implements vscode.HoverProvider {
         addToDatabase: COMMANDS.addIndexToDatabase, addToSchemaFile: COMMANDS.addIndexToSchemaFile,
         copyDdl: COMMANDS.copyIndexDdl, showLog: COMMANDS.showLog,
         measure: COMMANDS.measureStatement, measureArgs: refOf(doc.uri, site),
+        showPlan: { command: COMMANDS.explainStatement, args: refOf(doc.uri, site) },
         args: (s) => refOf(doc.uri, site, { index: s.name, table: s.table }),
       });
       const md = new vscode.MarkdownString(built.markdown, true);

@@ -1,65 +1,57 @@
 /**
- * "Explain statement under cursor": the statement's plan as a read-only virtual JSON document beside
- * the editor (the raw EXPLAIN FORMAT=JSON document when the server gave one, the normalised rows,
- * the findings, what was substituted). A virtual document needs no webview, so no script runs.
+ * "Explain statement under cursor" and the hover's "Show plan" link: the statement's plan drawn as a
+ * tree in the report's Plan tab (tables, access type, rows estimated and, after Measure, rows read;
+ * the findings on their rows). The link passes the site it was built for; the palette command takes
+ * the site under the cursor.
  */
 import * as vscode from 'vscode';
+import type { SqlSite } from '../../core/model';
+import type { TreeFinding } from '../../core/report/planTree';
 import type { Logger } from '../logger';
 import type { ConnectionManager } from '../connection/connectionManager';
+import type { ReportServices } from '../report/registerReport';
 import type { SiteIndex } from '../siteIndex';
-import { analyzeSite, siteAt } from './siteAnalysis';
+import { measuredOf } from './measureCommand';
+import { analyzeSite, siteAt, siteOf, type SiteRef } from './siteAnalysis';
 
-export const PLAN_SCHEME = 'query-insight-plan';
-
-export class PlanDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly texts = new Map<string, string>();
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.emitter.event;
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '{ "error": "this plan is no longer available: run Explain statement under cursor again" }';
-  }
-
-  /** Stores a text under a URI (re-showing the same statement updates the open document). */
-  set(uri: vscode.Uri, text: string): void {
-    this.texts.set(uri.toString(), text);
-    this.emitter.fire(uri);
-  }
-
-  dispose(): void { this.emitter.dispose(); this.texts.clear(); }
+/** The plan tab's title for a site: the file as the workspace names it, and the line. */
+function titleOf(uri: vscode.Uri, site: SqlSite): string {
+  return `${vscode.workspace.asRelativePath(uri)}:${site.range.start.line + 1}`;
 }
 
-export function explainStatementCommand(index: SiteIndex, manager: ConnectionManager, docs: PlanDocuments, logger: Logger): () => Promise<vscode.Uri | undefined> {
-  return async () => {
-    const editor = vscode.window.activeTextEditor;
-    const site = editor && siteAt(index, editor.document.uri, editor.selection.active);
-    if (!editor || !site) {
-      void vscode.window.showInformationMessage('Query Insight: put the cursor on a SQL statement in the code first.');
-      return undefined;
+/** Returns true when a plan was drawn. */
+export function explainStatementCommand(index: SiteIndex, manager: ConnectionManager, report: Pick<ReportServices, 'showPlan'>, logger: Logger): (ref?: SiteRef) => Promise<boolean> {
+  return async (ref?: SiteRef) => {
+    let found: { uri: vscode.Uri; site: SqlSite } | undefined;
+    if (ref) found = siteOf(index, ref);
+    else {
+      const editor = vscode.window.activeTextEditor;
+      const site = editor && siteAt(index, editor.document.uri, editor.selection.active);
+      if (editor && site) found = { uri: editor.document.uri, site };
     }
+    if (!found) {
+      void vscode.window.showInformationMessage(ref ? 'Query Insight: the statement moved or changed; hover it again.' : 'Query Insight: put the cursor on a SQL statement in the code first.');
+      return false;
+    }
+    const { uri, site } = found;
     const a = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Query Insight: EXPLAIN' }, () => analyzeSite(manager, site));
     if (!a) {
       const s = manager.state;
       logger.showError('Query Insight: no database connection to explain with', s.kind === 'failing' ? new Error(s.reason) : undefined);
-      return undefined;
+      return false;
     }
     const r = a.result;
-    const body = {
-      file: site.file, line: site.range.start.line + 1, sql: site.sql,
-      ...(r.filledSql ? { filledSql: r.filledSql } : {}),
-      ...(r.explainedSql ? { explainedSql: r.explainedSql } : {}),
-      substitutions: r.substitutions, findings: r.findings,
-      ...(r.skipped ? { skipped: r.skipped } : {}),
-      ...(r.error ? { error: r.error } : {}),
-      ...(r.plan ? { plan: r.plan.json ?? null, rows: r.plan.rows, source: r.plan.source } : {}),
-      suggestions: a.advice.suggestions.map((s) => ({ table: s.table, columns: s.columns, ddl: s.ddl, reason: s.reason })),
-    };
-    const name = `${site.file.replace(/[^\w.-]+/g, '_')}-L${site.range.start.line + 1}.plan.json`;
-    const uri = vscode.Uri.from({ scheme: PLAN_SCHEME, path: `/${name}` });
-    docs.set(uri, JSON.stringify(body, null, 2));
-    const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.languages.setTextDocumentLanguage(doc, 'json');
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
-    return uri;
+    if (!r.plan) {
+      const why = r.error ? `EXPLAIN failed (${r.error.kind}): ${r.error.message}` : `no plan${r.skipped ? `: ${r.skipped}` : ''}`;
+      void vscode.window.showWarningMessage(`Query Insight: ${why}`);
+      return false;
+    }
+    const measured = measuredOf(a.session, r.generation, site.sql);
+    const findings: TreeFinding[] = [...r.findings, ...(measured?.findings ?? [])]
+      .map((f) => ({ code: f.code, severity: f.severity, message: f.message, planRows: f.planRows }));
+    report.showPlan(r.plan, titleOf(uri, site), r.explainedSql ?? r.filledSql ?? site.sql,
+      { findings, ...(measured?.measurement ? { measurement: measured.measurement } : {}) });
+    logger.debug(`plan of ${titleOf(uri, site)} shown: ${r.plan.rows.length} rows, ${findings.length} findings${measured?.measurement ? ', measured' : ''}`);
+    return true;
   };
 }

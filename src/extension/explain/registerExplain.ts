@@ -1,6 +1,7 @@
 /**
  * Wires EXPLAIN into the editor: the hover, the plan diagnostics, "Explain statement under cursor"
- * (a read-only JSON document beside the editor), and the index quick fixes with their commands.
+ * (the plan as a tree in the report's Plan tab, also the hover's "Show plan"), and the index quick
+ * fixes with their commands.
  */
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
@@ -12,7 +13,8 @@ import {
 } from '../fixes/indexFixes';
 import { ExplainDiagnostics } from './explainDiagnostics';
 import { ExplainHoverProvider, type SiteHoverSection } from './explainHover';
-import { explainStatementCommand, PLAN_SCHEME, PlanDocuments } from './explainPanel';
+import type { ReportServices } from '../report/registerReport';
+import { explainStatementCommand } from './explainPanel';
 import { measureStatementCommand } from './measureCommand';
 
 /** Source files of every language the extension reads, on disk or over Remote-SSH. */
@@ -21,14 +23,12 @@ export const SOURCE_SELECTOR: vscode.DocumentSelector = ['go', 'ruby', 'python',
 
 /** `hoverSections`: other features' Markdown appended to the hover (the slow-log figures). */
 export function registerExplain(context: vscode.ExtensionContext, index: SiteIndex, manager: ConnectionManager, logger: Logger,
-  hoverSections: readonly SiteHoverSection[] = []): ExplainDiagnostics {
+  report: Pick<ReportServices, 'showPlan'>, hoverSections: readonly SiteHoverSection[] = []): ExplainDiagnostics {
   const diagnostics = new ExplainDiagnostics(index, manager, logger);
-  const docs = new PlanDocuments();
   context.subscriptions.push(
-    diagnostics, docs,
+    diagnostics,
     vscode.languages.registerHoverProvider(SOURCE_SELECTOR, new ExplainHoverProvider(index, manager, logger, hoverSections)),
-    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, docs),
-    vscode.commands.registerCommand(COMMANDS.explainStatement, explainStatementCommand(index, manager, docs, logger)),
+    vscode.commands.registerCommand(COMMANDS.explainStatement, explainStatementCommand(index, manager, report, logger)),
     vscode.commands.registerCommand(COMMANDS.measureStatement, measureStatementCommand(index, manager, logger)),
     vscode.languages.registerCodeActionsProvider(SOURCE_SELECTOR, new IndexFixProvider(index, manager), { providedCodeActionKinds: IndexFixProvider.kinds }),
     vscode.commands.registerCommand(COMMANDS.addIndexToDatabase, addIndexToDatabaseCommand(index, manager, logger)),

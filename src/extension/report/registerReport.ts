@@ -5,13 +5,14 @@
  * Usage from another feature (services.report is built in extension.ts):
  *   await services.report.recordRun({ kind: 'access', report, source: 'logs/access.log' });
  *   await services.report.recordRun({ kind: 'slow', stats, lines: summary.lines, malformed: summary.malformed, source });
- *   services.report.showPlan(plan, 'GET /items/:id query', sql);
+ *   services.report.showPlan(plan, 'app/main.go:155', sql, { findings, measurement });
  */
 import * as vscode from 'vscode';
 import type { AccessReport } from '../../core/logs/accessAnalysis';
 import type { QueryStats } from '../../core/logs/slowStats';
 import type { Severity } from '../../core/model';
 import type { Plan } from '../../core/plan/planModel';
+import type { PlanTreeExtras } from '../../core/report/planTree';
 import { formatSeconds } from '../../core/report/compare';
 import { summarizeFindings, type FindingsSummary } from '../../core/report/findingsSummary';
 import type { Comparison } from '../../core/report/compare';
@@ -41,8 +42,8 @@ export interface ReportServices {
   panel: ReportPanel;
   /** Keeps an import as a run (bounded summaries, in workspace storage); returns what the Runs view shows. */
   recordRun(input: RunInput): Promise<RunInfo>;
-  /** Draws a plan as a tree in the report panel. */
-  showPlan(plan: Plan, title: string, sql?: string): void;
+  /** Draws a plan as a tree in the report panel's Plan tab, with its findings and measurement when given. */
+  showPlan(plan: Plan, title: string, sql?: string, extras?: PlanTreeExtras): void;
 }
 
 const SEVERITY: Record<vscode.DiagnosticSeverity, Severity> = {
@@ -169,5 +170,5 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
     }),
   );
 
-  return { store, panel, recordRun, showPlan: (plan, title, sql) => panel.showPlan(plan, title, sql) };
+  return { store, panel, recordRun, showPlan: (plan, title, sql, extras) => panel.showPlan(plan, title, sql, extras) };
 }

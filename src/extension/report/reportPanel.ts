@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Plan } from '../../core/plan/planModel';
+import type { PlanTreeExtras } from '../../core/report/planTree';
 import type { Comparison } from '../../core/report/compare';
 import type { FindingsSummary } from '../../core/report/findingsSummary';
 import { comparisonMarkdown } from '../../core/report/markdown';
@@ -34,13 +35,14 @@ export class ReportPanel implements vscode.Disposable {
     this.subs.push(store.onDidChange(() => { if (this.panel) this.post({ type: 'runs', runs: store.list() }); }));
   }
 
-  /** Opens the panel (or reveals it) with the runs and the findings summary. */
-  show(): void {
+  /** Opens the panel (or reveals it) with the runs and the findings summary; `beside` opens it next to the editor, which keeps focus. */
+  show(beside = false): void {
     if (this.panel) {
       this.panel.reveal(undefined, true);
     } else {
       const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')];
-      const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, 'Query Insight Report', vscode.ViewColumn.Active, {
+      const column = beside ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : vscode.ViewColumn.Active;
+      const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, 'Query Insight Report', column, {
         enableScripts: true, localResourceRoots: roots, retainContextWhenHidden: true,
       });
       panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
@@ -107,10 +109,16 @@ export class ReportPanel implements vscode.Disposable {
     return m;
   }
 
-  /** Draws a plan as a tree (for the EXPLAIN feature: "show plan in report"). */
-  showPlan(plan: Plan, title: string, sql?: string): void {
-    this.show();
-    this.post({ type: 'plan', title, plan, ...(sql ? { sql } : {}) });
+  /** Draws a plan as a tree in the Plan tab (the hover's "Show plan", "Explain statement under cursor"). */
+  showPlan(plan: Plan, title: string, sql?: string, extras: PlanTreeExtras = {}): void {
+    // why: beside the code, so the statement and its plan are seen together.
+    this.show(true);
+    // why: only the plan's model goes to the page; the raw JSON document can be large and the tree does not read it.
+    const model: Plan = { flavor: plan.flavor, rows: plan.rows, source: plan.source, ...(plan.cost !== undefined ? { cost: plan.cost } : {}) };
+    this.post({
+      type: 'plan', title, plan: model, ...(sql ? { sql } : {}),
+      ...(extras.findings?.length ? { findings: [...extras.findings] } : {}), ...(extras.measurement ? { measurement: extras.measurement } : {}),
+    });
   }
 
   /** The last comparison as Markdown into a file (save dialog) or the clipboard; returns the text. */

@@ -1,8 +1,8 @@
 /** SVG chart builders and the page's views: structure, geometry, accessibility attributes. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { barChart, CHART_WIDTH, deltaChart, dotChart, fit, niceTicks, treeChart } from '../../../src/webview/charts';
-import { findAll, hasClass, textOf, toMarkup, type VNode } from '../../../src/webview/vnode';
+import { barChart, CHART_WIDTH, deltaChart, dotChart, fit, niceTicks } from '../../../src/webview/charts';
+import { findAll, hasClass, toMarkup, type VNode } from '../../../src/webview/vnode';
 
 const byClass = (n: VNode, c: string) => findAll(n, (x) => hasClass(x, c));
 const num = (n: VNode, a: string) => Number(n.attrs[a]);
@@ -67,17 +67,4 @@ void test('delta chart: regressions to the right of zero, gains to the left', ()
   assert.ok(Math.abs(num(up, 'width') / num(down, 'width') - 2) < 1e-9);
   assert.equal(num(flat, 'width'), 0);
   assert.match(String(byClass(chart, 'row')[0].attrs['aria-label']), /slower: \+2 s slower/);
-});
-
-void test('tree chart: one treeitem per node with its depth, a connector per child', () => {
-  const tree = treeChart({ label: 'q', detail: '', warn: false, children: [
-    { label: 'select #1', detail: '', warn: true, children: [{ label: 't', detail: 'type ALL', warn: true, children: [] }] },
-    { label: 'select #2', detail: '', warn: false, children: [] },
-  ] }, { title: 'Plan' });
-  const items = findAll(tree, (n) => n.attrs.role === 'treeitem');
-  assert.deepEqual(items.map((i) => [textOf(i.children.find((c) => typeof c !== 'string' && c.tag === 'text' && hasClass(c, 'label'))!), i.attrs['aria-level']]),
-    [['q', 1], ['select #1', 2], ['t', 3], ['select #2', 2]]);
-  assert.equal(byClass(tree, 'link').length, 3);
-  assert.equal(byClass(tree, 'warn').length, 2);
-  assert.equal(findAll(tree, (n) => n.attrs.role === 'tree').length, 1);
 });

@@ -15,7 +15,9 @@ void test('a join: one select, tables in join order; full scans and filesort are
   assert.deepEqual(shape(t), ['q', [['select #1 SIMPLE', ['p', 'u']]]]);
   const p = t.children[0].children[0];
   assert.equal(p.warn, true);
-  assert.equal(p.detail, 'type ALL · no key · rows 10 · Using where; Using filesort');
+  assert.equal(p.detail, 'type ALL · no key · ~10 rows estimated · Using where; Using filesort');
+  assert.equal(p.access, 'ALL');
+  assert.deepEqual(p.rows, { estimated: 10 });
   assert.equal(t.children[0].children[1].warn, false);
   assert.equal(t.children[0].warn, true);
 });
@@ -44,4 +46,40 @@ void test('every row appears exactly once', () => {
   const walk = (n: PlanNode) => { if (n.kind === 'table') tables.push(n.label); n.children.forEach(walk); };
   walk(t);
   assert.deepEqual(tables.sort(), ['<derived4>', 'a', 'b', 'c']);
+});
+
+void test('findings sit on the rows they rest on; one tied to no row on the statement; warning or worse flags the node', () => {
+  const rows = [row(1, 'SIMPLE', 'p', 'ALL', ['Using where']), row(1, 'SIMPLE', 'u', 'eq_ref', [], 'PRIMARY')];
+  const t = planTree(plan(rows), 'q', { findings: [
+    { code: 'full-table-scan', severity: 'error', message: 'full table scan of posts', planRows: [0] },
+    { code: 'filesort', severity: 'info', message: 'sorts', planRows: [] },
+    { code: 'join-without-index', severity: 'warning', message: 'u joined by no index', planRows: [1, 7] },
+  ] });
+  const [p, u] = t.children[0].children;
+  assert.deepEqual(p.findings.map((f) => f.code), ['full-table-scan']);
+  assert.deepEqual(u.findings.map((f) => [f.code, f.severity, f.message]), [['join-without-index', 'warning', 'u joined by no index']]);
+  assert.equal(u.warn, true, 'a warning finding flags an eq_ref row');
+  assert.deepEqual(t.findings.map((f) => f.code), ['filesort']);
+  const info = planTree(plan([row(1, 'SIMPLE', 'u', 'ref')]), 'q', { findings: [{ code: 'x', severity: 'info', message: 'm', planRows: [0] }] });
+  assert.equal(info.children[0].children[0].warn, false, 'an info finding alone does not');
+});
+
+void test('a measurement puts the rows read beside the estimate, matched by table in order', () => {
+  const rows = [row(1, 'SIMPLE', 'c', 'ALL'), row(1, 'SIMPLE', 'u', 'eq_ref', [], 'PRIMARY'), row(2, 'SUBQUERY', 'c', 'ref')];
+  const t = planTree(plan(rows), 'q', { measurement: {
+    rowsRead: 30_120, rowsSent: 20, ms: 41.25, capped: false,
+    accesses: [{ table: 'C', estimate: 10, rowsRead: 30_000, loops: 1 }, { table: 'u', estimate: 1, rowsRead: 100, loops: 100 }, { table: 'c', estimate: 10, rowsRead: 20, loops: 2 }],
+  } });
+  const tables: PlanNode[] = [];
+  const walk = (n: PlanNode) => { if (n.kind === 'table') tables.push(n); n.children.forEach(walk); };
+  walk(t);
+  const [c1, u, c2] = tables;
+  assert.deepEqual(c1.rows, { estimated: 10, measured: { read: 30_000, loops: 1, capped: false } });
+  assert.equal(c1.detail, 'type ALL · no key · ~10 rows estimated · 30,000 read');
+  assert.equal(u.detail, 'type eq_ref · key PRIMARY · ~10 rows estimated · 100 read in 100 loops');
+  assert.deepEqual(c2.rows, { estimated: 10, measured: { read: 20, loops: 2, capped: false } });
+  assert.equal(t.detail, 'mysql · measured: read 30,120 rows, returned 20, 41.3 ms');
+  const capped = planTree(plan([row(1, 'SIMPLE', 'c', 'ALL'), row(1, 'SIMPLE', 'x', 'ALL')]), 'q', { measurement: { rowsRead: 5, rowsSent: 0, ms: 1, capped: true, accesses: [{ table: 'c', estimate: 10, rowsRead: 5, loops: 1 }] } });
+  assert.match(capped.children[0].children[0].detail, /at least 5 read/);
+  assert.deepEqual(capped.children[0].children[1].rows, { estimated: 10 }, 'a row the measurement lacks keeps its estimate only');
 });
