@@ -72,6 +72,8 @@ export const COMMANDS = {
   stopMeasuring: 'queryInsight.stopMeasuring',
   /** Quick fix on an unused index: confirmed ALTER TABLE … DROP INDEX (hidden from the palette). */
   dropUnusedIndex: 'queryInsight.dropUnusedIndex',
+  /** Walkthrough Copy button: copies one of its setup snippets (nginx log_format, slow-log settings) (hidden from the palette). */
+  copyWalkthroughSnippet: 'queryInsight.copyWalkthroughSnippet',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -112,6 +114,7 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.startMeasuring]: 'Start measuring (server statistics)',
   [COMMANDS.stopMeasuring]: 'Stop measuring',
   [COMMANDS.dropUnusedIndex]: 'Drop the unused index from the database',
+  [COMMANDS.copyWalkthroughSnippet]: 'Copy a setup snippet from the walkthrough',
 };
 
 /** The command category every public command carries. */

@@ -37,7 +37,7 @@ function nodeLine(n: PlanNode): VNode {
     rows && rows.estimated !== null ? h('span', { class: 'plan-rows-estimated', title: 'rows EXPLAIN estimated per scan' }, `~${rows.estimated.toLocaleString('en-US')} est.`) : undefined, ' ',
     measured ? h('span', { class: 'plan-rows-measured', title: 'rows ANALYZE read over all loops' },
       `${measured.capped ? '≥' : ''}${measured.read.toLocaleString('en-US')} read${measured.loops > 1 ? ` in ${measured.loops.toLocaleString('en-US')} loops` : ''}`) : undefined, ' ',
-    h('span', { class: 'plan-detail' }, n.detail));
+    h('span', { class: 'plan-detail' }, n.more ?? ''));
 }
 
 function treeItem(n: PlanNode, level: number): VNode {

@@ -26,6 +26,8 @@ export interface PlanNode {
   /** Full scans, filesort, temporary tables, or a finding of warning level or worse: what a tuner looks at first. */
   warn: boolean;
   children: PlanNode[];
+  /** Table nodes: key, filter and Extra (the detail without the access type and rows). */
+  more?: string;
   /** Table nodes: the access type (`ALL`, `ref` …), when the server gave one. */
   access?: string;
   /** Table nodes: rows EXPLAIN estimated per scan, and what ANALYZE measured over all loops. */
@@ -47,6 +49,14 @@ const WARN_EXTRA = ['using filesort', 'using temporary', 'using join buffer'];
 
 function rowWarn(r: PlanRow): boolean {
   return r.type === 'ALL' || r.type === 'index' || r.extra.some((e) => WARN_EXTRA.some((w) => e.toLowerCase().startsWith(w)));
+}
+
+/** Key, filter and Extra: what a table row says besides its access type and rows. */
+function rowMore(r: PlanRow): string {
+  const parts: string[] = [r.key ? `key ${r.key}` : 'no key'];
+  if (r.filtered !== null && r.filtered !== 100) parts.push(`filtered ${r.filtered}%`);
+  if (r.extra.length) parts.push(r.extra.join('; '));
+  return parts.join(' · ');
 }
 
 function rowDetail(r: PlanRow, measured?: NonNullable<PlanNode['rows']>['measured']): string {
@@ -90,7 +100,7 @@ export function planTree(plan: Plan, title = 'statement', extras: PlanTreeExtras
   const tableNode = (r: PlanRow): PlanNode => {
     const measured = measuredRow.get(byRow.get(r)!);
     return {
-      label: r.table ?? '(no table)', detail: rowDetail(r, measured), kind: 'table', warn: rowWarn(r), children: [], findings: [],
+      label: r.table ?? '(no table)', detail: rowDetail(r, measured), more: rowMore(r), kind: 'table', warn: rowWarn(r), children: [], findings: [],
       ...(r.type ? { access: r.type } : {}), rows: { estimated: r.rows, ...(measured ? { measured } : {}) },
     };
   };

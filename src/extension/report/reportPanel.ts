@@ -23,6 +23,9 @@ export class ReportPanel implements vscode.Disposable {
   private queue: HostMessage[] = [];
   private comparison: Comparison | undefined;
   private readonly subs: vscode.Disposable[] = [];
+  private readonly compared = new vscode.EventEmitter<Comparison>();
+  /** Fires after a comparison was shown (the Compare command or the page's Compare button). */
+  readonly onDidCompare = this.compared.event;
   /** The last message of each type posted to the page (what the page was given; read by tests). */
   readonly posted = new Map<HostMessage['type'], HostMessage>();
 
@@ -106,6 +109,7 @@ export class ReportPanel implements vscode.Disposable {
     this.comparison = m.comparison;
     this.show();
     this.post(m);
+    this.compared.fire(m.comparison);
     return m;
   }
 
@@ -145,6 +149,7 @@ export class ReportPanel implements vscode.Disposable {
 
   dispose(): void {
     this.panel?.dispose();
+    this.compared.dispose();
     for (const s of this.subs) s.dispose();
   }
 }

@@ -29,6 +29,7 @@ void test('one treeitem per node, nested by level; tables show access type, esti
   assert.equal(text('plan-access'), 'ALL');
   assert.equal(text('plan-rows-estimated'), '~9,800 est.');
   assert.equal(text('plan-rows-measured'), '9,800 read');
+  assert.equal(text('plan-detail'), 'no key', 'the detail does not repeat the access type and rows');
   assert.match(text('plan-finding'), /full-table-scan full table scan of posts/);
   assert.ok(hasClass(posts, 'warn'));
   const users = items[3];

@@ -1,0 +1,45 @@
+/**
+ * The "Get started" walkthrough's side in the extension: the Copy buttons of its setup snippets, and
+ * the context keys its steps complete on. Each key is set from what really happened — a connection
+ * that came up, a run the store kept (an import that read something), a comparison shown — never
+ * from a command merely being run, since each of those can fail or be cancelled. Keys are also set at
+ * start-up from the stored runs, so a workspace that already has runs shows those steps done.
+ */
+import * as vscode from 'vscode';
+import type { RunInfo } from '../../core/report/runs';
+import { COMMANDS } from '../commands';
+import type { ConnectionManager } from '../connection/connectionManager';
+import type { Logger } from '../logger';
+import type { ReportServices } from '../report/registerReport';
+import { snippetOf, WALKTHROUGH_CONTEXT } from './walkthroughSteps';
+
+type Key = (typeof WALKTHROUGH_CONTEXT)[keyof typeof WALKTHROUGH_CONTEXT];
+
+export function registerWalkthrough(context: vscode.ExtensionContext, deps: { connection: ConnectionManager; report: ReportServices; logger: Logger }): void {
+  const set = new Set<Key>();
+  const done = (key: Key): void => {
+    if (set.has(key)) return;
+    set.add(key);
+    // why: completion is recorded by VS Code once the key is true; it is never set back to false.
+    void vscode.commands.executeCommand('setContext', key, true);
+  };
+  const fromRuns = (runs: readonly RunInfo[]): void => {
+    if (runs.some((r) => r.kind === 'access')) done(WALKTHROUGH_CONTEXT.accessLogImported);
+    if (runs.some((r) => r.kind === 'slow' && r.origin !== 'performance_schema')) done(WALKTHROUGH_CONTEXT.slowLogImported);
+  };
+  const { store, panel } = deps.report;
+  fromRuns(store.list());
+  if (deps.connection.state.kind === 'connected') done(WALKTHROUGH_CONTEXT.connected);
+  context.subscriptions.push(
+    store.onDidChange(() => fromRuns(store.list())),
+    deps.connection.onDidChangeState((s) => { if (s.kind === 'connected') done(WALKTHROUGH_CONTEXT.connected); }),
+    panel.onDidCompare(() => done(WALKTHROUGH_CONTEXT.compared)),
+    vscode.commands.registerCommand(COMMANDS.copyWalkthroughSnippet, async (id?: unknown): Promise<boolean> => {
+      const snippet = snippetOf(id);
+      if (!snippet) { deps.logger.warn(`copy snippet: unknown snippet ${JSON.stringify(id)?.slice(0, 40)}`); return false; }
+      await vscode.env.clipboard.writeText(snippet.text);
+      vscode.window.setStatusBarMessage(`$(check) Query Insight: copied ${snippet.what}`, 5000);
+      return true;
+    }),
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * What the "Get started" walkthrough relies on, in one place: the context keys its steps complete on
+ * (set only when the action really succeeded) and the setup snippets it shows with a Copy button.
+ * Pure: a unit test checks that package.json's steps and media/walkthrough/*.md use exactly these.
+ */
+
+/** Context keys the walkthrough's `completionEvents` wait for (`onContext:<key>`). */
+export const WALKTHROUGH_CONTEXT = {
+  /** A database connection came up (not merely "Connect to database" run: it can fail). */
+  connected: 'queryInsight.walkthrough.connected',
+  /** An access-log run exists: an import read at least one request. */
+  accessLogImported: 'queryInsight.walkthrough.accessLogImported',
+  /** A slow-log run exists: an import read at least one statement. */
+  slowLogImported: 'queryInsight.walkthrough.slowLogImported',
+  /** Two runs were compared and the comparison shown. */
+  compared: 'queryInsight.walkthrough.compared',
+} as const;
+
+export interface Snippet {
+  /** What the confirmation names (`the nginx log_format`). */
+  what: string;
+  /** The fence language it is shown under in the walkthrough's Markdown. */
+  language: string;
+  text: string;
+}
+
+/**
+ * The text each Copy button copies. The Markdown shows the same text (checked by a test), and the
+ * LTSV format is the one docs/nginx-log-formats.md documents and the demo's real nginx writes.
+ */
+export const SNIPPETS = {
+  nginxLtsv: {
+    what: 'the nginx log_format', language: 'nginx',
+    text: [
+      'log_format ltsv "time:$time_local"',
+      '                "\\thost:$remote_addr"',
+      '                "\\tforwardedfor:$http_x_forwarded_for"',
+      '                "\\treq:$request"',
+      '                "\\tmethod:$request_method"',
+      '                "\\turi:$request_uri"',
+      '                "\\tstatus:$status"',
+      '                "\\tsize:$body_bytes_sent"',
+      '                "\\treqsize:$request_length"',
+      '                "\\treferer:$http_referer"',
+      '                "\\tua:$http_user_agent"',
+      '                "\\treqtime:$request_time"',
+      '                "\\tapptime:$upstream_response_time"',
+      '                "\\tvhost:$host";',
+      'access_log /var/log/nginx/access.log ltsv;',
+    ].join('\n'),
+  },
+  slowLogConfig: {
+    what: 'the slow-log settings', language: 'ini',
+    text: [
+      '[mysqld]',
+      'slow_query_log      = 1',
+      'long_query_time     = 0',
+      'slow_query_log_file = /var/log/mysql/mysql-slow.log',
+    ].join('\n'),
+  },
+  slowLogSql: {
+    what: 'the SET GLOBAL statements', language: 'sql',
+    text: [
+      "SET GLOBAL slow_query_log_file = '/var/log/mysql/mysql-slow.log';",
+      'SET GLOBAL long_query_time = 0;',
+      'SET GLOBAL slow_query_log = 1;',
+    ].join('\n'),
+  },
+} as const satisfies Record<string, Snippet>;
+
+export type SnippetId = keyof typeof SNIPPETS;
+
+/** The snippet a command argument names, or undefined for anything else. */
+export function snippetOf(arg: unknown): Snippet | undefined {
+  return typeof arg === 'string' && Object.prototype.hasOwnProperty.call(SNIPPETS, arg) ? SNIPPETS[arg as SnippetId] : undefined;
+}
+
+/** A Markdown command link that copies the snippet (`command:` URI with its argument as a JSON array). */
+export function copyLink(command: string, id: SnippetId, label = 'Copy'): string {
+  return `[${label}](command:${command}?${encodeURIComponent(JSON.stringify([id]))})`;
+}
