@@ -26,7 +26,7 @@ import { registerEndpoints } from './endpoints/registerEndpoints';
 import { registerBoxes } from './boxes/registerBoxes';
 import { registerFindings } from './findings/findingsView';
 import { registerMeasuring } from './serverStats/measureFeature';
-import { registerWalkthrough } from './walkthrough/walkthroughFeature';
+import { walkthroughFeature } from './walkthrough/walkthroughFeature';
 
 /** What features get handed: the log, the index of the workspace's source facts. */
 export interface Services {
@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const endpoints = registerEndpoints(context, services);
   registerBoxes(context, services, endpoints, queries);
   registerFindings(context);
-  registerWalkthrough(context, services);
+  walkthroughFeature({ context, services });
 
   context.subscriptions.push(
     watchConfig(logger, (config, affects) => { if (affects('scan')) services.index.updateSettings(config.scan); }),

@@ -8,14 +8,12 @@
 import * as vscode from 'vscode';
 import type { RunInfo } from '../../core/report/runs';
 import { COMMANDS } from '../commands';
-import type { ConnectionManager } from '../connection/connectionManager';
-import type { Logger } from '../logger';
-import type { ReportServices } from '../report/registerReport';
+import { command, type Feature } from '../feature';
 import { snippetOf, WALKTHROUGH_CONTEXT } from './walkthroughSteps';
 
 type Key = (typeof WALKTHROUGH_CONTEXT)[keyof typeof WALKTHROUGH_CONTEXT];
 
-export function registerWalkthrough(context: vscode.ExtensionContext, deps: { connection: ConnectionManager; report: ReportServices; logger: Logger }): void {
+export const walkthroughFeature: Feature = ({ context, services: deps }) => {
   const set = new Set<Key>();
   const done = (key: Key): void => {
     if (set.has(key)) return;
@@ -34,7 +32,7 @@ export function registerWalkthrough(context: vscode.ExtensionContext, deps: { co
     store.onDidChange(() => fromRuns(store.list())),
     deps.connection.onDidChangeState((s) => { if (s.kind === 'connected') done(WALKTHROUGH_CONTEXT.connected); }),
     panel.onDidCompare(() => done(WALKTHROUGH_CONTEXT.compared)),
-    vscode.commands.registerCommand(COMMANDS.copyWalkthroughSnippet, async (id?: unknown): Promise<boolean> => {
+    command(deps.logger, COMMANDS.copyWalkthroughSnippet, 'could not copy the snippet', async (id?: unknown): Promise<boolean> => {
       const snippet = snippetOf(id);
       if (!snippet) { deps.logger.warn(`copy snippet: unknown snippet ${JSON.stringify(id)?.slice(0, 40)}`); return false; }
       await vscode.env.clipboard.writeText(snippet.text);
@@ -42,4 +40,4 @@ export function registerWalkthrough(context: vscode.ExtensionContext, deps: { co
       return true;
     }),
   );
-}
+};
