@@ -95,7 +95,7 @@ async function steps(page: Page): Promise<void> {
   const whole = (await hover.innerText()).replace(/\u00a0/g, ' ');
   const collapsed = whole.slice(whole.indexOf('Query Insight ·'));
   assert.match(collapsed.split('\n')[0], /Query Insight · .*full table scan of posts.*\(\+\d+ more\)/, `the verdict leads:\n${collapsed}`);
-  const order = [/Suggested index/, /ALTER TABLE `posts` ADD INDEX/, /Add index to the database/, /\nPlan\n/, /Findings/, /Substituted for placeholders/]
+  const order = [/Suggested index/, /ALTER TABLE `posts` ADD INDEX/, /Add index to the database/, /Show plan/, /\nPlan\n/, /Findings/, /Substituted for placeholders/]
     .map((re) => collapsed.search(re));
   assert.ok(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1])), `hover order ${order.join(' < ')}:\n${collapsed}`);
   assert.ok(!collapsed.includes('select_type'), 'the plan table is collapsed');
