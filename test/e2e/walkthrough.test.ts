@@ -6,7 +6,7 @@
  *   - a cancelled import ticks nothing;
  *   - the connection coming up ticks "Connect"; importing an access log ticks the nginx step; importing
  *     a slow log ticks the slow-log step; comparing two runs ticks "Compare".
- * Screenshots go to test-results/e2e/ (walkthrough-*.png; walkthrough-failure.png when it fails).
+ * Screenshots go to test-results/e2e/ (walkthrough-*.png; the session's page is shot when the test fails).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import { startMariaDb, type MariaDbServer } from '../support/mariadb';
 import { SAMPLE_DB, sampleConnectionSettings, sampleSchemaFile } from '../../src/node/demo/sampleDatabase';
 import { SNIPPETS } from '../../src/extension/walkthrough/walkthroughSteps';
 import { filterQuickPick, openWorkbench, quickOpen, quickPickItems, quickPickRows, runCommand, screenshot } from './support/workbench';
-import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
+import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { sampleAccessLog } from './endpointsLog';
 import { writeSampleSlowLog } from './queriesSlowLog';
@@ -46,7 +46,7 @@ after(async () => {
 });
 
 void test('walkthrough: Copy buttons copy the settings; steps tick after the real actions only', { timeout: 300_000 }, async () => {
-  await withFailureShot(session!.page, 'walkthrough-failure', steps);
+  await steps(session!.page);
 });
 
 const STEPS = ['connect', 'nginxLog', 'slowLog', 'compareRuns'] as const;
