@@ -1,4 +1,5 @@
 /** Output formats shared by every CLI command: one place decides how a table, JSON Lines, Markdown, CSV and TSV look. */
+import { formatCount } from '../core/format/numbers';
 
 export type Format = 'table' | 'json' | 'md' | 'csv' | 'tsv';
 
@@ -67,7 +68,9 @@ export function mdCell(s: string): string {
 
 /** Renders rows as an aligned text table, Markdown, CSV or TSV (JSON is the caller's, one object per line). */
 export function renderRows<T>(rows: readonly T[], columns: readonly Column<T>[], format: Exclude<Format, 'json'>): string {
-  const cells = rows.map((r) => columns.map((c) => String(c.value(r))));
+  // why: tables are read by people (33,348); CSV and TSV are read by programs and keep the raw number.
+  const forPeople = format === 'table' || format === 'md';
+  const cells = rows.map((r) => columns.map((c) => { const v = c.value(r); return forPeople && typeof v === 'number' ? formatCount(v) : String(v); }));
   const headers = columns.map((c) => c.header);
   if (format === 'csv' || format === 'tsv') {
     const sep = format === 'csv' ? ',' : '\t';

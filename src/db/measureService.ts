@@ -7,6 +7,7 @@
  * and statements that could not be explained are never measured. The guard accepts these shapes
  * only with `confirmed: true`, which only this module passes.
  */
+import { formatCount } from '../core/format/numbers';
 import type { PlanFinding } from '../core/analysis/planFindings';
 import { measuredFindings } from '../core/analysis/planFindingsMeasured';
 import { statementFacts } from '../core/analysis/planFindingsQuery';
@@ -41,7 +42,7 @@ export interface MeasureResult {
 /** How the limits read in a UI: `at most 1,000,000 rows examined and 5 s`. */
 export function describeLimits(l: MeasureLimits): string {
   const secs = `${Number((l.ms / 1000).toFixed(1))} s`;
-  return l.rowCap !== undefined ? `at most ${l.rowCap.toLocaleString('en-US')} rows examined and ${secs}` : `at most ${secs} (MySQL has no row cap)`;
+  return l.rowCap !== undefined ? `at most ${formatCount(l.rowCap)} rows examined and ${secs}` : `at most ${secs} (MySQL has no row cap)`;
 }
 
 /** The MariaDB statement: the time limit in front, the row cap in the LIMIT clause. */

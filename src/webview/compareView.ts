@@ -67,7 +67,7 @@ function countChange(c: Change): string {
 }
 
 function perExec(c: Change): string {
-  const f = (v: number | null) => (v === null ? '–' : v >= 100 ? String(Math.round(v)) : formatCount(Math.round(v * 10) / 10));
+  const f = (v: number | null) => (v === null ? '–' : formatCount(v >= 100 ? Math.round(v) : v));
   return `${f(c.before)} → ${f(c.after)}`;
 }
 

@@ -2,6 +2,7 @@
  * The report page as a function of its state: tabs for the shown run, the comparison of two runs,
  * a plan and the findings summary. Pure (element trees out); main.ts renders them and wires the actions.
  */
+import { formatCount, formatWhole } from '../core/format/numbers';
 import { formatSeconds, type Comparison } from '../core/report/compare';
 import type { FindingsSummary } from '../core/report/findingsSummary';
 import type { Run, RunEndpoint, RunInfo } from '../core/report/runs';
@@ -72,7 +73,7 @@ export function statusSegments(e: RunEndpoint): Segment[] {
 function summaryLine(run: Run): VNode {
   const s = run.summary;
   const parts = [
-    `${s.count.toLocaleString('en-US')} ${run.kind === 'access' ? 'requests' : 'statements'}`,
+    `${formatCount(s.count)} ${run.kind === 'access' ? 'requests' : 'statements'}`,
     `total ${secs(s.totalTime)}`,
     `${s.rows} ${run.kind === 'access' ? 'endpoints' : 'fingerprints'}`,
   ];
@@ -118,7 +119,7 @@ function unusedIndexTable(run: Run): VNode[] {
   if (!list.length) return [title, h('p', { class: 'empty', id: 'unused-indexes' }, 'Every index of the tables read in this window was used.')];
   const head = h('tr', {}, ['table', 'index', 'columns', 'rows written'].map((t) => h('th', { scope: 'col' }, t)));
   return [title, h('table', { class: 'compare', id: 'unused-indexes' }, h('thead', {}, head),
-    h('tbody', {}, list.map((u) => h('tr', {}, h('td', {}, u.table), h('td', {}, u.index), h('td', {}, u.columns.join(', ')), h('td', { class: 'num' }, u.tableWrites.toLocaleString('en-US'))))))];
+    h('tbody', {}, list.map((u) => h('tr', {}, h('td', {}, u.table), h('td', {}, u.index), h('td', {}, u.columns.join(', ')), h('td', { class: 'num' }, formatCount(u.tableWrites))))))];
 }
 
 function runTab(s: PageState, a: Actions): VNode {
@@ -138,10 +139,10 @@ function findingsTab(s: PageState): VNode {
   if (!f || f.total === 0) return h('p', { class: 'empty' }, 'No findings in the workspace right now.');
   const rows: BarRow[] = f.codes.map((c) => ({
     label: c.code, segments: SEVERITIES.map((sev) => ({ cls: `sev-${sev}`, name: sev, value: c.bySeverity[sev] ?? 0 })),
-    valueText: String(c.count), note: `in ${c.files} file${c.files === 1 ? '' : 's'}`,
+    valueText: formatCount(c.count), note: `in ${c.files} file${c.files === 1 ? '' : 's'}`,
   }));
   return h('div', {}, h('p', { class: 'summary' }, `${f.total} findings of ${f.codes.length} kinds`),
-    barChart(rows, { title: 'Findings by code', tick: (v) => String(Math.round(v)), legend: SEVERITIES.map((sev) => ({ cls: `sev-${sev}`, name: sev })) }));
+    barChart(rows, { title: 'Findings by code', tick: (v) => formatWhole(v), legend: SEVERITIES.map((sev) => ({ cls: `sev-${sev}`, name: sev })) }));
 }
 
 /** The whole page. */

@@ -1,4 +1,5 @@
 /** `query-insight explain DIR`: EXPLAIN every SQL statement of an app against its database and print the plan findings. */
+import { formatCount } from '../../core/format/numbers';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -214,7 +215,7 @@ export const explainCommand: Command = {
         { header: 'code', value: (r) => r.code },
         { header: 'table', value: (r) => r.table ?? '' },
         { header: 'message', value: (r) => oneLine(r.message + (r.explainedWithout ? ` (explained without ${r.explainedWithout.join(', ')})` : '')
-          + (r.measured ? ` [measured: read ${r.measured.capped ? '≥ ' : ''}${r.measured.rowsRead.toLocaleString('en-US')} rows, sent ${r.measured.rowsSent.toLocaleString('en-US')}, ${r.measured.ms} ms]` : '')) },
+          + (r.measured ? ` [measured: read ${r.measured.capped ? '≥ ' : ''}${formatCount(r.measured.rowsRead)} rows, sent ${formatCount(r.measured.rowsSent)}, ${r.measured.ms} ms]` : '')) },
       ];
       io.stdout.write(renderRows(rows, columns, format));
     }

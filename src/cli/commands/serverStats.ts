@@ -2,6 +2,7 @@
  * `query-insight server-stats`: the statements and index usage of a window, from two
  * performance_schema snapshots (no slow log, nothing written to the server).
  */
+import { formatCount } from '../../core/format/numbers';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -164,7 +165,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (!values.quiet) {
     const d = result.diff;
     const total = result.shapes.reduce((n, s) => n + s.count, 0);
-    const lines = [`# window of ${d.windowSeconds.toFixed(1)} s on ${after.server}: ${total.toLocaleString('en-US')} statements, ${result.shapes.length} shapes, `
+    const lines = [`# window of ${d.windowSeconds.toFixed(1)} s on ${after.server}: ${formatCount(total)} statements, ${result.shapes.length} shapes, `
       + `${formatSeconds(result.shapes.reduce((n, s) => n + s.totalTime, 0))} in total${records.length > shown.length ? `; showing ${shown.length} (--limit 0 for all)` : ''}`];
     if (values.source !== undefined) {
       const mapped = records.filter((r) => r.sites.length).length;

@@ -1,4 +1,5 @@
 /** `query-insight slow LOG`: a pt-query-digest-like ranking of a MySQL / MariaDB slow query log. */
+import { formatCount } from '../../core/format/numbers';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -138,7 +139,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
 
   if (!values.quiet) {
     const lines = [
-      `# ${summary.entries.toLocaleString('en-US')} statements, ${stats.length} fingerprints, ${(read.bytes / 1e6).toFixed(1)} MB${read.gzip ? ' (gzip)' : ''} in ${elapsed.toFixed(2)} s`
+      `# ${formatCount(summary.entries)} statements, ${stats.length} fingerprints, ${(read.bytes / 1e6).toFixed(1)} MB${read.gzip ? ' (gzip)' : ''} in ${elapsed.toFixed(2)} s`
         + (ranked.length > shown.length ? `; showing ${shown.length} (--limit 0 for all)` : ''),
     ];
     if (withSites) {

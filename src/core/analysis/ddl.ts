@@ -2,6 +2,7 @@
  * DDL text for index suggestions: quoted identifiers, index names within MySQL's 64-character
  * limit, online-ALTER clauses for large tables, and the DROP that undoes a verification.
  */
+import { formatCompact } from '../format/numbers';
 
 /** MySQL and MariaDB reject identifiers longer than this. */
 export const MAX_IDENTIFIER_LENGTH = 64;
@@ -71,7 +72,7 @@ export function addIndexDdl(table: string, columns: readonly string[], name: str
   const limit = opts.largeTableRows ?? LARGE_TABLE_ROWS;
   if (opts.rows !== undefined && opts.rows > limit) {
     clauses.push('ALGORITHM=INPLACE', 'LOCK=NONE');
-    warnings.push(`${table} has about ${formatCount(opts.rows)} rows: building the index reads the whole table and can take minutes; `
+    warnings.push(`${table} has about ${formatCompact(opts.rows)} rows: building the index reads the whole table and can take minutes; `
       + 'the table stays writable (LOCK=NONE), but run it outside a benchmark.');
   }
   return { ddl: `ALTER TABLE ${tableRef(table, opts.database)} ${clauses.join(', ')}`, warnings };
@@ -88,10 +89,3 @@ export function indexDefinition(name: string, columns: readonly string[], keywor
   return `${keyword} ${q(name)} (${columns.map(q).join(', ')})`;
 }
 
-/** 1234567 → "1.2M", 12345 → "12k". */
-export function formatCount(n: number): string {
-  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}G`;
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
-  if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
-  return String(n);
-}

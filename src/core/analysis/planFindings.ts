@@ -5,6 +5,7 @@
  * could serve the predicate / order ("scans now only because the table is tiny") or not
  * ("scans now, will scan at scale").
  */
+import { formatCount } from '../format/numbers';
 import type { Finding, IndexInfo, Range, Schema, Severity, TableInfo } from '../model';
 import { hasExtra, isInternalTable, type Plan, type PlanRow } from '../plan/planModel';
 import type { Advice } from './advisor';
@@ -51,7 +52,7 @@ function scaled(rows: number, level: Level, o: { tinyRows: number; largeRows: nu
   return big ? 'warning' : mid ? 'info' : 'hint';
 }
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatCount(n);
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 const has = (list: readonly string[], c: string): boolean => list.some((x) => same(x, c));
 

@@ -3,12 +3,13 @@
  * The estimate of a LIMIT walk or of a skewed value is no bound; the measurement is, so this is
  * reported even where the plan alone looked fine.
  */
+import { formatWhole } from '../format/numbers';
 import type { Advice } from './advisor';
 import type { PlanFinding } from './planFindings';
 import { matchAccesses, type Measurement } from '../plan/measured';
 import type { Plan } from '../plan/planModel';
 
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const fmt = (n: number): string => formatWhole(n);
 
 export interface MeasuredFindingOptions {
   advice?: Advice;

@@ -8,6 +8,7 @@
  * - With no known loop, it is `n-plus-one-suspected` (severity `warning`) at each site.
  * - A pattern whose fingerprint maps to no site is returned in `unmapped` (no place to show it).
  */
+import { formatCount } from '../format/numbers';
 import type { Finding, SqlSite } from '../model';
 import type { QueryStats } from '../logs/slowStats';
 import { indexSites, sitesFor } from '../logs/slowMapping';
@@ -58,10 +59,10 @@ function evidence(s: QueryStats): string { return s.fromServer ? 'performance_sc
 
 function describe(s: QueryStats): string {
   if (s.fromServer) {
-    return `${s.count.toLocaleString('en-US')} calls in ${s.activeSeconds} s (${(s.count / Math.max(1, s.activeSeconds)).toFixed(1)}/s), ${(s.queryTime.mean * 1000).toFixed(2)} ms each`;
+    return `${formatCount(s.count)} calls in ${s.activeSeconds} s (${(s.count / Math.max(1, s.activeSeconds)).toFixed(1)}/s), ${(s.queryTime.mean * 1000).toFixed(2)} ms each`;
   }
   const rate = s.activeSeconds > 0 ? s.count / s.activeSeconds : s.count;
-  return `${s.count.toLocaleString('en-US')} calls, peak ${s.peakPerSecond.toLocaleString('en-US')}/s (mean ${rate.toFixed(1)}/s over ${s.activeSeconds} s), `
+  return `${formatCount(s.count)} calls, peak ${formatCount(s.peakPerSecond)}/s (mean ${rate.toFixed(1)}/s over ${s.activeSeconds} s), `
     + `${(s.queryTime.mean * 1000).toFixed(2)} ms each, ${Math.round((100 * s.repeats) / s.count)}% repeated back-to-back on one connection`;
 }
 

@@ -2,6 +2,7 @@
  * Why an import read no entry, in one line: the file is empty, it is another kind of log, or none of
  * its lines could be read (with the first reason). Imports that read nothing create no run.
  */
+import { formatCount } from '../format/numbers';
 import type { LogKind } from './logKind';
 
 /** A file as the editor's pickers tell it: a log kind, a saved run, or an empty file. */
@@ -38,7 +39,7 @@ export function nothingReadMessage(n: NothingRead): string {
   else if (n.sniffed !== n.expected && n.sniffed !== 'unknown') why = `it is ${describeLogKind(n.sniffed)}, not ${describeLogKind(n.expected)}`;
   else {
     const first = n.firstProblem ? `; line ${n.firstProblem.line}: ${n.firstProblem.reason}` : '';
-    why = `none of its ${n.lines.toLocaleString('en-US')} lines is ${n.expected === 'access' ? 'a request' : 'a statement'}${first}`;
+    why = `none of its ${formatCount(n.lines)} lines is ${n.expected === 'access' ? 'a request' : 'a statement'}${first}`;
   }
   return `nothing imported from ${n.name}: ${why}.`;
 }

@@ -14,6 +14,7 @@
  * more requests), so it is shown, never used to colour; the request count and, when both runs know
  * their duration, the throughput are shown beside it.
  */
+import { formatCount } from '../format/numbers';
 import type { Run, RunEndpoint, RunInfo, RunKind, RunQuery } from './runs';
 import { hostsMismatch, runInfo } from './runs';
 import { meanShift, sampleSd, tailShift, type Shift, type Spread } from './compareNoise';
@@ -283,9 +284,7 @@ export function formatSeconds(v: number): string {
   return `${ms === 0 ? '0' : ms.toPrecision(3)} ms`;
 }
 
-export function formatCount(v: number): string {
-  return Number.isInteger(v) ? String(v) : v.toFixed(1);
-}
+export { formatCount };
 
 /** `×1.50`, or `new` / `gone` / `–` when there is no ratio. */
 export function formatRatio(c: Change): string {

@@ -2,6 +2,7 @@
  * A comparison as Markdown, to paste into a team's notes: a heading naming the two runs, the
  * whole-run totals, then one table row per endpoint or query (largest change of total time first).
  */
+import { formatCount } from '../format/numbers';
 import { formatDelta, formatIn, formatRatio, formatSeconds, timeUnitFor, type Change, type Comparison, type ComparisonRow, type TimeUnit, type Verdict } from './compare';
 
 export interface MarkdownOptions {
@@ -17,7 +18,7 @@ export function mdCell(s: string): string {
 }
 
 function count(v: number | null): string {
-  return v === null ? '–' : String(Math.round(v * 10) / 10);
+  return v === null ? '–' : formatCount(v);
 }
 
 function secs(v: number | null): string {

@@ -6,13 +6,14 @@
  * - `unused-index` on the definition of an index, in the app's schema file, that the window never
  *   read while its table was read and written: its write cost without a benefit in this workload.
  */
+import { formatCount } from '../format/numbers';
 import { indexSites, sitesFor } from '../logs/slowMapping';
 import type { Finding, SqlSite } from '../model';
 import type { StatementShape } from './digestDiff';
 import type { IndexLocation } from './indexLocations';
 import type { UnusedIndex } from './indexUsage';
 
-const n = (v: number): string => v.toLocaleString('en-US');
+const n = (v: number): string => formatCount(v);
 
 /** `full-scan-observed` findings at the sites of shapes with noIndexUsed > 0. */
 export function fullScanFindings(shapes: readonly StatementShape[], sites: readonly SqlSite[]): Finding[] {

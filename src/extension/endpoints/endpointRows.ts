@@ -3,6 +3,7 @@
  * sort orders, row labels and descriptions, tooltips, CodeLens titles, and which endpoint belongs
  * to which route definition.
  */
+import { formatCount } from '../../core/format/numbers';
 import type { EndpointStats } from '../../core/logs/accessAnalysis';
 import type { FieldMapping } from '../../core/logs/accessParsers';
 import type { Route } from '../../core/model';
@@ -33,12 +34,7 @@ export function sortEndpoints(endpoints: readonly EndpointStats[], sort: Endpoin
     || a.uri.localeCompare(b.uri) || a.method.localeCompare(b.method));
 }
 
-const INT = new Intl.NumberFormat('en-US');
-
-/** 1234 → "1,234". */
-export function formatCount(n: number): string {
-  return INT.format(n);
-}
+export { formatCount };
 
 /** Seconds for people: "320 ms", "56.7 s", "1.2 ms", "12 min". */
 export function formatDuration(seconds: number): string {

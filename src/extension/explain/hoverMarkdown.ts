@@ -4,6 +4,7 @@
  * everything quoted from the source, the plan or the server is escaped, and the only links are the
  * command links built here, whose ids are returned so the hover can trust exactly those.
  */
+import { formatCount } from '../../core/format/numbers';
 import type { IndexSuggestion } from '../../core/model';
 import type { PlanFinding } from '../../core/analysis/planFindings';
 import type { Plan } from '../../core/plan/planModel';
@@ -92,7 +93,7 @@ export function planTable(plan: Plan): string {
   const sep = `|${PLAN_COLUMNS.map((c) => (c === 'rows' || c === 'filtered' || c === 'id' ? ' ---: ' : ' --- ')).join('|')}|`;
   const rows = plan.rows.map((r) => `| ${[
     cell(r.id), cell(r.selectType), cell(r.table), cell(r.type), cell(r.possibleKeys.join(', ')), cell(r.key),
-    cell(r.keyLen), cell(r.ref), cell(r.rows === null ? null : r.rows.toLocaleString('en-US')),
+    cell(r.keyLen), cell(r.ref), cell(r.rows === null ? null : formatCount(r.rows)),
     cell(r.filtered === null ? null : `${Number(r.filtered.toFixed(2))}%`), cell(r.extra.join('; ')),
   ].join(' | ')} |`);
   return [head, sep, ...rows].join('\n');
@@ -141,7 +142,7 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
   if (links.length) out.push('', links.join(' · '));
   if (input.plan && input.plan.rows.length) {
     out.push('', '<details><summary>Plan</summary>', '', planTable(input.plan), '');
-    if (input.plan.cost !== undefined) out.push(`Estimated cost: ${escapeMarkdown(input.plan.cost.toLocaleString('en-US'))}`, '');
+    if (input.plan.cost !== undefined) out.push(`Estimated cost: ${escapeMarkdown(formatCount(input.plan.cost))}`, '');
     out.push('</details>');
   }
   if (input.findings.length) {
@@ -152,9 +153,9 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
   }
   if (input.measured) {
     const m = input.measured;
-    out.push('', `**Measured** (ANALYZE): read ${m.capped ? 'at least ' : ''}${m.rowsRead.toLocaleString('en-US')} rows, returned ${m.rowsSent.toLocaleString('en-US')}, ${escapeMarkdown(m.ms.toFixed(1))} ms`, '',
+    out.push('', `**Measured** (ANALYZE): read ${m.capped ? 'at least ' : ''}${formatCount(m.rowsRead)} rows, returned ${formatCount(m.rowsSent)}, ${escapeMarkdown(m.ms.toFixed(1))} ms`, '',
       '| table | estimated rows | rows read | loops | ms |', '| --- | ---: | ---: | ---: | ---: |',
-      ...m.accesses.map((a) => `| ${cell(a.table)} | ${cell(a.estimate === null ? null : a.estimate.toLocaleString('en-US'))} | ${cell(a.rowsRead.toLocaleString('en-US'))} | ${cell(a.loops)} | ${cell(a.ms === undefined ? null : a.ms.toFixed(1))} |`));
+      ...m.accesses.map((a) => `| ${cell(a.table)} | ${cell(a.estimate === null ? null : formatCount(a.estimate))} | ${cell(formatCount(a.rowsRead))} | ${cell(a.loops)} | ${cell(a.ms === undefined ? null : a.ms.toFixed(1))} |`));
     for (const f of m.findings) out.push('', `- ${SEVERITY_ICON[f.severity] ?? ''} ${inlineCode(f.code)} ${escapeMarkdown(f.message)}`);
   }
   if (commands.measure && input.plan && !input.measureRefusal) {

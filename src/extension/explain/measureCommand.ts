@@ -3,6 +3,7 @@
  * within the time limit and row cap (src/db/measureService.ts), only on this explicit action. The
  * result is kept on the connection's session for the hover, which shows it beside the estimates.
  */
+import { formatWhole } from '../../core/format/numbers';
 import * as vscode from 'vscode';
 import type { SqlSite } from '../../core/model';
 import { describeLimits, measureStatement, type MeasureResult } from '../../db/measureService';
@@ -18,7 +19,7 @@ export function measuredOf(session: ConnectionSession, generation: number, sql: 
   return session.memo.get(memoKey(generation, sql)) as MeasureResult | undefined;
 }
 
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const fmt = (n: number): string => formatWhole(n);
 
 export function measureStatementCommand(index: SiteIndex, manager: ConnectionManager, logger: Logger): (ref?: SiteRef) => Promise<MeasureResult | undefined> {
   return async (ref?: SiteRef) => {

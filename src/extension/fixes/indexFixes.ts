@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { PLAN_FINDING_CODES } from '../../core/analysis/planFindings';
 import { addIndexToSchemaText, findSchemaFile, type WorkspaceSqlFile } from '../../core/analysis/schemaFileEdit';
-import { formatCount } from '../../core/analysis/ddl';
+import { formatCompact } from '../../core/format/numbers';
 import type { IndexSuggestion, SqlSite } from '../../core/model';
 import { summarizePlan, verifyIndex, VerifyCancelled } from '../../db/indexVerifier';
 import { measureRefusal } from '../../db/measureService';
@@ -134,7 +134,7 @@ export function addIndexToDatabaseCommand(index: SiteIndex, manager: ConnectionM
       const again = await analyzeSite(manager, a.site);
       const after = again?.result.plan ? summarizePlan(again.result.plan) : verified.after;
       const rowsBefore = (before ?? verified.before).rowsExamined;
-      const msg = `Query Insight: added ${names}. Rows examined ${formatCount(rowsBefore)} → ${formatCount(after.rowsExamined)}`
+      const msg = `Query Insight: added ${names}. Rows examined ${formatCompact(rowsBefore)} → ${formatCompact(after.rowsExamined)}`
         + ` (${after.access.join(', ')})${verified.filesortRemoved ? '; filesort gone' : ''}${verified.temporaryRemoved ? '; temporary table gone' : ''}.`;
       logger.info(msg);
       // why: once the index is in the database the statement has no suggestion left, so the schema

@@ -5,6 +5,7 @@
  * each statement the log maps to, the figures in the EXPLAIN hover (through its section hook), and
  * runtime N+1 evidence handed to the N+1 diagnostics. Each import is recorded as a run.
  */
+import { formatCount } from '../../core/format/numbers';
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
@@ -145,14 +146,14 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
     if (snapshot.damage) {
       // why: a cut or corrupt .gz is read up to the damage; the user must know the figures stop there.
       this.services.logger.warn(snapshot.damage);
-      void vscode.window.showWarningMessage(`${snapshot.damage}: the figures cover the ${result.statements.toLocaleString('en-US')} statements read before it.`, 'Show Log')
+      void vscode.window.showWarningMessage(`${snapshot.damage}: the figures cover the ${formatCount(result.statements)} statements read before it.`, 'Show Log')
         .then((c) => { if (c) this.services.logger.show(); });
       return result;
     }
     // why: the figures are in the view; only skipped entries ask for something (a look at the log).
-    const summary = `Slow log: ${result.statements.toLocaleString('en-US')} statements, ${result.fingerprints} query shapes, ${result.mapped} found in the source`;
+    const summary = `Slow log: ${formatCount(result.statements)} statements, ${result.fingerprints} query shapes, ${result.mapped} found in the source`;
     if (result.malformed) {
-      void vscode.window.showWarningMessage(`${summary} · ${result.malformed.toLocaleString('en-US')} malformed entries skipped.`, 'Show Log')
+      void vscode.window.showWarningMessage(`${summary} · ${formatCount(result.malformed)} malformed entries skipped.`, 'Show Log')
         .then((c) => { if (c === 'Show Log') this.services.logger.show(); });
     } else {
       vscode.window.setStatusBarMessage(`$(check) ${summary}`, 8000);
@@ -199,7 +200,7 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
   private describe(): void {
     const n = this.snapshot?.summary.entries;
     this.view.description = this.model && n !== undefined
-      ? `${n.toLocaleString('en-US')} statements${this.watcher ? ' · watching' : ''}` : undefined;
+      ? `${formatCount(n)} statements${this.watcher ? ' · watching' : ''}` : undefined;
   }
 
   private startWatch(session: SlowLogSession): void {

@@ -7,6 +7,7 @@
  *   await services.report.recordRun({ kind: 'slow', stats, lines: summary.lines, malformed: summary.malformed, source });
  *   services.report.showPlan(plan, 'app/main.go:155', sql, { findings, measurement });
  */
+import { formatCount } from '../../core/format/numbers';
 import * as vscode from 'vscode';
 import type { AccessReport } from '../../core/logs/accessAnalysis';
 import type { QueryStats } from '../../core/logs/slowStats';
@@ -145,7 +146,7 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
       }
       const info = await store.add(run.id && store.info(run.id) ? { ...run, id: newRunId() } : run);
       // why: the Runs view lists the new run with Show and Compare at hand; no notification needed.
-      vscode.window.setStatusBarMessage(`$(check) Run "${info.label}" recorded (${info.summary.count.toLocaleString('en-US')} ${info.kind === 'access' ? 'requests' : 'statements'})`, 8000);
+      vscode.window.setStatusBarMessage(`$(check) Run "${info.label}" recorded (${formatCount(info.summary.count)} ${info.kind === 'access' ? 'requests' : 'statements'})`, 8000);
       return info;
     }),
     command(logger, COMMANDS.renameRun, 'could not rename the run', async (arg?: unknown, newLabel?: unknown) => {

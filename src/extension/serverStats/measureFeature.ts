@@ -5,6 +5,7 @@
  * runtime N+1 evidence, and the findings of serverStatsDiagnostics.ts. Only SELECTs on
  * performance_schema / information_schema are sent (src/db/serverStatsReader.ts).
  */
+import { formatCount } from '../../core/format/numbers';
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/serverStats/snapshot';
 import { queryStatsOf, serverStatsBetween, type ServerStatsResult } from '../../core/serverStats/serverStatsRun';
@@ -107,7 +108,7 @@ export class MeasureFeature implements vscode.Disposable {
     for (const k of result.indexes.kept) this.services.logger.info(`  not proposed: ${k.table}.${k.index}: ${k.reason}`);
     if (result.diff.lost) this.services.logger.warn(`${result.diff.lost} statements went to performance_schema's overflow row (raise performance_schema_digests_size)`);
     // why: the figures are in the Queries view and the unused indexes in Problems; this only confirms the window ended.
-    vscode.window.setStatusBarMessage(`$(check) Measured ${seconds.toFixed(0)} s: ${statements.toLocaleString('en-US')} statements, ${result.shapes.length} query shapes, `
+    vscode.window.setStatusBarMessage(`$(check) Measured ${seconds.toFixed(0)} s: ${formatCount(statements)} statements, ${result.shapes.length} query shapes, `
       + `${mapped} found in the source${unused.length ? `; ${unused.length} index(es) never used` : ''}`, 10_000);
     return { seconds, statements, shapes: result.shapes.length, mapped, unusedIndexes: unused, runId: info.id };
   }

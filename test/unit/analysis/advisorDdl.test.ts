@@ -23,7 +23,7 @@ void test('index names: conventional, cleaned, within 64 characters with a stabl
 void test('large tables get an online ALTER and a warning; small ones do not; extensions drop the old index', () => {
   const big = addIndexDdl('events', ['a'], 'idx_events_a', { rows: 5_000_000 });
   assert.equal(big.ddl, 'ALTER TABLE `events` ADD INDEX `idx_events_a` (`a`), ALGORITHM=INPLACE, LOCK=NONE');
-  assert.match(big.warnings[0], /about 5\.0M rows/);
+  assert.match(big.warnings[0], /about 5M rows/);
   assert.deepEqual(addIndexDdl('events', ['a'], 'i', { rows: 999 }).warnings, []);
   assert.equal(addIndexDdl('t', ['a', 'b'], 'i2', { replaces: 'i1' }).ddl, 'ALTER TABLE `t` DROP INDEX `i1`, ADD INDEX `i2` (`a`, `b`)');
   assert.equal(addIndexDdl('t', ['a'], 'i', { invisible: true }).ddl, 'ALTER TABLE `t` ADD INDEX `i` (`a`) INVISIBLE');

@@ -1,0 +1,36 @@
+/** The one number formatter: grouped thousands, one decimal at most, compact sizes, no "-0" or "NaN". */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatCompact, formatCount, formatWhole } from '../../../src/core/format/numbers';
+import { formatDelta } from '../../../src/core/report/compare';
+import { renderRows } from '../../../src/cli/output';
+
+void test('counts: grouped thousands, at most one decimal', () => {
+  assert.equal(formatCount(33348), '33,348');
+  assert.equal(formatCount(1234567.89), '1,234,567.9');
+  assert.equal(formatCount(0.25), '0.3');
+  assert.equal(formatCount(7), '7');
+  assert.equal(formatCount(-0), '0');
+  assert.equal(formatCount(-1500), '-1,500');
+  assert.equal(formatCount(Number.NaN), '–');
+  assert.equal(formatCount(Infinity), '–');
+});
+
+void test('whole numbers and compact sizes', () => {
+  assert.equal(formatWhole(1234.5), '1,235');
+  assert.equal(formatWhole(-0.2), '0');
+  assert.equal(formatCompact(950), '950');
+  assert.equal(formatCompact(12_345), '12.3K');
+  assert.equal(formatCompact(5_000_000), '5M');
+  assert.equal(formatCompact(3_400_000_000), '3.4B');
+});
+
+void test('the same number reads the same in the compare figures and the CLI tables; CSV and TSV keep raw numbers', () => {
+  assert.equal(formatDelta(33348, 'n'), '+33,348');
+  const rows = [{ n: 33348 }];
+  const cols = [{ header: 'COUNT', value: (r: { n: number }) => r.n, right: true }];
+  assert.match(renderRows(rows, cols, 'table'), /\| 33,348 \|/);
+  assert.match(renderRows(rows, cols, 'md'), /\| 33,348 \|/);
+  assert.equal(renderRows(rows, cols, 'csv'), 'COUNT\n33348\n');
+  assert.equal(renderRows(rows, cols, 'tsv'), 'COUNT\n33348\n');
+});
