@@ -166,6 +166,9 @@ async function main() {
     builds.push(esbuild.build({
       entryPoints: files, outdir: join(root, 'out'), outbase: root, bundle: false,
       platform: 'node', target: 'node20', format: 'cjs', sourcemap: 'inline', logLevel: 'warning',
+      // why: as in the CLI bundles, a lazy import() of a module becomes require(), which finds the
+      // extensionless .js file; left as import(), Node's ES loader looks for the path as written.
+      supported: { 'dynamic-import': false },
     }));
   }
   await Promise.all(builds);
