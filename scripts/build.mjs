@@ -162,14 +162,15 @@ async function main() {
   const builds = [buildShipped(join(root, 'dist')), buildCli(join(root, 'dist'))];
   if (tests) {
     rmSync(join(root, 'out'), { recursive: true, force: true });
-    const files = [...walk(join(root, 'src'), (p) => p.endsWith('.ts')), ...walk(join(root, 'test'), (p) => p.endsWith('.ts'))];
-    builds.push(esbuild.build({
+    const transpile = (files, extra) => esbuild.build({
       entryPoints: files, outdir: join(root, 'out'), outbase: root, bundle: false,
-      platform: 'node', target: 'node20', format: 'cjs', sourcemap: 'inline', logLevel: 'warning',
-      // why: as in the CLI bundles, a lazy import() of a module becomes require(), which finds the
-      // extensionless .js file; left as import(), Node's ES loader looks for the path as written.
-      supported: { 'dynamic-import': false },
-    }));
+      platform: 'node', target: 'node20', format: 'cjs', sourcemap: 'inline', logLevel: 'warning', ...extra,
+    });
+    // why: in src/, as in the CLI bundles, a lazy import() of a module becomes require(), which finds the
+    // extensionless .js file (left as import(), Node's ES loader looks for the path as written); tests
+    // keep import() for the ES modules they load (scripts/build.mjs).
+    builds.push(transpile(walk(join(root, 'src'), (p) => p.endsWith('.ts')), { supported: { 'dynamic-import': false } }));
+    builds.push(transpile(walk(join(root, 'test'), (p) => p.endsWith('.ts')), {}));
   }
   await Promise.all(builds);
   if (!production) console.log(`built dist/${tests ? ' and out/' : ''} (${relative(process.cwd(), root) || '.'})`);
