@@ -8,10 +8,6 @@ import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Col
 import { sortStats, type QueryStats, type SortKey } from '../../core/logs/slowStats';
 import { indexSites, sitesFor } from '../../core/logs/slowMapping';
 import type { SqlSite } from '../../core/model';
-import { ParserSet } from '../../core/source/treeSitter';
-import { FactsCache } from '../../core/workspace';
-import { fsGrammarSource } from '../../node/grammars';
-import { scanProject } from '../../node/scanDir';
 import { analyzeSlowSources } from '../../node/logSources';
 import { sniffFile } from '../../node/runFile';
 import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
@@ -121,6 +117,10 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (values.source !== undefined) {
     const root = resolve(io.cwd, values.source);
     if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UsageError(`--source ${values.source} is not a directory`);
+    // why: loaded only for --source (the parsers and git), so reading a log alone starts lighter.
+    const [{ ParserSet }, { FactsCache }, { fsGrammarSource }, { scanProject }] = await Promise.all([
+      import('../../core/source/treeSitter'), import('../../core/workspace'), import('../../node/grammars'), import('../../node/scanDir'),
+    ]);
     const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource()), { routes: false }));
     sites = scan.facts.flatMap((f) => f.sites);
   }

@@ -553,7 +553,9 @@ export class SlowLogParser {
         next.set(x.sqlBytes.subarray(0, x.sqlLength));
         x.sqlBytes = next;
       }
-      x.sqlBytes.set(b.subarray(s, s + n), x.sqlLength);
+      const q = x.sqlBytes;
+      // why: most statement lines are short; a loop copies them without the view object subarray makes.
+      if (n < 256) { let o = x.sqlLength; for (let i = s; i < s + n; i++) q[o++] = b[i]; } else q.set(b.subarray(s, s + n), x.sqlLength);
       x.sqlLength += n;
       s += n;
     }
