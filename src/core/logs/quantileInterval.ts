@@ -2,8 +2,7 @@
  * Distribution-free confidence intervals of percentiles, for judging whether a tail latency moved
  * between two runs (src/core/report/compareNoise.ts). The q-quantile of n values lies between two
  * order statistics whose ranks come from the binomial distribution of the number of values at or
- * under it; the binomial sums are computed through the regularised incomplete beta function, so the
- * cost is a few dozen evaluations however many values a run has.
+ * under it. The incomplete beta and ln Γ here also serve Student's t (src/core/report/compareNoise.ts).
  */
 
 /** Confidence of a percentile's interval (kept on the run). */
@@ -51,38 +50,29 @@ export function incompleteBeta(x: number, a: number, b: number): number {
   return 1 - (Math.exp(lnFront) * betaFraction(1 - x, b, a)) / b;
 }
 
-/** P(B ≤ k) for B ~ Binomial(n, q), as I_{1−q}(n − k, k + 1). */
-function binomialCdf(k: number, n: number, q: number): number {
-  if (k < 0) return 0;
-  if (k >= n) return 1;
-  return incompleteBeta(1 - q, n - k, k + 1);
-}
-
 /**
  * The 1-based ranks of the order statistics that bound the `q`-quantile of `n` values with
- * `confidence` (distribution-free): the lower rank l is the largest with P(B ≤ l − 1) ≤ (1 − c)/2,
- * the upper rank u the smallest with P(B ≥ u) ≤ (1 − c)/2, B ~ Binomial(n, q) the number of values
- * at or under the quantile. `low` is 0 and `high` n + 1 when that end is unbounded (too few values).
+ * `confidence` (distribution-free). With F ~ Binomial(n, 1 − q) the number of values above the
+ * quantile, the lower rank l is the largest with P(F ≥ n − l + 1) ≤ (1 − c)/2 and the upper rank u
+ * the smallest with P(F ≤ n − u) ≤ (1 − c)/2. `low` is 0 and `high` n + 1 when that end is
+ * unbounded (too few values). F's distribution is summed from 0 up to where both ranks are known:
+ * about n(1 − q) plus a few standard deviations of terms, so a p99 costs little however large n is.
  */
 export function quantileRanks(n: number, q: number, confidence = QUANTILE_CONFIDENCE): { low: number; high: number } {
-  const tail = (1 - confidence) / 2;
   if (n <= 0) return { low: 0, high: 1 };
-  // P(B ≤ k) grows with k: binary search for the last k with P(B ≤ k) ≤ tail; then l = k + 1
-  let lo = -1;
-  let hi = n - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (binomialCdf(mid, n, q) <= tail) lo = mid; else hi = mid - 1;
+  const tail = (1 - confidence) / 2;
+  const logRatio = Math.log1p(-q) - Math.log(q);
+  let logP = n * Math.log(q);          // log P(F = 0)
+  let cum = 0;                         // P(F ≤ i)
+  let highIndex = -1;                  // the largest i with P(F ≤ i) ≤ tail
+  for (let i = 0; i <= n; i++) {
+    if (i > 0) logP += Math.log((n - i + 1) / i) + logRatio;
+    cum += Math.exp(logP);
+    if (cum <= tail) highIndex = i;
+    // P(F ≥ i + 1) = 1 − P(F ≤ i): the first i where it is ≤ tail gives j = i + 1
+    if (1 - cum <= tail) return { low: n - i, high: highIndex < 0 ? n + 1 : n - highIndex };
   }
-  const low = lo + 1;
-  // P(B ≥ u) = 1 − P(B ≤ u − 1): the first u with P(B ≤ u − 1) ≥ 1 − tail
-  let a = 1;
-  let b = n + 1;
-  while (a < b) {
-    const mid = Math.floor((a + b) / 2);
-    if (binomialCdf(mid - 1, n, q) >= 1 - tail) b = mid; else a = mid + 1;
-  }
-  return { low, high: a };
+  return { low: 0, high: highIndex < 0 ? n + 1 : n - highIndex };
 }
 
 /** A percentile's confidence interval: `high` null when it has no upper end. */
