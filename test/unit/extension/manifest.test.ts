@@ -191,3 +191,14 @@ void test('Watch / Stop pairs: eye and eye-closed icons, shown in turn by the wa
   }
   assert.ok(!JSON.stringify(manifest.contributes.commands).includes('(toggle)'));
 });
+
+void test('the language table drives activation and the welcome text: every language of the table, and no other, activates and is named', () => {
+  const languages = [...new Set(SOURCE_EXTENSIONS.map((ext) => languageForPath(`app.${ext}`)))].filter((l): l is NonNullable<typeof l> => !!l);
+  // VS Code's ids for the same languages (JSX/TSX files are their own ids there) and how the welcome text names them
+  const names: Record<string, string> = { go: 'Go', ruby: 'Ruby', python: 'Python', php: 'PHP', javascript: 'JavaScript', typescript: 'TypeScript', perl: 'Perl', rust: 'Rust' };
+  assert.deepEqual([...languages].sort(), Object.keys(names).sort(), 'a language added to the table needs its activation and welcome entry');
+  const expected = languages.flatMap((l) => (l === 'javascript' || l === 'typescript' ? [l, `${l}react`] : [l])).map((l) => `onLanguage:${l}`);
+  assert.deepEqual(manifest.activationEvents.filter((e: string) => e.startsWith('onLanguage:')).sort(), expected.sort());
+  const welcome: string = manifest.contributes.viewsWelcome.find((w: { view: string }) => w.view === 'queryInsight.statements').contents;
+  for (const l of languages) assert.ok(welcome.includes(names[l]!), `the welcome text names ${names[l]}`);
+});
