@@ -10,9 +10,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { filterQuickPick, openViewContainer, openWorkbench, quickPickItems, quickPickRows, runCommand, screenshot } from './support/workbench';
+import { openViewContainer, openWorkbench, pickByLabel, pickRun, runCommand, screenshot, webviewFrame } from './support/workbench';
 import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
-import { waitUntil } from './support/wait';
 import { writeLoadChangedLogs } from '../support/loadChangedLogs';
 import { readmeShot } from './readmeShots';
 
@@ -35,30 +34,7 @@ const text = (s: string): string => s.replace(/\u00a0/g, ' ').trim();
 /** Runs "Import access log" and picks the workspace log `label`. */
 async function importLog(page: Page, label: string): Promise<void> {
   await runCommand(page, 'Query Insight: Import access log');
-  await quickPickRows(page).filter({ hasText: label }).first().waitFor({ timeout: 30_000 });
-  await filterQuickPick(page, label);
-  await waitUntil(async () => (await quickPickItems(page)).filter((i) => i.label === label).length === 1, `${label} alone in the picker`);
-  await page.keyboard.press('Enter');
-}
-
-/** Picks the run whose source matches `source` in the open run picker. */
-async function pickRun(page: Page, source: string): Promise<void> {
-  await quickPickRows(page).first().waitFor({ timeout: 30_000 });
-  await filterQuickPick(page, source);
-  await waitUntil(async () => (await quickPickItems(page)).length === 1, `one run matching ${source}`);
-  await page.keyboard.press('Enter');
-}
-
-/** The webview frame (VS Code nests the page in an inner iframe) that holds `selector`. */
-async function webviewFrame(page: Page, selector: string): Promise<Frame> {
-  let found: Frame | undefined;
-  await waitUntil(async () => {
-    for (const f of page.frames()) {
-      if (await f.locator(selector).count().catch(() => 0)) { found = f; return true; }
-    }
-    return false;
-  }, `${selector} inside a webview`, 60_000, 250);
-  return found!;
+  await pickByLabel(page, label);
 }
 
 /** What the page's window offers the checks below (the tests compile without the DOM library). */

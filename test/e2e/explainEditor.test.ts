@@ -12,10 +12,10 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { MariaDbServer } from '../support/mariadb';
 import {
-  applyQuickFix, goToLine, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, runCommand, screenshot,
+  applyQuickFix, goToLine, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, runCommand, screenshot, webviewFrame,
 } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
@@ -52,18 +52,6 @@ async function closeReport(page: Page): Promise<void> {
   await page.keyboard.press('Control+W');
   await tab.waitFor({ state: 'detached' });
   await page.keyboard.press('Control+1');
-}
-
-/** The webview frame (VS Code nests the page in an inner iframe) that holds `selector`. */
-async function webviewFrame(page: Page, selector: string): Promise<Frame> {
-  let found: Frame | undefined;
-  await waitUntil(async () => {
-    for (const f of page.frames()) {
-      if (await f.locator(selector).count().catch(() => 0)) { found = f; return true; }
-    }
-    return false;
-  }, `${selector} inside a webview`, 60_000, 250);
-  return found!;
 }
 
 /** Line 155: posts filtered by user_id and sorted by created_at, neither indexed. */

@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdirSync, readFileSync } from 'node:fs';
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { analyzeAccessLogFile } from '../../src/node/accessLogFile';
 import { analyzeSlowLogFile } from '../../src/node/slowLogFile';
 import { discoverRoutesInDir } from '../../src/node/routesDir';
@@ -27,8 +27,8 @@ import { queryLabel } from '../../src/extension/queries/queryRows';
 import type { MariaDbServer } from '../support/mariadb';
 import { REPO_ROOT } from '../support/paths';
 import {
-  applyQuickFix, filterQuickPick, goToLine, hoverOver, openProblems, openViewContainer, openWorkbench, quickOpen,
-  quickPickItems, quickPickRows, runCommand,
+  applyQuickFix, goToLine, hoverOver, openProblems, openViewContainer, openWorkbench, pickByLabel, pickRun, quickOpen,
+  runCommand, webviewFrame,
 } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
@@ -89,30 +89,7 @@ async function rowLabels(page: Page, title: RegExp): Promise<string[]> {
 /** Runs an import command and picks `label` (a workspace-relative log) in its quick pick. */
 async function importLog(page: Page, command: string, label: string): Promise<void> {
   await runCommand(page, command);
-  await quickPickRows(page).filter({ hasText: label }).first().waitFor({ timeout: 30_000 });
-  await filterQuickPick(page, label);
-  await waitUntil(async () => (await quickPickItems(page)).filter((i) => i.label === label).length === 1, `${label} in the picker`);
-  await page.keyboard.press('Enter');
-}
-
-/** Picks the run whose source is `source` in the open "Compare" quick pick. */
-async function pickRun(page: Page, source: string): Promise<void> {
-  await quickPickRows(page).first().waitFor({ timeout: 30_000 });
-  await filterQuickPick(page, source);
-  await waitUntil(async () => (await quickPickItems(page)).length === 1, `one run matching ${source}`);
-  await page.keyboard.press('Enter');
-}
-
-/** The webview frame (VS Code nests the page in an inner iframe) that holds `selector`. */
-async function webviewFrame(page: Page, selector: string): Promise<Frame> {
-  let found: Frame | undefined;
-  await waitUntil(async () => {
-    for (const f of page.frames()) {
-      if (await f.locator(selector).count().catch(() => 0)) { found = f; return true; }
-    }
-    return false;
-  }, `${selector} inside a webview`, 60_000, 250);
-  return found!;
+  await pickByLabel(page, label);
 }
 
 /** Line 155: posts filtered by user_id and sorted by created_at, neither indexed. */

@@ -16,7 +16,7 @@ import type { Frame, Page } from 'playwright-core';
 import { startMariaDb, type MariaDbServer } from '../support/mariadb';
 import { SAMPLE_DB, sampleConnectionSettings, sampleSchemaFile } from '../../src/node/demo/sampleDatabase';
 import { SNIPPETS } from '../../src/extension/walkthrough/walkthroughSteps';
-import { filterQuickPick, openWorkbench, quickOpen, quickPickItems, quickPickRows, runCommand, screenshot } from './support/workbench';
+import { openWorkbench, pickByLabel, pickRun, quickOpen, quickPickRows, runCommand, screenshot } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { sampleAccessLog } from './endpointsLog';
@@ -101,18 +101,7 @@ async function clearClipboard(page: Page): Promise<void> {
 async function importLog(page: Page, command: string, label: string): Promise<void> {
   await showCode(page);
   await runCommand(page, command);
-  await quickPickRows(page).filter({ hasText: label }).first().waitFor({ timeout: 30_000 });
-  await filterQuickPick(page, label);
-  await waitUntil(async () => (await quickPickItems(page)).filter((i) => i.label === label).length === 1, `${label} in the picker`);
-  await page.keyboard.press('Enter');
-}
-
-/** Picks the run whose source contains `source` in the open "Compare" quick pick. */
-async function pickRun(page: Page, source: string): Promise<void> {
-  await quickPickRows(page).first().waitFor({ timeout: 30_000 });
-  await filterQuickPick(page, source);
-  await waitUntil(async () => (await quickPickItems(page)).length === 1, `one run matching ${source}`);
-  await page.keyboard.press('Enter');
+  await pickByLabel(page, label);
 }
 
 async function steps(page: Page): Promise<void> {

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../../support/paths';
 import { waitUntil } from './wait';
 
@@ -129,6 +129,34 @@ export async function quickPickItems(page: Page): Promise<{ label: string; descr
 /** Types a filter into the open quick input. */
 export async function filterQuickPick(page: Page, text: string): Promise<void> {
   await quickInputBox(page).fill(text);
+}
+
+/** Picks the row labelled exactly `label` in the open quick pick (filtered until it stands alone). */
+export async function pickByLabel(page: Page, label: string): Promise<void> {
+  await quickPickRows(page).filter({ hasText: label }).first().waitFor({ timeout: 30_000 });
+  await filterQuickPick(page, label);
+  await waitUntil(async () => (await quickPickItems(page)).filter((i) => i.label === label).length === 1, `${label} alone in the picker`);
+  await page.keyboard.press('Enter');
+}
+
+/** Picks the one run whose row matches `source` in the open run picker ("Compare", "Open run"). */
+export async function pickRun(page: Page, source: string): Promise<void> {
+  await quickPickRows(page).first().waitFor({ timeout: 30_000 });
+  await filterQuickPick(page, source);
+  await waitUntil(async () => (await quickPickItems(page)).length === 1, `one run matching ${source}`);
+  await page.keyboard.press('Enter');
+}
+
+/** The webview frame (VS Code nests the page in an inner iframe) that holds `selector`. */
+export async function webviewFrame(page: Page, selector: string): Promise<Frame> {
+  let found: Frame | undefined;
+  await waitUntil(async () => {
+    for (const f of page.frames()) {
+      if (await f.locator(selector).count().catch(() => 0)) { found = f; return true; }
+    }
+    return false;
+  }, `${selector} inside a webview`, 60_000, 250);
+  return found!;
 }
 
 export async function closeQuickInput(page: Page): Promise<void> {
