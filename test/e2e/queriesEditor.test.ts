@@ -117,6 +117,14 @@ async function steps(page: Page): Promise<void> {
   const [lensBox, lineBox] = [await lens.boundingBox(), await line89.boundingBox()];
   assert.ok(lensBox && lineBox && lineBox.y - (lensBox.y + lensBox.height) >= -2 && lineBox.y - (lensBox.y + lensBox.height) < 30,
     `the lens sits right above the statement (lens ${JSON.stringify(lensBox)}, line ${JSON.stringify(lineBox)})`);
+  // line 80 builds its query in branches (`query += " LIMIT 3"`): two variants of one literal, one lens for the one fingerprint the log has
+  const comments = ranked.find((s) => s.fingerprint === 'select * from comments where post_id = ? order by created_at desc limit ?');
+  assert.ok(comments, `the workload's comments query is in the log: ${JSON.stringify(ranked.map((s) => s.fingerprint))}`);
+  const lens80 = page.locator('.monaco-editor .codelens-decoration', { hasText: figuresText(comments) });
+  await lens80.first().waitFor({ timeout: 30_000 });
+  assert.equal(await lens80.count(), 1, 'one line carries the comments figures');
+  assert.match(text(await lens80.innerText()), new RegExp(`^#${ranked.indexOf(comments) + 1} · ${figuresText(comments).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\d+\\.\\d% of query time$`),
+    'the figures once, not once per variant');
   await screenshot(page, 'queries-codelens');
   await readmeShot(page, 'queries-view');
 

@@ -23,7 +23,7 @@ import { logSourceName, pickLogFile, RecentLogs } from '../logs/recentLogs';
 import { reportNothingRead } from '../logs/nothingReadNotice';
 import { sniffLogFile } from '../../node/logSniffFile';
 import type { NPlusOneFeature } from '../nplus1/nPlusOneFeature';
-import { buildQueryModel, codeLensTitle, hoverSection, QUERY_SORT_LABELS, QUERY_SORTS, siteKey, type QueryModel } from './queryRows';
+import { buildQueryModel, codeLensTitle, hoverSection, lensRows, QUERY_SORT_LABELS, QUERY_SORTS, siteKey, type QueryModel } from './queryRows';
 import { QUERIES_VIEW, QueriesTree, type SiteTarget } from './queriesView';
 import { runtimeOverlay } from './runtimeOverlay';
 import { SlowLogSession, type SlowLogSnapshot } from './slowLogSession';
@@ -79,17 +79,10 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
     const model = this.model;
     const file = model ? this.services.index.get(doc.uri) : undefined;
     if (!model || !file) return [];
-    const out: vscode.CodeLens[] = [];
-    for (const site of file.facts.sites) {
-      for (const row of model.bySite.get(siteKey(site)) ?? []) {
-        const line = site.range.start.line;
-        out.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-          title: codeLensTitle(row), command: COMMANDS.revealQuery, arguments: [row.stats.fingerprint],
-          tooltip: 'From the imported slow query log: calls, total time, p95, rows examined per row sent. Click to show it in the Queries view.',
-        }));
-      }
-    }
-    return out;
+    return lensRows(file.facts.sites, model).map(({ line, row }) => new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+      title: codeLensTitle(row), command: COMMANDS.revealQuery, arguments: [row.stats.fingerprint],
+      tooltip: 'From the imported slow query log: calls, total time, p95, rows examined per row sent. Click to show it in the Queries view.',
+    }));
   }
 
   /** The import command: a path (string or Uri) argument, else a recent log or the file dialog. */

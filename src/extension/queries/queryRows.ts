@@ -47,7 +47,7 @@ export function buildQueryModel(stats: readonly QueryStats[], sites: readonly Sq
   const totalTime = stats.reduce((a, s) => a + s.queryTime.total, 0);
   const rows = sortStats(stats, sort).map((s, i): QueryRow => {
     const m = sitesFor(index, s.fingerprint);
-    return { rank: i + 1, stats: s, share: totalTime > 0 ? s.queryTime.total / totalTime : 0, sites: m.sites, how: m.how };
+    return { rank: i + 1, stats: s, share: totalTime > 0 ? s.queryTime.total / totalTime : 0, sites: uniqueSites(m.sites), how: m.how };
   });
   const bySite = new Map<string, QueryRow[]>();
   for (const r of rows) {
@@ -59,6 +59,35 @@ export function buildQueryModel(stats: readonly QueryStats[], sites: readonly Sq
   }
   for (const list of bySite.values()) list.sort((a, b) => b.stats.queryTime.total - a.stats.queryTime.total);
   return { rows, bySite, totalTime };
+}
+
+/**
+ * One site per place: a string built in branches (`q := "…"; if … { q += " LIMIT 3" }`) is one site
+ * per variant, all starting at the same literal, and a place must be listed (and counted) once.
+ */
+function uniqueSites(sites: readonly SqlSite[]): SqlSite[] {
+  const seen = new Set<string>();
+  return sites.filter((s) => { const k = siteKey(s); if (seen.has(k)) return false; seen.add(k); return true; });
+}
+
+/**
+ * The figures CodeLenses of a file's sites: one per line and fingerprint, most total time first on a
+ * line. A line can hold several sites (the variants of one string, two calls side by side) that send
+ * the same fingerprint; each lens sits at column 0 of the line, so one per fingerprint is all the user can tell apart.
+ */
+export function lensRows(sites: readonly SqlSite[], model: QueryModel): { line: number; row: QueryRow }[] {
+  const byLine = new Map<number, Set<QueryRow>>();
+  for (const site of sites) {
+    const rows = model.bySite.get(siteKey(site));
+    if (!rows) continue;
+    const line = site.range.start.line;
+    const set = byLine.get(line) ?? new Set<QueryRow>();
+    for (const r of rows) set.add(r);
+    byLine.set(line, set);
+  }
+  return [...byLine].sort(([a], [b]) => a - b).flatMap(([line, set]) => [...set]
+    .sort((a, b) => b.stats.queryTime.total - a.stats.queryTime.total || a.rank - b.rank)
+    .map((row) => ({ line, row })));
 }
 
 /** The fingerprint on one line, cut to `max` characters. */
