@@ -97,14 +97,28 @@ const common = {
 // ssh2, tree-sitter …). CommonJS rather than ES modules with esbuild's code splitting: Node's ES
 // module loader alone costs ~2 MB of RSS, which matters for the log commands' memory target.
 // Modules whose identity both sides rely on (UsageError's class) are a bundle of their own.
+// So are the large packages that only some runs load (ssh2 for a remote log or tunnel, web-tree-sitter
+// for the source scanner): left inside a command's bundle, every run parsed their code even unused
+// (ssh2's 0.7 MB cost `slow` on a local file ~25 ms of CPU and ~4 MB of RSS).
 const CLI_COMMANDS_DIR = join(root, 'src/cli/commands');
 const CLI_SHARED = { [join(root, 'src/cli/output.ts')]: 'output.js' };
+const CLI_PACKAGES = { ssh2: 'ssh2.js', 'web-tree-sitter': 'web-tree-sitter.js' };
 
-/** Resolves the command modules and the shared modules to the separate bundles in dist/cli/. */
-function cliSplitPlugin(outFile, cliDir) {
+/**
+ * Resolves the command modules, the shared modules and the packages above to the separate bundles
+ * in dist/cli/ (except `ownPackage`, the package the bundle being built holds).
+ */
+function cliSplitPlugin(outFile, cliDir, ownPackage) {
   return {
     name: 'query-insight-cli-split',
     setup(b) {
+      const packages = new RegExp(`^(${Object.keys(CLI_PACKAGES).join('|')})$`);
+      b.onResolve({ filter: packages }, (args) => {
+        if (args.path === ownPackage) return undefined;
+        let rel = relative(dirname(outFile), join(cliDir, CLI_PACKAGES[args.path])).split('\\').join('/');
+        if (!rel.startsWith('.')) rel = `./${rel}`;
+        return { path: rel, external: true };
+      });
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
         const target = join(args.resolveDir, args.path);
         const bundle = CLI_SHARED[`${target}.ts`];
@@ -133,9 +147,16 @@ export async function buildCli(distDir, { production: prod = production } = {}) 
     supported: { 'dynamic-import': false },
   };
   const one = (entry, outfile) => esbuild.build({ ...options, entryPoints: [entry], outfile, plugins: [nativeAddonPlugin, cliSplitPlugin(outfile, cliDir)] });
+  // why: a package's bundle is made from a require() of it, so it is the build the commands' code gets
+  // through require() (web-tree-sitter's CommonJS one; as an entry point esbuild took its ES module).
+  const pkg = (name, outfile) => esbuild.build({
+    ...options, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root, sourcefile: `${name}.cjs`, loader: 'js' },
+    outfile, plugins: [nativeAddonPlugin, cliSplitPlugin(outfile, cliDir, name)],
+  });
   await Promise.all([
     one(join(root, 'src/cli/cli.ts'), join(distDir, 'cli.js')),
     ...Object.entries(CLI_SHARED).map(([entry, name]) => one(entry, join(cliDir, name))),
+    ...Object.entries(CLI_PACKAGES).map(([name, file]) => pkg(name, join(cliDir, file))),
     ...cliCommandNames().map((name) => one(join(CLI_COMMANDS_DIR, `${name}.ts`), join(cliDir, `${name}.js`))),
   ]);
 }

@@ -4,22 +4,35 @@
  * grouped thousands in the `en-US` style, so 33348 reads `33,348` everywhere.
  */
 
-const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-const WHOLE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+// why: creating an Intl.NumberFormat maps ICU's locale data (about 7 MB of RSS and 20 ms in a CLI
+// run); the formatters are made on first use, and integers (counts, ranks: most numbers shown) are
+// grouped below without them, exactly as Intl writes them.
+let count: Intl.NumberFormat | undefined;
+let compact: Intl.NumberFormat | undefined;
+
+/** A safe integer grouped by thousands in the en-US style (`-1,234,567`), as Intl.NumberFormat writes it. */
+function groupedInteger(n: number): string {
+  const digits = String(n < 0 ? -n : n);
+  let i = digits.length % 3 || 3;
+  let s = digits.slice(0, i);
+  for (; i < digits.length; i += 3) s += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${s}` : s;
+}
 
 // why: `+ 0` turns -0 into 0, which Intl would write "-0".
 /** A count or amount: grouped thousands, at most one decimal (`33,348`, `1,234.5`, `0.3`); `–` when not finite. */
 export function formatCount(n: number): string {
-  return Number.isFinite(n) ? COUNT.format(n + 0) : '–';
+  if (!Number.isFinite(n)) return '–';
+  if (Number.isSafeInteger(n)) return groupedInteger(n + 0);
+  return (count ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 })).format(n + 0);
 }
 
 /** Rounded to a whole number, grouped (`1,235`); `–` when not finite. */
 export function formatWhole(n: number): string {
-  return Number.isFinite(n) ? WHOLE.format(Math.round(n) + 0) : '–';
+  return Number.isFinite(n) ? formatCount(Math.round(n)) : '–';
 }
 
 /** Short form for a rough size: `950`, `12K`, `1.2M`, `3.4B`; `–` when not finite. */
 export function formatCompact(n: number): string {
-  return Number.isFinite(n) ? COMPACT.format(n + 0) : '–';
+  return Number.isFinite(n) ? (compact ??= new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 })).format(n + 0) : '–';
 }

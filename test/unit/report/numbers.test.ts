@@ -16,6 +16,20 @@ void test('counts: grouped thousands, at most one decimal', () => {
   assert.equal(formatCount(Infinity), '–');
 });
 
+void test('integers, grouped without Intl, read exactly as Intl.NumberFormat writes them', () => {
+  const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+  const values = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 9999, 10000, 99999, 100000, 999999, 1000000, 12345678, 123456789,
+    1234567890, Number.MAX_SAFE_INTEGER];
+  for (const v of values) {
+    for (const n of [v, -v]) {
+      assert.equal(formatCount(n), intl.format(n + 0), String(n));
+      assert.equal(formatWhole(n), intl.format(n + 0), String(n));
+    }
+  }
+  // past the safe integers Intl still writes them
+  assert.equal(formatCount(1e21), intl.format(1e21));
+});
+
 void test('whole numbers and compact sizes', () => {
   assert.equal(formatWhole(1234.5), '1,235');
   assert.equal(formatWhole(-0.2), '0');
