@@ -46,6 +46,16 @@ function words(toks: Token[], from: number, to: number): string {
   return toks.slice(from, to + 1).map((t) => (CLAUSE_WORDS.has(kw(t)) ? kw(t) : t.text)).join(' ').replace(/ ([,.]) /g, '$1 ').replace(/ \./g, '.');
 }
 
+const VALUE_OPS = new Set(['=', '<', '>', '<=', '>=', '<>', '!=', '<=>']);
+
+/** True when what follows token k is a value: after LIMIT, OFFSET, `LIMIT n,`, a comparison or LIKE. */
+function valueSlotAfter(toks: Token[], k: number): boolean {
+  const t = toks[k];
+  if (['LIMIT', 'OFFSET', 'LIKE'].includes(kw(t))) return true;
+  if (t.kind === 'op' && VALUE_OPS.has(t.text)) return true;
+  return t.text === ',' && (toks[k - 1]?.kind === 'number' || toks[k - 1]?.kind === 'placeholder') && kw(toks[k - 2]) === 'LIMIT';
+}
+
 /** Why a statement's text cannot be complete, or undefined when it can be. */
 export function incompleteReason(sql: string): string | undefined {
   const toks = tokenize(sql).filter((t) => t.text !== ';');
@@ -57,6 +67,9 @@ export function incompleteReason(sql: string): string | undefined {
   let end = toks.length - 1;
   while (end >= 0 && toks[end].kind === 'dynamic') end--;
   if (end < 0) return undefined;
+  // why: a part built at run time right after LIMIT, OFFSET or a comparison can only be a value
+  // (`" LIMIT " + strconv.Itoa(n)`), which fill gives one as it does a placeholder: the text is complete.
+  if (end < toks.length - 1 && depth === 0 && valueSlotAfter(toks, end)) return undefined;
   const tail = sql.slice(toks[Math.max(0, end - 3)].start, toks[end].end).replace(/\s+/g, ' ');
   if (depth > 0) return `${depth === 1 ? 'a parenthesis is' : `${depth} parentheses are`} left open; the known part ends with "${tail}"`;
   const last = toks[end];

@@ -69,3 +69,22 @@ void test('incomplete statements are not explainable: built at run time, with th
     assert.equal(incompleteReason(sql), undefined, sql);
   }
 });
+
+void test('a part built at run time after LIMIT, OFFSET or a comparison is a value: the statement is complete', () => {
+  // Go: "… ORDER BY created_at DESC LIMIT " + strconv.Itoa(limit); the page size only changes how soon the walk stops.
+  for (const sql of [
+    `SELECT * FROM items WHERE shop_id = ? ORDER BY created_at DESC LIMIT ${DYNAMIC_MARK}`,
+    `SELECT * FROM items ORDER BY id LIMIT ? OFFSET ${DYNAMIC_MARK}`,
+    `SELECT * FROM items ORDER BY id LIMIT ?, ${DYNAMIC_MARK}`,
+    `SELECT * FROM items WHERE id = ${DYNAMIC_MARK}`,
+    `SELECT * FROM items WHERE created_at >= ${DYNAMIC_MARK}`,
+    `SELECT * FROM items WHERE name LIKE ${DYNAMIC_MARK}`,
+  ]) {
+    assert.equal(incompleteReason(sql), undefined, sql);
+    assert.ok(prepareStatement(sql).ok, sql);
+  }
+  // A condition or a list built at run time is no value: what it narrows is unknown, so it stays unsent.
+  for (const sql of [`SELECT * FROM items WHERE ${DYNAMIC_MARK}`, `SELECT * FROM items WHERE a = 1 AND ${DYNAMIC_MARK}`, `SELECT * FROM items WHERE id IN (${DYNAMIC_MARK}`, `SELECT * FROM items ORDER BY ${DYNAMIC_MARK}`]) {
+    assert.ok(incompleteReason(sql), sql);
+  }
+});
