@@ -110,8 +110,15 @@ function atLeast(a: Quality, b: Quality): boolean {
   return accA >= accB && (a.sort || !b.sort) && (a.minmax || !b.minmax);
 }
 
-function shapeOf(t: TableFacts, facts: PredicateFacts, block: QueryBlock, info: TableInfo | undefined, driving: boolean, blockKeys: Set<string>): Shape {
-  const joinEq = facts.joins.filter((j) => !driving || !blockKeys.has(j.otherTable)).map((j) => j.column);
+/**
+ * Which join columns of a table can be looked up: those compared with a table read before it (or
+ * with a table outside the block, a correlated subquery's outer row). A column compared with a
+ * table read later gives no value to look up when this table is reached.
+ */
+type ReadBefore = (table: string) => boolean;
+
+function shapeOf(t: TableFacts, facts: PredicateFacts, block: QueryBlock, info: TableInfo | undefined, driving: boolean, readBefore: ReadBefore): Shape {
+  const joinEq = facts.joins.filter((j) => readBefore(j.otherTable)).map((j) => j.column);
   const cardOrder = (cols: string[]) => cols
     .map((c, i) => ({ c, i, d: distinctValues(info, c) }))
     .sort((a, b) => (b.d ?? -1) - (a.d ?? -1) || a.i - b.i)
@@ -292,15 +299,40 @@ function drivingTable(block: QueryBlock): TableFacts | undefined {
   return best;
 }
 
+/**
+ * The order the tables are likely read in: the driving table first, then each table joined to one
+ * already read (the better-filtered first), as a nested-loop join reaches them. A table reached
+ * from users through livestreams.user_id needs that column indexed, even when livestreams.id (its
+ * primary key) is compared with a table read after it.
+ */
+function readOrder(block: QueryBlock, driving: TableFacts | undefined): Map<string, number> {
+  const real = block.tables.filter((t) => t.join !== 'derived');
+  const order = new Map<string, number>();
+  // why: a derived table is materialised before the join, so a base table can look up its values.
+  for (const t of block.tables) if (t.join === 'derived') order.set(t.key, -1);
+  if (driving) order.set(driving.key, 0);
+  while (order.size < block.tables.length) {
+    const left = real.filter((t) => !order.has(t.key));
+    const reached = left.filter((t) => t.where.joins.some((j) => order.has(j.otherTable)));
+    const pool = reached.length ? reached : left;
+    const next = pool.reduce((best, t) => (localScore(t) > localScore(best) ? t : best), pool[0]);
+    order.set(next.key, order.size);
+  }
+  return order;
+}
+
 function adviseBlock(ctx: Ctx, block: QueryBlock, sub: boolean): void {
   const driving = drivingTable(block);
   const keys = new Set(block.tables.map((t) => t.key));
+  const order = readOrder(block, driving);
   for (const t of block.tables) {
     if (t.join === 'derived') continue;
     const info = tableInfo(ctx.opts.schema, t.table);
     if (ctx.opts.schema && !info) ctx.out.notes.push(`table ${t.table} is not in the schema`);
     const isDriving = t === driving;
-    const base = shapeOf(t, t.where, block, info, isDriving, keys);
+    const at = order.get(t.key) ?? 0;
+    const readBefore: ReadBefore = (other) => !keys.has(other) || (!isDriving && (order.get(other) ?? Infinity) < at);
+    const base = shapeOf(t, t.where, block, info, isDriving, readBefore);
     ctx.out.notes.push(...base.unindexable);
     const lead = isDriving
       ? (sub ? `subquery on ${t.table}` : block.tables.length > 1 ? `${t.table} is read first in the join` : '')
@@ -310,7 +342,7 @@ function adviseBlock(ctx: Ctx, block: QueryBlock, sub: boolean): void {
       const group = t.orGroups[0];
       const mergeGroup = `${t.table}:or:${ctx.out.suggestions.length}`;
       for (const [i, branch] of group.entries()) {
-        const s = shapeOf(t, merge(t.where, branch), block, info, isDriving, keys);
+        const s = shapeOf(t, merge(t.where, branch), block, info, isDriving, readBefore);
         suggest(ctx, t, s, block, `OR branch ${i + 1} of ${group.length}: one index per branch, which the optimizer can combine (index merge union); with ORDER BY … LIMIT, a UNION ALL of the branches lets each read its index in order`, mergeGroup);
       }
       continue;

@@ -86,14 +86,28 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
   const out: PlanFinding[] = [];
   const advice = options.advice;
   /** What the advisor says for a table: the index it suggests, or why none is suggested (undefined without advice). */
+  const scannedRow = (r: PlanRow): boolean => r.type === 'ALL' || r.type === 'index' || hasExtra(r, 'Using join buffer');
+  /**
+   * Indexes the advisor suggests on other tables of the join that this plan reads without a scan, so
+   * no finding of their own names them: the join order was forced by their missing index (users →
+   * livestreams by user_id → reactions), and the scan here is where it shows.
+   */
+  const joinNeeds = (table: string): string | undefined => {
+    const others = (advice?.suggestions ?? []).filter((x) => !same(x.table, table) && !x.mergeGroup
+      && plan.rows.some((r) => baseName(r) !== undefined && same(baseName(r)!, x.table) && !scannedRow(r)));
+    return others.length ? others.map((x) => `${x.table}(${x.columns.join(', ')})`).join(', ') : undefined;
+  };
   const remedy = (table: string): { text: string; columns?: string[]; servesOrder?: boolean } | undefined => {
     if (!advice) return undefined;
     const sugg = advice.suggestions.filter((x) => same(x.table, table));
     if (sugg.length) {
       const names = sugg.map((x) => `${x.table}(${x.columns.join(', ')})`);
-      return { text: `no index on ${names.join(sugg[0].mergeGroup ? ' nor ' : ', ')}${sugg[0].mergeGroup ? ' (one per OR branch)' : ''}`, columns: sugg[0].columns, servesOrder: sugg[0].servesOrderBy };
+      const also = joinNeeds(table);
+      return { text: `no index on ${names.join(sugg[0].mergeGroup ? ' nor ' : ', ')}${sugg[0].mergeGroup ? ' (one per OR branch)' : ''}${also ? `; the join also needs ${also}` : ''}`, columns: sugg[0].columns, servesOrder: sugg[0].servesOrderBy };
     }
     const served = advice.served.find((x) => same(x.table, table));
+    const elsewhere = joinNeeds(table);
+    if (served?.index && elsewhere) return { text: `index ${served.index} could serve it once the join reaches ${table} through an index: no index on ${elsewhere}` };
     if (served?.index) return { text: `index ${served.index} could serve it, yet the server chose this plan for the values tried` };
     if (served) return { text: `no index helps: ${served.reason}` };
     return undefined;
@@ -160,12 +174,13 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
       } else if (wholeByIntent) {
         if (!tiny(size)) out.push({ code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `reads all ~${fmt(size)} rows of ${label}: ${intentText}` });
       } else if (tiny(size)) {
-        const serving = byPred ?? byOrder;
+        // why: an index whose first column is compared is no proof it serves here: a join column compared with a table read later looks nothing up (the advisor's suggestion says which index would).
+        const serving = fix?.columns ? undefined : byPred ?? byOrder;
         out.push(serving
           ? { code: 'full-table-scan', severity: 'hint', table: name, planRows: [i], message: `scans ${label} now only because the table is tiny (~${fmt(size)} rows): index ${serving.name}(${serving.columns.join(', ')}) can serve this at scale` }
           : { code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `scans ${label} now (~${fmt(size)} rows), and will scan at scale: ${fix ? fix.text : `no index covers ${[...wanted, ...(f?.order ?? [])].join(', ') || 'the query'}`}` });
       } else {
-        const why = byPred
+        const why = byPred && !fix?.columns
           ? `index ${byPred.name} exists but is not used for this predicate`
           : fix ? fix.text : wanted.length ? `no index on ${label}(${wanted.join(', ')})` : 'no index serves the ORDER BY / GROUP BY';
         out.push({ code: 'full-table-scan', severity: scaled(size, 'scan', o), table: name, planRows: [i], message: `full table scan of ${label}: reads ~${fmt(scanned)} rows; ${why}` });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES } from '../../support/paths';
+import { adviseStatement } from '../../../src/core/analysis/advisor';
 import { planFindings, siteFindings } from '../../../src/core/analysis/planFindings';
 import { statementFacts } from '../../../src/core/analysis/planFindingsQuery';
 import { normalizeJson } from '../../../src/core/plan/normalizeJson';
@@ -103,4 +104,26 @@ void test('statementFacts reads predicates, order, functions, wildcards and ORs 
   assert.deepEqual([u.eq, u.orGroups, u.functionCols], [['id'], [['del_flg', 'authority']], [{ column: 'account_name', fn: 'UPPER' }]]);
   assert.equal(f.limit, 5);
   assert.equal(statementFacts('SELEC nonsense', base).parsed, false);
+});
+
+void test('a join chain: the middle table is reached by the column joined to the table before it; the findings name that index', () => {
+  const sql = 'SELECT COUNT(*) FROM users u JOIN posts p ON p.user_id = u.id JOIN comments c ON c.post_id = p.id WHERE u.id = 5';
+  const facts = statementFacts(sql, base);
+  // comments(post_id) exists: the server reads users, then scans posts (nothing finds a user's posts), then looks comments up.
+  const scanMiddle = plan({ table: 'u', type: 'const', key: 'PRIMARY', rows: 1 }, { table: 'p', type: 'ALL', rows: 100069, extra: ['Using where'] }, { table: 'c', type: 'ref', key: 'idx_post_id', ref: 'p.id', rows: 2 });
+  const advice = adviseStatement(sql, { schema: base });
+  assert.deepEqual(advice.suggestions.map((s) => `${s.table}(${s.columns.join(',')})`), ['posts(user_id)']);
+  const [onPosts] = planFindings(scanMiddle, facts, base, { advice });
+  assert.equal(onPosts.code, 'full-table-scan');
+  assert.match(onPosts.message, /no index on posts\(user_id\)/);
+  assert.doesNotMatch(onPosts.message, /PRIMARY/, 'posts.id is compared with comments, read after posts: its primary key looks nothing up here');
+  // Without comments(post_id) either, the server scans comments and reaches posts by its primary key: posts has no finding
+  // of its own, so the one on comments names both indexes the join needs.
+  const bare: Schema = { ...base, tables: { ...base.tables, comments: { ...base.tables.comments, indexes: base.tables.comments.indexes.filter((i) => i.primary) } } };
+  const scanLast = plan({ table: 'u', type: 'const', key: 'PRIMARY', rows: 1 }, { table: 'c', type: 'ALL', rows: 199571 }, { table: 'p', type: 'eq_ref', key: 'PRIMARY', ref: 'c.post_id', rows: 1, extra: ['Using where'] });
+  const advice2 = adviseStatement(sql, { schema: bare });
+  assert.deepEqual(advice2.suggestions.map((s) => `${s.table}(${s.columns.join(',')})`), ['posts(user_id)', 'comments(post_id)']);
+  const found = planFindings(scanLast, statementFacts(sql, bare), bare, { advice: advice2 });
+  assert.deepEqual(found.map((f) => `${f.code} ${f.table}`), ['full-table-scan comments']);
+  assert.match(found[0].message, /no index on comments\(post_id\); the join also needs posts\(user_id\)/);
 });
