@@ -159,7 +159,7 @@ interface Candidate { columns: string[]; servesOrderBy: boolean; covering: boole
 function candidateFor(s: Shape, block: QueryBlock, info: TableInfo | undefined, maxExtra: number): Candidate | undefined {
   const why: string[] = [];
   const cols = [...s.eqSingle, ...s.eqList];
-  if (s.eqSingle.length) why.push(`equality on ${s.eqSingle.join(', ')} first${s.eqSingle.length > 1 && s.eqSingle.some((c) => distinctValues(info, c) !== undefined) ? ' (more distinct values first)' : ''}`);
+  if (s.eqSingle.length) why.push(`equality on ${s.eqSingle.join(', ')} first${s.eqSingle.filter((c) => distinctValues(info, c) !== undefined).length > 1 ? ' (more distinct values first)' : ''}`);
   if (s.eqList.length) why.push(`then the IN list on ${s.eqList.join(', ')}`);
   let servesOrderBy = false;
   let range: string | undefined;

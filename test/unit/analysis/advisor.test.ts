@@ -26,3 +26,13 @@ for (const c of CASES) {
     }
   });
 }
+
+void test('the reason claims "more distinct values first" only when the distinct counts of two equality columns are known', () => {
+  // events.tenant_id has a cardinality (idx_tenant), kind has none: the order is known-first, which is no comparison of the two.
+  const one = adviseStatement('SELECT id FROM events WHERE kind = ? AND tenant_id = ? ORDER BY created_at', { schema: SCHEMA });
+  assert.equal(one.suggestions.length, 1);
+  assert.doesNotMatch(one.suggestions[0].reason, /more distinct values first/, one.suggestions[0].reason);
+  // items.category_id (60) and status (5) both lead an index: the claim compares them.
+  const two = adviseStatement('SELECT id FROM items WHERE status = ? AND category_id = ? AND seller_id = ?', { schema: SCHEMA });
+  assert.match(two.suggestions[0]?.reason ?? '', /more distinct values first/, JSON.stringify(two));
+});
