@@ -77,7 +77,8 @@ interface Candidate {
   opener?: number;
 }
 
-const QUICK = /select|insert|update|delete|replace|with/i;
+/** Words a statement starts with; a string holding none of them in its first 400 characters is not looked at further. */
+const QUICK = /select|insert|update|delete|replace|with/gi;
 const NOT_A_DB_CALL = /^(?:print|println|printf|puts|p|pp|log|logf|debug|debugf|info|infof|warn|warnf|warning|error|errorf|fatal|fatalf|panic|panicf|sprintf|format|errors|new|append|len|String|Errorf|Sprintf|Println|Printf|Print|Fatal|Fatalf|Panic|Panicf|echo|var_dump|error_log|json_encode|dd|dump|assert|raise|str|repr)$/;
 
 export interface ExtractOptions {
@@ -138,6 +139,8 @@ class Walker {
   /** Bodies of iterating calls (`rows.each do … end`), by node id: loops for value flow. */
   private readonly loopBodies = new Set<number>();
   private nextId = 1;
+  /** Start and end of each QUICK word in the text, in pairs (found on first use). */
+  private quickWords?: number[];
   private root?: Node;
   private tree?: SyntaxTree;
   private flow?: ValueFlow;
@@ -184,7 +187,7 @@ class Walker {
     const spec = this.spec;
     switch (role) {
       case R_STRING: {
-        if (this.consumed.has(node.startIndex) || !QUICK.test(this.text.slice(node.startIndex, Math.min(popAt, node.startIndex + 400)))) return;
+        if (this.consumed.has(node.startIndex) || !this.quickWordWithin(node.startIndex, Math.min(popAt, node.startIndex + 400))) return;
         // A statement built by concatenation is read whole, from its outermost concatenation, when it
         // starts with a literal; a literal later in the chain is read on its own.
         let top: Node = node;
@@ -274,6 +277,22 @@ class Walker {
         return;
       }
     }
+  }
+
+  /** True when one of QUICK's words lies wholly within [start, end) of the text. */
+  private quickWordWithin(start: number, end: number): boolean {
+    // why: one pass over the file finds every such word; a string is then one search, not a copy and a regex run.
+    // No word of QUICK can start inside another, so the words found one after another are all there are.
+    let at = this.quickWords;
+    if (!at) {
+      at = [];
+      QUICK.lastIndex = 0;
+      for (let m = QUICK.exec(this.text); m; m = QUICK.exec(this.text)) at.push(m.index, m.index + m[0].length);
+      this.quickWords = at;
+    }
+    let lo = 0, hi = at.length >> 1;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (at[2 * mid] < start) lo = mid + 1; else hi = mid; }
+    return 2 * lo < at.length && at[2 * lo + 1] <= end;
   }
 
   private innermostClass(): string | undefined {
@@ -644,10 +663,15 @@ function bindingKey(text: string): string | undefined {
   return seg.replace(/^[$@]+/, '');
 }
 
+const ROUTE_VERBS = new Set(['get', 'post', 'put', 'delete', 'patch']);
+
 /** `get '/path' do … end`, `app.get('/path', (req, res) => …)`: names the block after its route. */
 function routeHandlerName(shape: CallShape, node: Node, spec: LangSpec): { name: string; body: Node } | undefined {
+  // why: asked for every call; a name of another length is none of these without lower-casing it.
+  const n = shape.name.length;
+  if (n < 3 || n > 6 || !shape.args) return undefined;
   const m = shape.name.toLowerCase();
-  if (!['get', 'post', 'put', 'delete', 'patch'].includes(m) || !shape.args) return undefined;
+  if (!ROUTE_VERBS.has(m)) return undefined;
   const args = shape.args.namedChildren.map((a) => (a && a.type === 'argument' ? a.firstNamedChild : a));
   const path = args[0];
   if (!path || !spec.strings.has(path.type)) return undefined;

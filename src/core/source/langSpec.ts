@@ -140,14 +140,36 @@ export function uniformSpec(s: LangSpec): LangSpec {
 
 /** Text of a node with whitespace removed (callee names spanning lines). */
 export function compact(node: Node | null | undefined): string {
-  return node ? node.text.replace(/\s+/g, '') : '';
+  if (!node) return '';
+  const t = node.text;
+  // why: asked for every call; most callees hold no whitespace, which a look at the code units tells without a regex.
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c <= 32 || c === 0xa0 || c >= 0x1680) return t.replace(/\s+/g, '');
+  }
+  return t;
 }
 
 /** Splits a compact callee into receiver and last name at the last `.`, `->`, `::`. */
 export function splitCallee(callee: string): { name: string; receiver?: string } {
-  const m = /^(.*?)(?:\.|->|::|\?->)([^.:>-]+)$/.exec(callee);
-  if (!m) return { name: callee };
-  return { name: m[2], receiver: m[1] };
+  // The name is the run after the last `.`, `:`, `>` or `-`; the separator before it is the longest of `?->`, `->`, `::`, `.`
+  // that ends there (the shortest receiver, as a lazy `^(.*?)(?:\.|->|::|\?->)([^.:>-]+)$` would take).
+  let p = callee.length;
+  while (p > 0) {
+    const c = callee.charCodeAt(p - 1);
+    if (c === 46 || c === 58 || c === 62 || c === 45) break;
+    p--;
+  }
+  if (p === callee.length || p === 0) return { name: callee };
+  let r: number;
+  if (p >= 3 && callee.startsWith('?->', p - 3)) r = p - 3;
+  else if (p >= 2 && (callee.startsWith('->', p - 2) || callee.startsWith('::', p - 2))) r = p - 2;
+  else if (callee.charCodeAt(p - 1) === 46) r = p - 1;
+  else return { name: callee };
+  const receiver = callee.slice(0, r);
+  // `.` in the pattern stops at line ends: a receiver holding one did not match.
+  if (/[\n\r\u2028\u2029]/.test(receiver)) return { name: callee };
+  return { name: callee.slice(p), receiver };
 }
 
 export function set(...xs: string[]): ReadonlySet<string> {

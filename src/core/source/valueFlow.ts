@@ -66,6 +66,8 @@ export class ValueFlow {
   private readonly values = new Map<Def, Variant[]>();
   private readonly active = new Set<Def>();
   private sqlKeys?: Set<string>;
+  /** Where the names of sqlKeys occur, ascending (built on first use). */
+  private sqlKeyOffsets?: number[];
   private readonly offsets = new Map<string, number[]>();
   /** keyOf's answers by node id (NO_KEY: none). */
   private readonly keys: string[] = [];
@@ -219,13 +221,26 @@ export class ValueFlow {
     return keys;
   }
 
-  /** Every offset where `name` occurs in the text, ascending (once per name and file). */
-  private offsetsOf(name: string): number[] {
-    let at = this.offsets.get(name);
+  /**
+   * Every offset where the name of `key` (without its leading `.`) occurs in the text as a whole word, ascending
+   * (once per key and file). why: a short name (`q`, `s`) occurs inside most words of a file; only an
+   * occurrence not run into other word characters can be a use of the variable.
+   */
+  private offsetsOf(key: string): number[] {
+    let at = this.offsets.get(key);
     if (!at) {
       at = [];
-      for (let i = this.text.indexOf(name); i >= 0; i = this.text.indexOf(name, i + name.length)) at.push(i);
-      this.offsets.set(name, at);
+      const name = key.startsWith('.') ? key.slice(1) : key;
+      const text = this.text;
+      // An identifier is the longest run of its characters: one that starts (ends) with a word character has
+      // none right before (after) it. Only ASCII counts as a word character here, so the test never drops a use.
+      const checkBefore = isWordCode(name.charCodeAt(0)), checkAfter = isWordCode(name.charCodeAt(name.length - 1));
+      for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+        if (checkBefore && i > 0 && isWordCode(text.charCodeAt(i - 1))) continue;
+        if (checkAfter && isWordCode(text.charCodeAt(i + name.length))) continue;
+        at.push(i);
+      }
+      this.offsets.set(key, at);
     }
     return at;
   }
@@ -238,8 +253,14 @@ export class ValueFlow {
   /** True when one of `keys` is written somewhere in [start, end) of the text (a cheap first look: maybe not as a name). */
   mentionsWithin(start: number, end: number, keys: ReadonlySet<string>): boolean {
     // why: asked for every call and assignment; the names' offsets in the text rule most of them out without a walk.
+    if (keys === this.sqlKeys) {
+      // The final keys are asked about every call of the file: their offsets merged once, one search each.
+      const at = (this.sqlKeyOffsets ??= [...keys].flatMap((k) => this.offsetsOf(k)).sort((a, b) => a - b));
+      const i = lowerBound(at, start);
+      return i < at.length && at[i] < end;
+    }
     for (const k of keys) {
-      const at = this.offsetsOf(k.startsWith('.') ? k.slice(1) : k);
+      const at = this.offsetsOf(k);
       const i = lowerBound(at, start);
       if (i < at.length && at[i] < end) return true;
     }
@@ -538,6 +559,11 @@ function defRoles(spec: LangSpec, tables: GrammarTables, language: Language): Ui
     defRoleTables.set(tables, r);
   }
   return r;
+}
+
+/** ASCII letters, digits and `_`: characters no identifier token stops before or starts after. */
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 
 /** The first index of the ascending `xs` whose value is >= `x` (xs.length when none is). */
