@@ -17,6 +17,12 @@ export interface LoopInfo {
   range: Range;
   /** Source text of what the loop iterates over, when the syntax names it (`posts`, `rows.each` → `rows`). */
   iterable?: string;
+  /**
+   * Where the iterable's elements come from, followed back within the function (value flow): the variables it is
+   * derived from (`models = [M(**r) for r in rows]` → `models`, `rows`) and the assigned or appended values, so a
+   * loop over a collection built from a query's rows is linked to that query.
+   */
+  from?: { names: string[]; values: Range[] };
 }
 
 /** A SQL statement found in source: the literal(s) it is built from and its context. */

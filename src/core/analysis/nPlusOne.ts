@@ -8,7 +8,7 @@ import type {
   CallSite, FileFacts, Finding, FunctionDef, Language, LoopInfo, Range, RelatedLocation, Severity, SqlSite,
 } from '../model';
 import {
-  compareText, containsRange, headOf, identifiersOf, isSmallConstantCollection, lastNameSegment, PairSet, rangeBefore, sameRange, SPACE_RUN, stripSigil,
+  compareText, containsRange, identifiersOf, isSmallConstantCollection, lastNameSegment, PairSet, rangeBefore, sameRange, stripSigil,
 } from './nPlusOneSyntax';
 
 export const N_PLUS_ONE = 'n-plus-one';
@@ -281,7 +281,7 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   // why: an INSERT … VALUES literal that flows into no call inside the loop is being built there (a batch
   // appended to per row) and sent after it; the extractor could not link it to that later call.
   if (!site.call && BATCHABLE.test(site.sql)) return { loops: NO_LOOPS, detached: !!site.detached };
-  if (!site.call) return { loops: withoutHeaderLoops(site, site.loops), detached: !!site.detached };
+  if (!site.call) return { loops: site.loops, detached: !!site.detached };
   const name = ws.lastSegment(site.call);
   // The function holding the statement (null: not looked up yet).
   let fn: FunctionDef | undefined | null = null;
@@ -301,8 +301,9 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
       if (c.name === name && within(fn, c) && rangeBefore(site.range, c.range) && (!exec || byStart(c, exec) < 0)) exec = c;
     }
   }
-  let result: Execution = exec ? { loops: withoutHeaderLoops(site, exec.loops), detached: !!exec.detached || !!site.detached }
-    : { loops: withoutHeaderLoops(site, site.loops), detached: !!site.detached };
+  // The extractors leave a loop's iterable (`for row in db.query("SELECT …")`) out of the loop: it runs once.
+  let result: Execution = exec ? { loops: exec.loops, detached: !!exec.detached || !!site.detached }
+    : { loops: site.loops, detached: !!site.detached };
   // The extractor followed the prepared handle to the call that runs it.
   if (site.runRange) {
     for (const c of file.calls) if (sameRange(c.range, site.runRange)) return { loops: c.loops, detached: !!c.detached };
@@ -327,28 +328,6 @@ function within(fn: FunctionDef | undefined | null, c: CallSite): boolean {
 
 /** An empty list of loops, shared (never changed). */
 const NO_LOOPS: LoopInfo[] = [];
-
-/**
- * Drops a loop whose header holds the statement itself (`for row in db.query("SELECT …")`): that is the outer query.
- * Returns `loops` itself when it drops none (callers only read the result).
- */
-function withoutHeaderLoops(site: SqlSite, loops: LoopInfo[]): LoopInfo[] {
-  if (!loops.length) return NO_LOOPS;
-  const head = headOf(site.sql);
-  if (head.length <= 6) return loops;
-  let kept: LoopInfo[] | undefined;
-  for (let i = 0; i < loops.length; i++) {
-    const l = loops[i];
-    let drop = false;
-    if (l.iterable) {
-      const it = SPACE_RUN.test(l.iterable) ? l.iterable.replace(/\s+/g, ' ') : l.iterable;
-      drop = it.includes(head);
-    }
-    if (drop && !kept) kept = loops.slice(0, i);
-    else if (!drop && kept) kept.push(l);
-  }
-  return kept ?? loops;
-}
 
 function byStart(a: { range: Range }, b: { range: Range }): number {
   return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
@@ -433,20 +412,23 @@ function findOuterQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite
   if (!loop.iterable) return undefined;
   const fn = ws.enclosing(file, loop.range);
   const inFn = (r: Range) => !fn || containsRange(fn.range, r);
-  // `for row in db.query("SELECT …")`: the statement sits in the loop's header.
-  const head = file.sites.find((s) => containsRange(loop.range, s.range) && s.loops.includes(loop) && !withoutHeaderLoops(s, s.loops).includes(loop));
-  if (head) return head;
-  // `db.xquery("SELECT …").map.with_index do |row, i|`, `stmt.execute do |row|`: the statement is run in the loop's
-  // own call, before the body that repeats (so it does not count the loop among its own).
-  const header = file.sites.find((s) => containsRange(loop.range, s.range) && !s.loops.includes(loop) && s.range.start.line <= loop.range.start.line);
+  // `for row in db.query("SELECT …")`, `db.xquery("SELECT …").map.with_index do |row, i|`, `stmt.execute do |row|`:
+  // the statement is run in the loop's header, before the body that repeats (so it does not count the loop among
+  // its own); it may be written before the loop and run there (`tx.xquery(query).map do |row|`).
+  const header = file.sites.find((s) => { const at = s.callRange ?? s.range; return containsRange(loop.range, at) && !s.loops.includes(loop) && at.start.line <= loop.range.start.line; });
   if (header) return header;
   const names = ws.identifiers(loop.iterable);
   const it = loop.iterable.replace(/\s+/g, '');
-  const linked = (s: SqlSite) => (s.resultVar !== undefined && names.includes(stripSigil(s.resultVar))) || walksHandle(ws, it, s);
+  // What the iterable is derived from (`models = [M(**r) for r in rows]`, `if … q.fetch_all() else …`), by the extractor's value flow.
+  const from = loop.from;
+  const linked = (s: SqlSite) => (s.resultVar !== undefined && (names.includes(stripSigil(s.resultVar)) || !!from?.names.includes(stripSigil(s.resultVar))))
+    || walksHandle(ws, it, s) || (!!from && !!s.callRange && from.values.some((v) => containsRange(v, s.callRange!)));
   // The last linked statement before the loop (the later of two starting at the same place).
   let last: SqlSite | undefined;
   for (const s of file.sites) {
-    if (inFn(s.range) && rangeBefore(s.range, loop.range) && linked(s) && (!last || byStart(last, s) <= 0)) last = s;
+    // The statement's own function (a route block too) must hold the loop.
+    const sameFn = s.functionRange ? containsRange(s.functionRange, loop.range) : inFn(s.range);
+    if (sameFn && rangeBefore(s.range, loop.range) && linked(s) && (!last || byStart(last, s) <= 0)) last = s;
   }
   return last;
 }

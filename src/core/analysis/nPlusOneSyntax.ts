@@ -52,9 +52,10 @@ const BRACE_CLOSE = 125;
 /** Identifiers named in a piece of source (sigils dropped), in order: `@$rows` → [rows], `posts[:10]` → [posts]. */
 export function identifiersOf(text: string): string[] {
   const out: string[] = [];
-  const re = /[$@%]*([A-Za-z_][\w]*)/g;
+  // A name after `.`, `->` or `::` is a member, not a variable a statement's result can be assigned to.
+  const re = /(\.|->|::)?\s*[$@%]*([A-Za-z_][\w]*)/g;
   const bare = text.replace(/(["'`]).*?\1/g, ' ');
-  for (let m = re.exec(bare); m; m = re.exec(bare)) out.push(m[1]);
+  for (let m = re.exec(bare); m; m = re.exec(bare)) if (!m[1]) out.push(m[2]);
   return out;
 }
 
@@ -117,28 +118,6 @@ export function isSmallConstantCollection(iterable: string, max = 5): boolean {
 /** `a.localeCompare(b)`, without asking the collator about equal strings (the common case when sorting findings). */
 export function compareText(a: string, b: string): number {
   return a === b ? 0 : a.localeCompare(b);
-}
-
-/** Whitespace that `replace(/\s+/g, ' ')` would change. */
-export const SPACE_RUN = /[^\S ]| {2}/;
-
-/** `sql.replace(/\s+/g, ' ').trim().slice(0, 24)`, reading only the start of a long statement. */
-export function headOf(sql: string): string {
-  // why: collapsing a prefix gives a prefix of the collapsed whole; with 26 characters or more (never two
-  // spaces in a row) something other than a space follows the first 24, so trimming the end cannot reach them.
-  const n = Math.min(sql.length, 26);
-  let tidy = true;
-  for (let i = 0; i < n && tidy; i++) {
-    const c = sql.charCodeAt(i);
-    // Only single ASCII spaces between words; anything else (other whitespace, non-ASCII) takes the long way.
-    tidy = c === 32 ? i > 0 && sql.charCodeAt(i - 1) !== 32 : c > 32 && c < 127;
-  }
-  if (tidy && (sql.length >= 26 || sql.charCodeAt(sql.length - 1) !== 32)) return sql.slice(0, 24);
-  if (sql.length > 64) {
-    const part = sql.slice(0, 64).replace(/\s+/g, ' ').trimStart();
-    if (part.length >= 26) return part.slice(0, 24);
-  }
-  return sql.replace(/\s+/g, ' ').trim().slice(0, 24);
 }
 
 /** A position as one number, exact while line and character stay below 2^26; -1 when they do not. */

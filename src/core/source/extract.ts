@@ -17,6 +17,7 @@ import { discoverRoutes } from './routes/discoverRoutes';
 import { loopInfo, uniformCall, uniformFunction, uniformSite } from './factShapes';
 import { ValueFlow, argNodes, type Variant } from './valueFlow';
 import { MemoIndex } from './memoised';
+import { loopSources } from './rowFlow';
 
 export { languageForPath } from './languageOf';
 
@@ -55,6 +56,9 @@ interface Frame {
   name?: string;
   range?: Range;
   loop?: LoopInfo;
+  /** A loop's iterable written inside its active range (a comprehension's `for … in rows`): read once, not per element. */
+  skipStart?: number;
+  skipEnd?: number;
   id: number;
 }
 
@@ -138,6 +142,8 @@ class Walker {
   private readonly plainLiterals = new Map<number, Literal>();
   /** Bodies of iterating calls (`rows.each do … end`), by node id: loops for value flow. */
   private readonly loopBodies = new Set<number>();
+  /** Every loop with the node it starts at, for following its iterable back (rowFlow.ts). */
+  private readonly loopNodes: { info: LoopInfo; node: Node; iterable: Node }[] = [];
   private nextId = 1;
   /** Start and end of each QUICK word in the text, in pairs (found on first use). */
   private quickWords?: number[];
@@ -221,6 +227,7 @@ class Walker {
         if (shape.loop) {
           this.loopBodies.add(shape.loop.body.id);
           const info = loopInfo(shape.loop.kind, this.range(start, end), shape.loop.iterable || undefined);
+          if (shape.loop.iterableNode) this.loopNodes.push({ info, node, iterable: shape.loop.iterableNode });
           this.push('loop', popAt, shape.loop.body, { loop: info });
           // A function passed by name (`xs.map(loadUser)`, `map(load_user, xs)`) is called once per element.
           const body = shape.loop.body;
@@ -256,7 +263,11 @@ class Walker {
       case R_LOOP: {
         const l = spec.loop(node);
         const info = loopInfo(l.kind, this.range(node.startIndex, popAt), l.iterable || undefined);
-        this.push('loop', popAt, l.body ?? node, { loop: info }, !l.body);
+        const it = l.iterableNode;
+        if (it) this.loopNodes.push({ info, node, iterable: it });
+        const active = l.body ?? node;
+        const skip = it && it.startIndex >= active.startIndex && it.endIndex <= active.endIndex ? { skipStart: it.startIndex, skipEnd: it.endIndex } : {};
+        this.push('loop', popAt, active, { loop: info, ...skip }, !l.body);
         return;
       }
       case R_DETACH:
@@ -313,6 +324,7 @@ class Walker {
       const f = this.frames[i];
       if (index < f.start || index >= f.end) continue;
       if (f.kind === 'fn') { fn = f; break; }
+      if (f.skipStart !== undefined && index >= f.skipStart && index < f.skipEnd!) continue;
       if (f.kind === 'loop' && f.loop) loops.push(f.loop);
       else if (f.kind === 'detach') detached = true;
     }
@@ -505,6 +517,48 @@ class Walker {
       }
     }
     this.facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+    this.loopOrigins(flow);
+  }
+
+  /** Fills each loop's `from`: what its iterable is derived from in its function (see rowFlow.ts). */
+  private loopOrigins(flow: ValueFlow): void {
+    let appends: Map<string, CallRec[]> | undefined;
+    const appended = (key: string, at: Node): Node[] => {
+      if (!appends) {
+        appends = new Map();
+        for (const r of this.callRecs) {
+          const k = appendTarget(r.shape);
+          if (!k) continue;
+          const xs = appends.get(k);
+          if (xs) xs.push(r); else appends.set(k, [r]);
+        }
+      }
+      const bare = key.startsWith('.') ? key.slice(1) : key;
+      const fn = flow.functionOf(at);
+      const out: Node[] = [];
+      for (const r of appends.get(bare) ?? []) {
+        if (r.end > at.startIndex || flow.functionOf(r.node) !== fn) continue;
+        const args = argNodes(r.shape.args, this.spec);
+        out.push(...(r.shape.receiver ? args : args.slice(1)));
+      }
+      return out;
+    };
+    for (const { info, node, iterable } of this.loopNodes) {
+      const fn = flow.functionOf(node);
+      // The iterables of the other loops of the function that `value` is written in (not in their iterable).
+      const around = (value: Node): Node[] => {
+        const out: Node[] = [];
+        // Loops are listed in source order: none starting after `value` holds it.
+        for (const l of this.loopNodes) {
+          if (l.node.startIndex > value.startIndex) break;
+          if (l.node === node || !contains(fn, l.node) || !contains(l.node, value) || contains(l.iterable, value)) continue;
+          out.push(l.iterable);
+        }
+        return out;
+      };
+      const src = loopSources(flow, node, iterable, appended, around);
+      if (src) info.from = { names: src.names, values: src.values.map((v) => this.range(v.startIndex, v.endIndex)) };
+    }
   }
 
   /** A candidate's values: its own parts when they are all known, else what value flow makes of its whole expression. */
@@ -615,11 +669,32 @@ function receiverNode(call: Node): Node | null {
   return fn ? fn.childForFieldName('object') ?? fn.childForFieldName('operand') ?? fn.childForFieldName('value') : null;
 }
 
-/** Go's `db.Select(&posts, …)` / `db.Get(&u, …)`: the rows land in the variable the first argument points to. */
+/**
+ * Go's `db.Select(&posts, …)` / `tx.GetContext(ctx, &u, …)`: the rows land in the variable the first pointer
+ * argument points to (after the context, when there is one).
+ */
 function destination(shape: CallShape): string | undefined {
-  const first = shape.args?.firstNamedChild;
-  const m = first && first.type === 'unary_expression' ? /^&\s*([A-Za-z_]\w*)$/.exec(first.text) : null;
-  return m ? m[1] : undefined;
+  const args = shape.args?.namedChildren ?? [];
+  for (let i = 0; i < args.length && i < 2; i++) {
+    const a = args[i];
+    const m = a.type === 'unary_expression' ? /^&\s*([A-Za-z_]\w*)$/.exec(a.text) : null;
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** Calls that add elements to a collection: `xs.push(v)`, `xs.append(v)`, `array_push($xs, v)`. */
+const APPENDS = /^(?:push|append|extend|add|insert|unshift|push_back|concat)$/;
+
+/** The collection (its name without sigils) a call adds elements to, when it is one of APPENDS. */
+function appendTarget(shape: CallShape): string | undefined {
+  if (shape.name === 'array_push' && !shape.receiver) {
+    const first = shape.args?.firstNamedChild;
+    const t = first?.type === 'argument' ? first.firstNamedChild : first;
+    return t ? /^\$?([A-Za-z_]\w*)$/.exec(t.text)?.[1] : undefined;
+  }
+  if (!shape.receiver || !APPENDS.test(shape.name)) return undefined;
+  return /^(?:(?:self|this|\$this)(?:\.|->))?[$@]*([A-Za-z_]\w*)$/.exec(shape.receiver)?.[1];
 }
 
 function applyPendingFormat(parts: SqlPart[], c: Candidate): SqlPart[] {
@@ -639,6 +714,10 @@ function leftmost(node: Node, spec: LangSpec): Node | null {
     else return cur;
   }
   return null;
+}
+
+function contains(outer: Node, inner: Node): boolean {
+  return outer.startIndex <= inner.startIndex && outer.endIndex >= inner.endIndex;
 }
 
 function firstError(node: Node): Node | null {

@@ -16,7 +16,7 @@ export interface CallShape {
   /** The node holding the arguments (argument_list, arguments, token_tree …). */
   args?: Node | null;
   /** Set when the call iterates: `rows.each do … end`, `xs.map(x => …)`, `array_map(fn, $xs)`. */
-  loop?: { kind: string; body: Node; iterable?: string };
+  loop?: { kind: string; body: Node; iterable?: string; iterableNode?: Node };
   /** Node whose calls run detached (goroutine, spawned task, thread body). */
   detach?: Node;
 }
@@ -31,6 +31,8 @@ export interface FunctionShape {
 export interface LoopShape {
   kind: string;
   iterable?: string;
+  /** The node the iterable's text is read from (value flow follows its names back). */
+  iterableNode?: Node;
   /** The part that repeats; the whole loop when absent. */
   body?: Node | null;
 }
@@ -180,6 +182,11 @@ export function set(...xs: string[]): ReadonlySet<string> {
 export function childOfType(node: Node, types: ReadonlySet<string>): Node | null {
   for (const c of node.namedChildren) if (c && types.has(c.type)) return c;
   return null;
+}
+
+/** A loop's iterable: its text (iterableText) and the node it is read from. */
+export function iterableOf(node: Node | null | undefined): { iterable?: string; iterableNode?: Node } {
+  return node ? { iterable: iterableText(node), iterableNode: node } : {};
 }
 
 /** Strips `.iter()`, `.into_iter()`, `.each` style suffixes from an iterable's text. */

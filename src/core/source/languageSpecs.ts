@@ -6,7 +6,7 @@
 import type { SyntaxNode as Node } from './syntaxTree';
 import type { GrammarName } from './treeSitter';
 import {
-  type CallShape, type LangSpec, type FunctionShape, childOfType, compact, iterableText, set, splitCallee, uniformSpec,
+  type CallShape, type LangSpec, type FunctionShape, childOfType, compact, iterableOf, iterableText, set, splitCallee, uniformSpec,
 } from './langSpec';
 
 const NO = set();
@@ -90,13 +90,13 @@ const go: LangSpec = {
   loops: set('for_statement'),
   loop(node) {
     const range = childOfType(node, set('range_clause'));
-    if (range) return { kind: 'range', iterable: iterableText(range.childForFieldName('right')), body: node.childForFieldName('body') };
+    if (range) return { kind: 'range', ...iterableOf(range.childForFieldName('right')), body: node.childForFieldName('body') };
     // `for i := 0; i < 3; i++`: the clause bounds the count (a retry loop, a small range; N+1 severity).
     const clause = childOfType(node, set('for_clause'));
-    if (clause) return { kind: 'for', iterable: iterableText(clause), body: node.childForFieldName('body') };
+    if (clause) return { kind: 'for', ...iterableOf(clause), body: node.childForFieldName('body') };
     // `for rows.Next() { … }`: the condition names what the loop walks (links it to the query behind `rows`, N+1).
     const cond = node.namedChildren.find((c) => c && c.type !== 'for_clause' && c.type !== 'block' && c.type !== 'comment');
-    return cond ? { kind: 'for', iterable: iterableText(cond), body: node.childForFieldName('body') } : { kind: 'for', body: node.childForFieldName('body') };
+    return cond ? { kind: 'for', ...iterableOf(cond), body: node.childForFieldName('body') } : { kind: 'for', body: node.childForFieldName('body') };
   },
   assignments: set('short_var_declaration', 'assignment_statement', 'var_spec', 'const_spec'),
   assignment(node) {
@@ -144,8 +144,8 @@ const ruby: LangSpec = {
     const loops = RUBY_LOOP_METHODS.has(s.name);
     if (!loops && !rows && s.callee !== 'Thread.new') return s;
     const block = node.childForFieldName('block');
-    if (block && loops) s.loop = { kind: s.name, body: block, iterable: recv ? iterableText(recv) : undefined };
-    else if (block && rows && block.childForFieldName('parameters')) s.loop = { kind: s.name, body: block, iterable: iterableText(node.childForFieldName('arguments') ?? recv) };
+    if (block && loops) s.loop = { kind: s.name, body: block, ...(recv ? iterableOf(recv) : {}) };
+    else if (block && rows && block.childForFieldName('parameters')) s.loop = { kind: s.name, body: block, ...iterableOf(node.childForFieldName('arguments') ?? recv) };
     if (block && s.callee === 'Thread.new') s.detach = block;
     return s;
   },
@@ -161,7 +161,7 @@ const ruby: LangSpec = {
   className: (node) => node.childForFieldName('name')?.text,
   loops: set('for', 'while', 'until'),
   loop(node) {
-    if (node.type === 'for') return { kind: 'for', iterable: iterableText(node.childForFieldName('value')?.lastNamedChild ?? node.childForFieldName('value')), body: node.childForFieldName('body') };
+    if (node.type === 'for') return { kind: 'for', ...iterableOf(node.childForFieldName('value')?.lastNamedChild ?? node.childForFieldName('value')), body: node.childForFieldName('body') };
     return { kind: node.type, body: node.childForFieldName('body') };
   },
   assignments: set('assignment'),
@@ -207,7 +207,7 @@ const python: LangSpec = {
     // `map(lambda x: …, xs)` / `filter(…)`: the lambda runs once per element, like a loop body (N+1).
     if ((s.name === 'map' || s.name === 'filter') && !s.receiver && s.args) {
       const [fn, xs] = s.args.namedChildren;
-      if (fn?.type === 'lambda' || fn?.type === 'identifier' || fn?.type === 'attribute') s.loop = { kind: s.name, body: fn, iterable: iterableText(xs) };
+      if (fn?.type === 'lambda' || fn?.type === 'identifier' || fn?.type === 'attribute') s.loop = { kind: s.name, body: fn, ...iterableOf(xs) };
     }
     return s;
   },
@@ -217,10 +217,10 @@ const python: LangSpec = {
   className: (node) => node.childForFieldName('name')?.text,
   loops: set('for_statement', 'while_statement', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression'),
   loop(node) {
-    if (node.type === 'for_statement') return { kind: 'for', iterable: iterableText(node.childForFieldName('right')), body: node.childForFieldName('body') };
+    if (node.type === 'for_statement') return { kind: 'for', ...iterableOf(node.childForFieldName('right')), body: node.childForFieldName('body') };
     if (node.type === 'while_statement') return { kind: 'while', body: node.childForFieldName('body') };
     const clause = childOfType(node, set('for_in_clause'));
-    return { kind: 'comprehension', iterable: iterableText(clause?.childForFieldName('right')), body: node };
+    return { kind: 'comprehension', ...iterableOf(clause?.childForFieldName('right')), body: node };
   },
   assignments: set('assignment'),
   assignment: (node) => ({ target: node.childForFieldName('left'), value: node.childForFieldName('right') }),
@@ -266,7 +266,7 @@ const php: LangSpec = {
     if (lf && s.args) {
       const args = s.args.namedChildren;
       const fn = args[lf.fn]?.firstNamedChild;
-      if (fn && (PHP_FUNC_NODES.has(fn.type) || fn.type === 'string' || fn.type === 'encapsed_string')) s.loop = { kind: s.name, body: fn, iterable: iterableText(args[lf.arr]) };
+      if (fn && (PHP_FUNC_NODES.has(fn.type) || fn.type === 'string' || fn.type === 'encapsed_string')) s.loop = { kind: s.name, body: fn, ...iterableOf(args[lf.arr]) };
     }
     return s;
   },
@@ -282,7 +282,7 @@ const php: LangSpec = {
   className: (node) => node.childForFieldName('name')?.text,
   loops: set('foreach_statement', 'for_statement', 'while_statement', 'do_statement'),
   loop(node) {
-    if (node.type === 'foreach_statement') return { kind: 'foreach', iterable: iterableText(node.namedChildren[0]), body: node.childForFieldName('body') };
+    if (node.type === 'foreach_statement') return { kind: 'foreach', ...iterableOf(node.namedChildren[0]), body: node.childForFieldName('body') };
     // `while ($row = $stmt->fetch())`: the condition names the statement handle the loop walks (N+1).
     const cond = node.type === 'while_statement' ? node.childForFieldName('condition') : null;
     const header = cond ? iterableText(cond) : forHeader(node);
@@ -326,7 +326,7 @@ const js: LangSpec = {
       // `xs.map(loadUser)`: a named function runs once per element as much as an inline one.
       const cb = firstNamedArg(s.args, JS_FUNC_NODES) ?? firstNamedArg(s.args, set('identifier', 'member_expression'));
       if (cb) {
-        s.loop = { kind: s.name, body: cb, iterable: iterableText(fn.childForFieldName('object')) };
+        s.loop = { kind: s.name, body: cb, ...iterableOf(fn.childForFieldName('object')) };
         // why: an async callback starts one task per element; Promise.all awaits them together.
         if (cb.firstChild?.type === 'async') s.detach = cb;
       }
@@ -350,7 +350,7 @@ const js: LangSpec = {
   loop(node) {
     if (node.type === 'for_in_statement') {
       const op = node.childForFieldName('operator')?.text ?? 'in';
-      return { kind: `for-${op}`, iterable: iterableText(node.childForFieldName('right')), body: node.childForFieldName('body') };
+      return { kind: `for-${op}`, ...iterableOf(node.childForFieldName('right')), body: node.childForFieldName('body') };
     }
     return { kind: node.type.replace('_statement', ''), iterable: forHeader(node), body: node.childForFieldName('body') };
   },
@@ -394,7 +394,7 @@ const rust: LangSpec = {
     if (RUST_LOOP_METHODS.has(s.name) && fn?.type === 'field_expression') {
       const cb = firstNamedArg(s.args, set('closure_expression', 'identifier', 'scoped_identifier'));
       if (cb) {
-        s.loop = { kind: s.name, body: cb, iterable: iterableText(fn.childForFieldName('value')) };
+        s.loop = { kind: s.name, body: cb, ...iterableOf(fn.childForFieldName('value')) };
         const body = cb.childForFieldName('body');
         if (body?.type === 'async_block') s.detach = body;
       }
@@ -417,7 +417,7 @@ const rust: LangSpec = {
   },
   loops: set('for_expression', 'while_expression', 'loop_expression'),
   loop(node) {
-    if (node.type === 'for_expression') return { kind: 'for', iterable: iterableText(node.childForFieldName('value')), body: node.childForFieldName('body') };
+    if (node.type === 'for_expression') return { kind: 'for', ...iterableOf(node.childForFieldName('value')), body: node.childForFieldName('body') };
     return { kind: node.type.replace('_expression', ''), body: node.childForFieldName('body') };
   },
   assignments: set('let_declaration', 'assignment_expression', 'const_item', 'static_item'),

@@ -61,8 +61,13 @@ const IDENTS = new Set(['identifier', 'variable_name', 'name', 'constant', 'inst
 const MEMBERS = new Set(['selector_expression', 'attribute', 'member_expression', 'member_access_expression', 'scoped_identifier',
   'class_constant_access_expression', 'field_expression', 'scope_resolution', 'scoped_property_access_expression']);
 
+/** Element targets (`xs[] = v`, `xs[i] = v`, `xs[k] = v`), by grammar: the collection is their object. */
+const ELEMENTS = new Set(['subscript_expression', 'subscript', 'index_expression', 'element_reference']);
+
 export class ValueFlow {
   private defs?: Map<string, Def[]>;
+  /** Values stored into an element of a collection variable (`$xs[] = v`), by the collection's key. */
+  private readonly elementDefs = new Map<string, Def[]>();
   private readonly values = new Map<Def, Variant[]>();
   private readonly active = new Set<Def>();
   private sqlKeys?: Set<string>;
@@ -113,8 +118,8 @@ export class ValueFlow {
       const last = n.lastNamedChild;
       return last ? `.${this.bareName(last)}` : undefined;
     }
-    // Go `rows, err :=`, Python `a, b =`: the first name.
-    if (t === 'expression_list' || t === 'pattern_list' || t === 'tuple_pattern' || t === 'left_assignment_list') {
+    // Go `rows, err :=`, Python `a, b =`, JS `const [rows] =`: the first name.
+    if (t === 'expression_list' || t === 'pattern_list' || t === 'tuple_pattern' || t === 'left_assignment_list' || t === 'array_pattern') {
       const first = n.firstNamedChild;
       return first ? this.keyOf(first) : undefined;
     }
@@ -152,6 +157,7 @@ export class ValueFlow {
         // Go writes `q += "…"` as an assignment statement with an operator.
         const op = n.childForFieldName('operator')?.type;
         if (op === '+=' || op === '.=') add(n, a.target, a.value, 'append', false);
+        else if (a.target && ELEMENTS.has(a.target.type)) this.addElement(n, a.target, a.value);
         else add(n, a.target, a.value, 'set', this.declares(n));
       } else if (role === 2) {
         const op = n.childForFieldName('operator')?.type ?? n.children[1]?.type;
@@ -168,6 +174,39 @@ export class ValueFlow {
     }
     this.defs = defs;
     return defs;
+  }
+
+  private addElement(n: Node, target: Node, value: Node | null | undefined): void {
+    const obj = target.childForFieldName('object') ?? target.childForFieldName('value') ?? target.childForFieldName('operand') ?? target.firstNamedChild;
+    const key = obj ? this.keyOf(obj) : undefined;
+    if (!key || !value) return;
+    const d: Def = { key, node: n, value, kind: 'append', scope: this.scopeOf(n, false) };
+    const xs = this.elementDefs.get(key);
+    if (xs) xs.push(d); else this.elementDefs.set(key, [d]);
+  }
+
+  /**
+   * What is added to the collection `key` before `at` in `at`'s function, nested blocks included (`$xs[] = v`,
+   * `xs << v` in a Ruby block): adding to a collection changes the one object, whichever block does it.
+   */
+  addedBefore(key: string, at: Node): Def[] {
+    const defs = this.index();
+    const fn = this.functionOf(at);
+    const out: Def[] = [];
+    for (const d of this.elementDefs.get(key) ?? []) if (d.node.endIndex <= at.startIndex && within(fn, d.node)) out.push(d);
+    for (const d of defs.get(key) ?? []) if (d.kind === 'append' && d.node.endIndex <= at.startIndex && within(fn, d.node) && !within(d.scope, at)) out.push(d);
+    return out;
+  }
+
+  /** The keys of the variables `node` uses (each once, in order). */
+  namesIn(node: Node, out: string[] = []): string[] {
+    const k = IDENTS.has(node.type) || MEMBERS.has(node.type) ? this.keyOf(node) : undefined;
+    if (k !== undefined) {
+      if (!out.includes(k)) out.push(k);
+      if (IDENTS.has(node.type)) return out;
+    }
+    for (const c of node.namedChildren) this.namesIn(c, out);
+    return out;
   }
 
   /** True for a declaration that opens a new variable in its block (Go `:=`/`var`, JS `let`/`const`, Rust `let`). */

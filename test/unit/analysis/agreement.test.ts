@@ -18,11 +18,15 @@ const run = (lang: string) => {
 // What the Go version must yield: the app's intent, written out so that Go cannot drift with the others.
 const POSTS = 'SELECT id, user_id, body FROM posts ORDER BY created_at DESC LIMIT 20';
 const COMMENTS = 'SELECT id, user_id, comment FROM comments WHERE /*?dynamic*/ ORDER BY id DESC LIMIT 5';
+const FEED = 'SELECT id, user_id, body FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT 10';
+const MINE = 'SELECT * FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT 10';
 const GO_N_PLUS_ONE = [
   'INSERT INTO comments (post_id, user_id, comment) VALUES (?, ?, ?) | small-constant | hint',
+  `SELECT * FROM posts WHERE id = ? | ${MINE} | error`,
   `SELECT COUNT(*) AS n FROM comments WHERE post_id = ? | ${POSTS} | error`,
   'SELECT COUNT(*) AS n FROM posts WHERE status = ? | small-constant | hint',
   `SELECT id, name FROM users WHERE id = ? | ${COMMENTS} | error`,
+  `SELECT name FROM tags WHERE post_id = ? | ${FEED} | error`,
   `SELECT name FROM users WHERE id = ? | ${POSTS} | error`,
 ];
 

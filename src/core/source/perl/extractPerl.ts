@@ -10,6 +10,7 @@ import { isReportingCall, joinSqlParts, looksLikeSql, placeholdersOf, type SqlPa
 import { lexPerl, type Token } from './perlLexer';
 import { discoverPerlRoutes } from '../routes/perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
+import { perlLoopSources } from './perlRows';
 import { loopInfo as uniformLoop, uniformCall, uniformFunction, uniformSite } from '../factShapes';
 
 /** Words that look like calls before `(` but are syntax or builtins, not code worth following. */
@@ -35,7 +36,8 @@ const ROUTE_VERBS = new Set(['get', 'post', 'put', 'del', 'delete', 'patch', 'an
 
 interface CallRec { name: string; receiver?: string; text: string; start: number; end: number; resultVar?: string; tok: number }
 interface FuncSpan { anonymous: boolean; name: string; owner?: string; qualified: string; start: number; end: number; nameStart: number; nameEnd: number }
-interface LoopSpan { kind: string; start: number; end: number; iterable?: string }
+/** `head`: where the list a `for` walks is written; it runs once, before the iterations (not inside the loop). */
+interface LoopSpan { kind: string; start: number; end: number; iterable?: string; head?: Span }
 interface Frame {
   open: number; role: 'file' | 'block' | 'expr' | 'paren' | 'bracket'; stmtStart: number; pkg?: string; call?: CallRec; endsStatement: boolean;
   /** A loop's body (text appended here accumulates), and whether a statement in it leaves unconditionally (`return`, `->halt`, `die`). */
@@ -393,6 +395,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
       }
     }
     const loop: LoopSpan = { kind, start: tokens[i].start, end: endOf(close + 1), iterable };
+    if ((kind === 'for' || kind === 'foreach') && iterable !== undefined) loop.head = { start: tokens[j].start, end: tokens[close].end };
     loops.push(loop);
     braceRole.set(close + 1, { loop });
   }
@@ -407,9 +410,11 @@ function scan(file: string, text: string, facts: FileFacts): void {
       k++;
     }
     const lastTok = Math.min(k, n) - 1;
+    const list = (kind === 'for' || kind === 'foreach') && lastTok > i;
     loops.push({
       kind, start: tokens[stmtStart].start, end: k < n && isOp(tokens[k], ';') ? tokens[k].end : tokens[lastTok].end,
-      iterable: (kind === 'for' || kind === 'foreach') && lastTok > i ? src(i + 1, lastTok) : undefined,
+      iterable: list ? src(i + 1, lastTok) : undefined,
+      ...(list ? { head: { start: tokens[i + 1].start, end: tokens[lastTok].end } } : {}),
     });
   }
 
@@ -544,10 +549,15 @@ function scan(file: string, text: string, facts: FileFacts): void {
   for (const b of bindings.values()) finishBinding(b);
 
   const loopInfo = new Map<LoopSpan, LoopInfo>();
+  const loopCtx = enclosing(funcs, [], loops.map((l) => l.start));
+  const loopIndex = new Map(loops.map((l, k) => [l, k]));
   const infoOf = (l: LoopSpan): LoopInfo => {
     let info = loopInfo.get(l);
     if (!info) {
       info = uniformLoop(l.kind, range(l.start, l.end), l.iterable);
+      const fn = loopCtx[loopIndex.get(l)!]?.fn;
+      const from = perlLoopSources(text, tokens, match, l, loops, fn ? fn.start : 0, fn ? fn.end : text.length);
+      if (from) info.from = { names: from.names, values: from.values.map((v) => range(v.start, v.end)) };
       loopInfo.set(l, info);
     }
     return info;
@@ -631,7 +641,7 @@ function litEnd(t: Token): number {
  * function (outermost first). One sweep over spans sorted by start, so a file with thousands of
  * subs and calls stays linear.
  */
-function enclosing<F extends Span, L extends Span>(funcs: readonly F[], loops: readonly L[], offs: readonly number[]): { fn?: F; loops: L[] }[] {
+function enclosing<F extends Span, L extends Span & { head?: Span }>(funcs: readonly F[], loops: readonly L[], offs: readonly number[]): { fn?: F; loops: L[] }[] {
   const byStart = <T extends Span>(xs: readonly T[]): T[] => xs.slice().sort((a, b) => a.start - b.start || b.end - a.end);
   const fs = byStart(funcs);
   const ls = byStart(loops);
@@ -648,7 +658,8 @@ function enclosing<F extends Span, L extends Span>(funcs: readonly F[], loops: r
     if (activeF.some((f) => f.end <= off)) activeF = activeF.filter((f) => f.end > off);
     if (activeL.some((l) => l.end <= off)) activeL = activeL.filter((l) => l.end > off);
     const fn = activeF.length ? activeF[activeF.length - 1] : undefined;
-    out[q] = { fn, loops: fn ? activeL.filter((l) => l.start >= fn.start) : activeL.slice() };
+    // The list a `for` walks is read once, before its iterations: what is written there is not in the loop.
+    out[q] = { fn, loops: activeL.filter((l) => (!fn || l.start >= fn.start) && !(l.head && off >= l.head.start && off < l.head.end)) };
   }
   return out;
 }
