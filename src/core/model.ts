@@ -199,4 +199,9 @@ export interface IndexSuggestion {
   warnings?: string[];
   /** Set when several suggestions together serve one OR (index merge); the same id on each of them. */
   mergeGroup?: string;
+  /**
+   * How many leading key parts the statement compares with a single value (`=`, a join column): any
+   * order of them serves it alike, so merging suggestions across statements may reorder them.
+   */
+  equalityPrefix?: number;
 }

@@ -9,10 +9,10 @@ import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
-import type { IndexSuggestion, Schema, SqlSite } from '../../core/model';
+import type { Schema, SqlSite } from '../../core/model';
+import { mergeSuggestions, type MergedSuggestion } from '../../core/analysis/adviceMerge';
 import { adviseStatement } from '../../core/analysis/advisor';
 import { prepareStatement } from '../../core/plan/statementPrep';
-import { addIndexDdl } from '../../core/analysis/ddl';
 import { parseSchemaText } from '../../core/analysis/ddlParse';
 import { redundantIndexes, type RedundantIndex } from '../../core/analysis/redundantIndexes';
 import { ParserSet } from '../../core/source/treeSitter';
@@ -45,43 +45,7 @@ options:
                                        and per redundant index {kind:"redundant", table, index,
                                        columns, coveredBy, ddl, reason}`;
 
-export interface MergedSuggestion extends IndexSuggestion { sites: { file: string; line: number; sql: string }[] }
-
 const siteLine = (s: SqlSite) => (s.textStart ?? s.range.start).line + 1;
-
-/**
- * Merges per-statement suggestions: equal ones become one, and one whose columns are a leftmost
- * prefix of another's on the same table is served by the longer index, so it joins that one.
- */
-export function mergeSuggestions(items: { suggestion: IndexSuggestion; site: { file: string; line: number; sql: string } }[], schema: Schema | undefined): MergedSuggestion[] {
-  const key = (s: IndexSuggestion) => `${s.table.toLowerCase()}\0${s.columns.map((c) => c.toLowerCase()).join('\0')}`;
-  const byKey = new Map<string, MergedSuggestion>();
-  for (const { suggestion, site } of items) {
-    const m = byKey.get(key(suggestion)) ?? { ...suggestion, sites: [] };
-    if (!m.sites.some((x) => x.file === site.file && x.line === site.line)) m.sites.push(site);
-    byKey.set(key(suggestion), m);
-  }
-  const all = [...byKey.values()].sort((a, b) => b.columns.length - a.columns.length);
-  const kept: MergedSuggestion[] = [];
-  for (const s of all) {
-    const host = kept.find((k) => k.table.toLowerCase() === s.table.toLowerCase() && !k.mergeGroup && !s.mergeGroup
-      && s.columns.every((c, i) => k.columns[i]?.toLowerCase() === c.toLowerCase()));
-    if (host) {
-      for (const site of s.sites) if (!host.sites.some((x) => x.file === site.file && x.line === site.line)) host.sites.push(site);
-      host.reason += ` Also serves ${s.sites.length} statement(s) that need (${s.columns.join(', ')}).`;
-      if (!host.replaces && s.replaces) {
-        host.replaces = s.replaces;
-        const info = schema?.tables[s.table.toLowerCase()];
-        const d = addIndexDdl(host.table, host.columns, host.name, { rows: info?.rows, replaces: host.replaces });
-        host.ddl = d.ddl;
-      }
-      continue;
-    }
-    kept.push(s);
-  }
-  for (const k of kept) k.sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-  return kept.sort((a, b) => b.sites.length - a.sites.length || (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
-}
 
 /** .sql files under `root` (skipping vendored and generated directories) that contain a CREATE TABLE. */
 async function findSchemaFiles(root: string, depth = 6): Promise<string[]> {

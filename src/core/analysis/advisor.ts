@@ -272,7 +272,15 @@ function suggest(ctx: Ctx, t: TableFacts, s: Shape, block: QueryBlock, reasonLea
     covering: cand.covering,
     ...(warnings.length ? { warnings } : {}),
     ...(mergeGroup ? { mergeGroup } : {}),
+    equalityPrefix: leadingIn(cols, s.eqSingle),
   });
+}
+
+/** How many leading columns of `cols` are in `set`. */
+function leadingIn(cols: string[], set: string[]): number {
+  let k = 0;
+  while (k < cols.length && has(set, cols[k])) k++;
+  return k;
 }
 
 function merge(a: PredicateFacts, b: PredicateFacts): PredicateFacts {
