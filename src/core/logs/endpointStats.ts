@@ -6,19 +6,15 @@
  * first counts its values per millisecond (a Uint32Array indexed by ms: a few KB, however many
  * requests). A value that is not a whole number of ms (µs-resolution logs, summed upstream
  * times) switches that endpoint to keeping every value as a Float64. All endpoints together stay
- * under a memory budget (SampleBudget, 128 MB by default); past it every endpoint switches to a
- * log-bucketed histogram whose buckets are 2 % wide, so a percentile is then within 1 % of the
- * exact value (and clamped to the exact min and max).
+ * under a memory budget (SampleBudget, 128 MB by default); past it every endpoint switches to the
+ * latency histogram (latencyHistogram.ts) with buckets 2 % wide, so a percentile is then within 1 %
+ * of the exact value (and clamped to the exact min and max).
  */
+import { histogramLayout, LatencyHistogram } from './latencyHistogram';
 import { quantileRanks, type QuantileInterval } from './quantileInterval';
 
-/** Relative width of a histogram bucket. */
-const GAMMA = 1.02;
-const LOG_GAMMA = Math.log(GAMMA);
-/** Smallest time a bucket resolves (1 µs); anything smaller lands in bucket 0. */
-const HIST_MIN = 1e-6;
-/** Buckets up to ~1e5 s. */
-const BUCKETS = Math.ceil(Math.log(1e5 / HIST_MIN) / LOG_GAMMA) + 1;
+/** Buckets 2 % wide (a percentile within 1 %), up to ~1e5 s. */
+const LAYOUT = histogramLayout(1.02, 1e5);
 
 export const PERCENTILES = [50, 90, 95, 99] as const;
 
@@ -56,10 +52,10 @@ export class EndpointAccumulator {
   /** Count per whole millisecond, while every value so far is one. */
   private grid: Uint32Array | undefined = new Uint32Array(256);
   private samples: Float64Array | undefined;
-  private hist: Uint32Array | undefined;
+  private hist: LatencyHistogram | undefined;
 
   constructor(private readonly budget: SampleBudget) {
-    if (budget.exhausted) { this.grid = undefined; this.hist = new Uint32Array(BUCKETS); } else budget.take(1024);
+    if (budget.exhausted) { this.grid = undefined; this.hist = new LatencyHistogram(LAYOUT); } else budget.take(1024);
   }
 
   add(seconds: number, status: number, bytes: number, reqBytes: number): void {
@@ -95,14 +91,14 @@ export class EndpointAccumulator {
     const s = this.samples;
     if (s) {
       if (n === s.length) {
-        if (this.budget.exhausted) { this.toHistogram(n); this.hist![bucketOf(seconds)]++; return; }
+        if (this.budget.exhausted) { this.toHistogram(n); this.hist!.add(seconds); return; }
         const grown = new Float64Array(n * 2);
         grown.set(s);
         this.budget.take(n * 8);
         this.samples = grown;
         grown[n] = seconds;
       } else s[n] = seconds;
-    } else this.hist![bucketOf(seconds)]++;
+    } else this.hist!.add(seconds);
   }
 
   /** Leaves the millisecond grid: its first `n` values become samples (or a histogram past the budget). */
@@ -111,8 +107,8 @@ export class EndpointAccumulator {
     this.grid = undefined;
     this.budget.take(-grid.length * 4);
     if (this.budget.exhausted) {
-      const h = new Uint32Array(BUCKETS);
-      for (let ms = 0; ms < grid.length; ms++) if (grid[ms]) h[bucketOf(ms / 1000)] += grid[ms];
+      const h = new LatencyHistogram(LAYOUT);
+      for (let ms = 0; ms < grid.length; ms++) if (grid[ms]) h.add(ms / 1000, grid[ms]);
       this.hist = h;
       return;
     }
@@ -128,8 +124,8 @@ export class EndpointAccumulator {
   /** Moves the exact values into the histogram (frees their memory); `n` = values recorded so far. */
   private toHistogram(n: number): void {
     if (!this.samples) return;
-    const h = new Uint32Array(BUCKETS);
-    for (let i = 0; i < n; i++) h[bucketOf(this.samples[i])]++;
+    const h = new LatencyHistogram(LAYOUT);
+    for (let i = 0; i < n; i++) h.add(this.samples[i]);
     this.budget.take(-this.samples.length * 8);
     this.samples = undefined;
     this.hist = h;
@@ -163,36 +159,17 @@ export class EndpointAccumulator {
       for (const rank of ranks) pct.push(n ? sorted[rank] : 0);
     } else {
       stddev = n ? Math.sqrt(Math.max(0, this.sumSq / n - avg * avg)) : 0;
-      for (const rank of ranks) pct.push(n ? this.histPercentile(rank) : 0);
+      pct.push(...(n ? this.hist!.valuesAt(ranks.map((r) => r + 1), this.min, this.max) : ranks.map(() => 0)));
     }
     const out: TimingSummary = { count: n, min: n ? this.min : 0, max: n ? this.max : 0, sum: this.sum, avg, stddev, p50: pct[0], p90: pct[1], p95: pct[2], p99: pct[3], exact: !this.hist };
     if (n) out.p99Range = { low: ci.low >= 1 ? pct[4] : 0, high: ci.high <= n ? pct[5] : null };
     return out;
-  }
-
-  private histPercentile(rank: number): number {
-    const h = this.hist!;
-    let acc = 0;
-    for (let i = 0; i < BUCKETS; i++) {
-      acc += h[i];
-      if (acc > rank) {
-        const mid = i === 0 ? HIST_MIN : HIST_MIN * Math.pow(GAMMA, i - 0.5);
-        return Math.min(this.max, Math.max(this.min, mid));
-      }
-    }
-    return this.max;
   }
 }
 
 /** 0-based index of the p-th percentile by the nearest-rank method: ceil(p/100 · n) − 1. */
 export function nearestRank(p: number, n: number): number {
   return Math.max(0, Math.min(n - 1, Math.ceil((p / 100) * n) - 1));
-}
-
-function bucketOf(v: number): number {
-  if (!(v > HIST_MIN)) return 0;
-  const i = Math.floor(Math.log(v / HIST_MIN) / LOG_GAMMA) + 1;
-  return i >= BUCKETS ? BUCKETS - 1 : i;
 }
 
 export interface TimingSummary {

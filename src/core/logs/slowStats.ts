@@ -1,11 +1,12 @@
 /**
  * Per-fingerprint statistics over slow-log entries (pt-query-digest's "profile"), in bounded memory:
- * exact query-time samples up to a limit per fingerprint, a log-scale histogram (1 % buckets)
+ * exact query-time samples up to a limit per fingerprint, the latency histogram (1 % buckets)
  * beyond; at most `maxFingerprints` distinct fingerprints (later new ones are counted as overflow).
  */
 import { HostTally } from './hostTally';
 import { decodeFingerprint, fingerprintInto, lastFingerprintBytes } from '../sql/fingerprint';
 import { entrySql, type SlowLogEntry } from './slowLogParser';
+import { histogramLayout, LatencyHistogram } from './latencyHistogram';
 import { quantileRanks, type QuantileInterval } from './quantileInterval';
 
 export interface Figures {
@@ -60,9 +61,8 @@ export interface SlowStatsOptions {
   repeatWindowMs?: number;
 }
 
-const HIST_BASE = Math.log(1.01);
-const HIST_MIN = 1e-6;
-const HIST_BUCKETS = 2600;     // 1 µs … ~1.7e5 s
+/** Buckets 1 % wide, 1 µs … ~1.7e5 s (2,600 buckets). */
+const LAYOUT = histogramLayout(1.01, 1.7e5);
 
 class Acc {
   count = 0;
@@ -73,7 +73,7 @@ class Acc {
   first = NaN; last = NaN;
   example = ''; exampleTime = -1; exampleSchema = '';
   samples: Float64Array | undefined = new Float64Array(16);
-  hist: Uint32Array | undefined;
+  hist: LatencyHistogram | undefined;
   curSec = NaN; curCount = 0; peak = 0; activeSeconds = 0;
   repeats = 0;
   fullScan = 0; filesort = 0; tmpDisk = 0;
@@ -200,11 +200,11 @@ export class SlowStatsCollector {
         a.samples[n] = qt;
         return;
       }
-      a.hist = new Uint32Array(HIST_BUCKETS);
-      for (let i = 0; i < n; i++) a.hist[bucket(a.samples[i])]++;
+      a.hist = new LatencyHistogram(LAYOUT);
+      for (let i = 0; i < n; i++) a.hist.add(a.samples[i]);
       a.samples = undefined;
     }
-    a.hist![bucket(qt)]++;
+    a.hist!.add(qt);
   }
 
   private repeat(a: Acc, thread: number, t: number, precise: boolean): void {
@@ -241,12 +241,6 @@ export class SlowStatsCollector {
   setHost(name: string): void { this.hosts.setHost(name); }
 }
 
-function bucket(qt: number): number {
-  if (!(qt > HIST_MIN)) return 0;
-  const b = Math.floor(Math.log(qt / HIST_MIN) / HIST_BASE) + 1;
-  return b >= HIST_BUCKETS ? HIST_BUCKETS - 1 : b;
-}
-
 /**
  * Query times at 1-based ranks, by the nearest-rank method over exact samples, or the histogram
  * bucket's middle: the p95 and the two order statistics of its confidence interval.
@@ -256,18 +250,7 @@ function timesAtRanks(a: Acc, ranks: readonly number[]): number[] {
     const s = a.samples.slice(0, a.count).sort();
     return ranks.map((r) => s[r - 1]);
   }
-  const h = a.hist!;
-  return ranks.map((rank) => {
-    let seen = 0;
-    for (let i = 0; i < h.length; i++) {
-      seen += h[i];
-      if (seen >= rank) {
-        const v = i === 0 ? HIST_MIN : HIST_MIN * Math.exp((i - 0.5) * HIST_BASE);
-        return Math.min(a.qtMax, Math.max(a.qtMin, v));
-      }
-    }
-    return a.qtMax;
-  });
+  return a.hist!.valuesAt(ranks, a.qtMin, a.qtMax);
 }
 
 /** Population standard deviation from a sum and a sum of squares (clamped: rounding can leave a tiny negative). */

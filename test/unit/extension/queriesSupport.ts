@@ -1,7 +1,7 @@
 /** Shared by the queries tests: slow-log text in the MySQL 8 format, run through the real parser and collector, and sites. */
 import assert from 'node:assert/strict';
 import { forEachLineOf, SlowLogParser } from '../../../src/core/logs/slowLogParser';
-import { SlowStatsCollector, type QueryStats } from '../../../src/core/logs/slowStats';
+import { SlowStatsCollector, type QueryStats, type SlowStatsOptions } from '../../../src/core/logs/slowStats';
 import type { SqlSite } from '../../../src/core/model';
 
 export interface Ent { t: number; thread?: number; qt: number; sql: string; sent?: number; exam?: number }
@@ -16,8 +16,8 @@ export function slowLogText(entries: readonly Ent[]): string {
     + `SET timestamp=${Math.floor(e.t / 1000)};\n${e.sql};\n`).join('');
 }
 
-export function collect(entries: readonly Ent[]): QueryStats[] {
-  const c = new SlowStatsCollector();
+export function collect(entries: readonly Ent[], options?: SlowStatsOptions): QueryStats[] {
+  const c = new SlowStatsCollector(options);
   const p = new SlowLogParser((e) => c.add(e));
   forEachLineOf(new TextEncoder().encode(slowLogText(entries)), (b, s, e, n) => p.line(b, s, e, n));
   assert.equal(p.end().malformed, 0);
