@@ -27,6 +27,17 @@ export default tseslint.config(
     },
   },
   {
+    // why: one guard for every command (a failure shown once with Show Log, a cancellation silent).
+    files: ['src/extension/**/*.ts'],
+    ignores: ['src/extension/feature.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.property.name='registerCommand']",
+        message: 'Register commands with command() from src/extension/feature.ts, inside a Feature.',
+      }],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'scripts/**/*.mjs', 'src/cli/**/*.ts'],
     rules: { 'no-console': 'off' },
   },

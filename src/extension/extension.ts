@@ -1,42 +1,65 @@
 /**
- * Composition root of the VS Code extension: builds the services and registers every command,
- * provider and view; every registration goes into context.subscriptions. Activation is cheap: the
- * workspace scan runs in the background and nothing connects to a database until asked.
+ * Composition root of the VS Code extension: builds the services, then lets every feature register
+ * its commands, providers and views; every registration goes into context.subscriptions. Activation
+ * is cheap: the workspace scan runs in the background and nothing connects to a database until asked.
  *
- * Features add themselves here with one call each (`registerX(context, services)`), reading the
- * shared services below rather than globals.
+ * A feature is a `Feature` (feature.ts) listed in FEATURES; it reads the shared services below rather
+ * than globals, and what it offers other features is a service built here.
  */
 import * as vscode from 'vscode';
 import { COMMANDS } from './commands';
-import { command } from './feature';
+import { command, type Feature } from './feature';
 import { StatementPresence } from './statementPresence';
-import { readConfig, watchConfig } from './config';
+import { readConfig } from './config';
 import { coreFactsProvider } from './factsProvider';
 import { Logger } from './logger';
 import { SiteIndex } from './siteIndex';
-import { listSqlStatementsCommand } from './statements/listStatements';
-import { STATEMENTS_VIEW, StatementsTree } from './statements/statementsView';
-import type { ConnectionManager } from './connection/connectionManager';
-import { registerConnection } from './connection/registerConnection';
-import { registerExplain, SOURCE_SELECTOR } from './explain/registerExplain';
-import { registerNPlusOne } from './nplus1/nPlusOneFeature';
-import { registerReport, type ReportServices } from './report/registerReport';
-import { registerQueries } from './queries/queriesFeature';
-import { registerEndpoints } from './endpoints/registerEndpoints';
-import { registerBoxes } from './boxes/registerBoxes';
-import { registerFindings } from './findings/findingsView';
-import { registerMeasuring } from './serverStats/measureFeature';
+import { statementsFeature } from './statements/statementsFeature';
+import { ConnectionManager } from './connection/connectionManager';
+import { connectionFeature } from './connection/connectionFeature';
+import { explainFeature } from './explain/explainFeature';
+import { NPlusOneService, nPlusOneFeature } from './nplus1/nPlusOneFeature';
+import { createReport, reportFeature, type ReportServices } from './report/reportFeature';
+import { QueriesService, queriesFeature } from './queries/queriesFeature';
+import { EndpointsService, endpointsFeature } from './endpoints/endpointsFeature';
+import { boxesFeature } from './boxes/boxesFeature';
+import { findingsFeature } from './findings/findingsView';
+import { measureFeature } from './serverStats/measureFeature';
 import { walkthroughFeature } from './walkthrough/walkthroughFeature';
 
-/** What features get handed: the log, the index of the workspace's source facts. */
-export interface Services {
+/** What the services below are built from. */
+export interface BaseServices {
   logger: Logger;
+  /** The index of the workspace's source facts. */
   index: SiteIndex;
+  /** Whether the active file and the workspace have statements (context keys, an event). */
+  presence: StatementPresence;
   /** The database connection, opened lazily on first need. */
   connection: ConnectionManager;
   /** Runs and the report panel: import features call `report.recordRun(...)` after each log import. */
   report: ReportServices;
 }
+
+/** What features get handed. */
+export interface Services extends BaseServices {
+  /** The N+1 diagnostics; the slow log adds its runtime evidence to them. */
+  nPlusOne: NPlusOneService;
+  /** The slow log's figures: the Queries view, the CodeLens, the hover section. */
+  queries: QueriesService;
+  /** The access log's figures: the Endpoints view and its CodeLens. */
+  endpoints: EndpointsService;
+}
+
+/** Show log is offered by every error message, so it belongs to no one feature. */
+const logFeature: Feature = ({ context, services: { logger } }) => {
+  context.subscriptions.push(command(logger, COMMANDS.showLog, 'could not show the log', () => logger.show()));
+};
+
+/** In registration order: the connection is configured (at start-up too) before anything explains. */
+const FEATURES: readonly Feature[] = [
+  logFeature, connectionFeature, statementsFeature, reportFeature, explainFeature, nPlusOneFeature, queriesFeature,
+  measureFeature, endpointsFeature, boxesFeature, findingsFeature, walkthroughFeature,
+];
 
 export function activate(context: vscode.ExtensionContext): void {
   const logger = new Logger();
@@ -46,31 +69,16 @@ export function activate(context: vscode.ExtensionContext): void {
   const grammarDir = vscode.Uri.joinPath(context.extensionUri, 'dist', 'grammars').fsPath;
   const index = new SiteIndex(coreFactsProvider(grammarDir), logger, readConfig(logger).scan,
     (folder) => readConfig(logger, folder.uri).scan);
-  context.subscriptions.push(index);
   const presence = new StatementPresence(index);
-  context.subscriptions.push(presence);
-  const connection = registerConnection(context, logger, presence);
-  const report = registerReport(context, logger);
-  const services: Services = { logger, index, connection, report };
-  const nPlusOne = registerNPlusOne(index, connection, logger, SOURCE_SELECTOR);
-  context.subscriptions.push(nPlusOne);
-  const queries = registerQueries(context, services, nPlusOne.feature);
-  registerExplain(context, index, connection, logger, report, [queries.hoverSection]);
-  registerMeasuring(context, services, queries);
-  const endpoints = registerEndpoints(context, services);
-  registerBoxes(context, services, endpoints, queries);
-  registerFindings(context);
-  walkthroughFeature({ context, services });
-
-  context.subscriptions.push(
-    watchConfig(logger, (config, affects) => { if (affects('scan')) services.index.updateSettings(config.scan); }),
-    command(logger, COMMANDS.listSqlStatements, 'could not list the statements', listSqlStatementsCommand(index)),
-    command(logger, COMMANDS.rescanWorkspace, 'could not rescan the workspace', () => index.rescan(vscode.ProgressLocation.Notification).then(() => undefined)),
-    command(logger, COMMANDS.showLog, 'could not show the log', () => logger.show()),
-  );
-
-  const tree = new StatementsTree(index);
-  context.subscriptions.push(tree, vscode.window.createTreeView(STATEMENTS_VIEW, { treeDataProvider: tree, showCollapseAll: true }));
+  const connection = new ConnectionManager(context.secrets, logger, context.globalState, context.workspaceState);
+  context.subscriptions.push(index, presence, connection);
+  const base: BaseServices = { logger, index, presence, connection, report: createReport(context, logger) };
+  const nPlusOne = new NPlusOneService(index, connection, logger);
+  const queries = new QueriesService(context, base, nPlusOne);
+  const endpoints = new EndpointsService(context, base);
+  context.subscriptions.push(nPlusOne, queries, endpoints);
+  const services: Services = { ...base, nPlusOne, queries, endpoints };
+  for (const feature of FEATURES) feature({ context, services });
 
   // why: the commands' `when` clauses start with it, so before activation the palette lists none of them.
   void vscode.commands.executeCommand('setContext', 'queryInsight.active', true);

@@ -1,8 +1,9 @@
 /**
  * How a feature plugs into the extension: a `Feature` is a function of the extension context and the
  * shared services that registers its commands, views and providers (every disposable into
- * `context.subscriptions`). Commands go through `command()`, the one guard: a failure is logged and
- * shown once with "Show Log", and a cancellation by the user is silent.
+ * `context.subscriptions`); extension.ts lists them all. Commands go through `command()`, the one
+ * guard (ESLint refuses `registerCommand` elsewhere): a failure is logged and shown once with
+ * "Show Log", and a cancellation by the user is silent.
  */
 import * as vscode from 'vscode';
 import type { CommandId } from './commands';

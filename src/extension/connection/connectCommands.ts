@@ -101,11 +101,8 @@ export function connectDatabaseCommand(manager: ConnectionManager, logger: Logge
       matchOnDetail: true,
     });
     if (!pick) return undefined;
-    try {
-      await pick.run();
-    } catch (err) {
-      logger.showError('Query Insight: connecting failed', err);
-    }
+    // why: a failure goes to the command guard (feature.ts), which shows it with Show Log.
+    await pick.run();
     return manager.state;
   };
 }
@@ -144,25 +141,20 @@ export function setPasswordCommand(manager: ConnectionManager, logger: Logger): 
  */
 export function refreshSchemaCommand(manager: ConnectionManager, logger: Logger): () => Promise<number | undefined> {
   return async () => {
-    try {
-      const schema = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Query Insight: reading the database schema' },
-        () => manager.refreshSchema(true));
-      if (!schema) {
-        const s = manager.state;
-        const why = s.kind === 'failing' ? `${s.target}: ${s.reason}` : s.kind === 'unconfigured' ? 'no database is configured' : `the connection is ${s.kind}`;
-        void vscode.window.showWarningMessage(`Query Insight: cannot refresh the schema (${why}).`, 'Connect to database').then((c) => {
-          if (c) void vscode.commands.executeCommand(COMMANDS.connectDatabase);
-        });
-        return undefined;
-      }
-      const tables = Object.keys(schema.tables).length;
-      logger.info(`schema refreshed: ${tables} tables (generation ${schema.generation})`);
-      void vscode.window.showInformationMessage(`Query Insight: schema refreshed (${tables} tables); open files are explained again.`);
-      return tables;
-    } catch (err) {
-      logger.showError('Query Insight: refreshing the schema failed', err);
+    const schema = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Query Insight: reading the database schema' },
+      () => manager.refreshSchema(true));
+    if (!schema) {
+      const s = manager.state;
+      const why = s.kind === 'failing' ? `${s.target}: ${s.reason}` : s.kind === 'unconfigured' ? 'no database is configured' : `the connection is ${s.kind}`;
+      void vscode.window.showWarningMessage(`Query Insight: cannot refresh the schema (${why}).`, 'Connect to database').then((c) => {
+        if (c) void vscode.commands.executeCommand(COMMANDS.connectDatabase);
+      });
       return undefined;
     }
+    const tables = Object.keys(schema.tables).length;
+    logger.info(`schema refreshed: ${tables} tables (generation ${schema.generation})`);
+    void vscode.window.showInformationMessage(`Query Insight: schema refreshed (${tables} tables); open files are explained again.`);
+    return tables;
   };
 }

@@ -9,7 +9,7 @@ import type { SqlSite } from '../../core/model';
 import type { TreeFinding } from '../../core/report/planTree';
 import type { Logger } from '../logger';
 import type { ConnectionManager } from '../connection/connectionManager';
-import type { ReportServices } from '../report/registerReport';
+import type { ReportServices } from '../report/reportFeature';
 import type { SiteIndex } from '../siteIndex';
 import { measuredOf } from './measureCommand';
 import { analyzeSite, siteAt, siteOf, type SiteRef } from './siteAnalysis';

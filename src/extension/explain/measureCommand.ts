@@ -34,25 +34,19 @@ export function measureStatementCommand(index: SiteIndex, manager: ConnectionMan
       return undefined;
     }
     const sql = site.sql;
-    try {
-      const got = await manager.explain(sql);
-      if (!got) { void vscode.window.showWarningMessage('Query Insight: no database connection to measure with.'); return undefined; }
-      const m = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Query Insight: measuring (ANALYZE runs the SELECT)…' },
-        () => measureStatement(got.session.service, sql));
-      got.session.memo.set(memoKey(got.result.generation, sql), m);
-      logger.info(`measure: ${m.sent ?? `not sent (${m.refused ?? m.error?.message ?? ''})`}`);
-      if (m.refused) void vscode.window.showInformationMessage(`Query Insight: not measured: ${m.refused}`);
-      else if (m.error) void vscode.window.showWarningMessage(`Query Insight: measure failed: ${m.error.message}`);
-      else if (m.measurement) {
-        const x = m.measurement;
-        const est = m.explain.plan?.rows.reduce((s, r) => s + (r.rows ?? 0), 0) ?? 0;
-        void vscode.window.showInformationMessage(`Query Insight: measured — read ${x.capped ? 'at least ' : ''}${fmt(x.rowsRead)} rows (EXPLAIN estimated ~${fmt(est)}), returned ${fmt(x.rowsSent)}, ${x.ms.toFixed(1)} ms (${describeLimits(m.limits)}). Hover the statement for the details.`);
-      }
-      return m;
-    } catch (err) {
-      logger.error('measure failed', err);
-      void vscode.window.showErrorMessage('Query Insight: measure failed; see the log.');
-      return undefined;
+    const got = await manager.explain(sql);
+    if (!got) { void vscode.window.showWarningMessage('Query Insight: no database connection to measure with.'); return undefined; }
+    const m = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Query Insight: measuring (ANALYZE runs the SELECT)…' },
+      () => measureStatement(got.session.service, sql));
+    got.session.memo.set(memoKey(got.result.generation, sql), m);
+    logger.info(`measure: ${m.sent ?? `not sent (${m.refused ?? m.error?.message ?? ''})`}`);
+    if (m.refused) void vscode.window.showInformationMessage(`Query Insight: not measured: ${m.refused}`);
+    else if (m.error) void vscode.window.showWarningMessage(`Query Insight: measure failed: ${m.error.message}`);
+    else if (m.measurement) {
+      const x = m.measurement;
+      const est = m.explain.plan?.rows.reduce((s, r) => s + (r.rows ?? 0), 0) ?? 0;
+      void vscode.window.showInformationMessage(`Query Insight: measured — read ${x.capped ? 'at least ' : ''}${fmt(x.rowsRead)} rows (EXPLAIN estimated ~${fmt(est)}), returned ${fmt(x.rowsSent)}, ${x.ms.toFixed(1)} ms (${describeLimits(m.limits)}). Hover the statement for the details.`);
     }
+    return m;
   };
 }

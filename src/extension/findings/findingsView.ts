@@ -5,6 +5,7 @@
  * only diagnostics whose source is Query Insight (debounced; the tree redraws only on a change).
  */
 import * as vscode from 'vscode';
+import type { Feature } from '../feature';
 import { DIAGNOSTIC_SOURCE } from '../convert';
 import { entryLabels, groupFindings, groupsSignature, totalLabel, type EntrySeverity, type FindingEntry, type FindingGroup } from './findingGroups';
 
@@ -119,8 +120,8 @@ export class FindingsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
   }
 }
 
-/** Creates the Findings view; its description carries the total, its message says when it is empty. */
-export function registerFindings(context: vscode.ExtensionContext): FindingsTree {
+/** The Findings view; its description carries the total, its message says when it is empty. */
+export const findingsFeature: Feature = ({ context }) => {
   const tree = new FindingsTree();
   const view = vscode.window.createTreeView(FINDINGS_VIEW, { treeDataProvider: tree, showCollapseAll: true });
   const describe = (groups: readonly FindingGroup[]) => {
@@ -129,5 +130,4 @@ export function registerFindings(context: vscode.ExtensionContext): FindingsTree
   };
   describe(tree.current);
   context.subscriptions.push(tree, view, tree.onDidUpdate(describe));
-  return tree;
-}
+};

@@ -11,13 +11,15 @@ import { adviseNPlusOne } from '../../core/analysis/nPlusOneAdvice';
 import type { Finding } from '../../core/model';
 import type { ConnectionManager } from '../connection/connectionManager';
 import { DIAGNOSTIC_SOURCE, fromVsPosition, toDiagnostic, toVsPosition, toVsRange } from '../convert';
+import { SOURCE_SELECTOR } from '../explain/explainFeature';
+import type { Feature } from '../feature';
 import type { Logger } from '../logger';
 import type { SiteIndex } from '../siteIndex';
 import { estimatedResultRows, findingsAt, findingsByFile, indentOf } from './nPlusOneMapping';
 
 const DEBOUNCE_MS = 200;
 
-export class NPlusOneFeature implements vscode.Disposable, vscode.HoverProvider, vscode.CodeActionProvider {
+export class NPlusOneService implements vscode.Disposable, vscode.HoverProvider, vscode.CodeActionProvider {
   readonly collection = vscode.languages.createDiagnosticCollection('queryInsight.nPlusOne');
   private readonly subscriptions: vscode.Disposable[] = [this.collection];
   private findings: NPlusOneFinding[] = [];
@@ -155,15 +157,11 @@ export class NPlusOneFeature implements vscode.Disposable, vscode.HoverProvider,
   }
 }
 
-/** Registers the feature's diagnostics, hover and quick fix. */
-export function registerNPlusOne(index: SiteIndex, manager: ConnectionManager, logger: Logger, selector: vscode.DocumentSelector): vscode.Disposable & { feature: NPlusOneFeature } {
-  const feature = new NPlusOneFeature(index, manager, logger);
-  feature.schedule();
-  const registrations = vscode.Disposable.from(
-    feature,
-    vscode.languages.registerHoverProvider(selector, feature),
-    vscode.languages.registerCodeActionsProvider(selector, feature, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+/** The N+1 diagnostics (services.nPlusOne), its hover and its quick fix. */
+export const nPlusOneFeature: Feature = ({ context, services: { nPlusOne } }) => {
+  context.subscriptions.push(
+    vscode.languages.registerHoverProvider(SOURCE_SELECTOR, nPlusOne),
+    vscode.languages.registerCodeActionsProvider(SOURCE_SELECTOR, nPlusOne, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
   );
-  // the feature itself goes along for the runtime evidence hook (setRuntimeOverlay)
-  return Object.assign(registrations, { feature });
-}
+  nPlusOne.schedule();
+};

@@ -14,15 +14,15 @@ import type { QueryStats, SortKey } from '../../core/logs/slowStats';
 import type { SqlSite } from '../../core/model';
 import { COMMANDS } from '../commands';
 import { readConfig } from '../config';
-import { command } from '../feature';
+import { command, type Feature } from '../feature';
 import type { SiteHoverSection } from '../explain/explainHover';
-import { SOURCE_SELECTOR } from '../explain/registerExplain';
-import type { Services } from '../extension';
+import { SOURCE_SELECTOR } from '../explain/explainFeature';
+import type { BaseServices } from '../extension';
 import { LogWatcher } from '../endpoints/logWatcher';
 import { logSourceName, pickLogFile, RecentLogs } from '../logs/recentLogs';
 import { reportNothingRead } from '../logs/nothingReadNotice';
 import { sniffLogFile } from '../../node/logSniffFile';
-import type { NPlusOneFeature } from '../nplus1/nPlusOneFeature';
+import type { NPlusOneService } from '../nplus1/nPlusOneFeature';
 import { buildQueryModel, codeLensTitle, hoverSection, lensRows, QUERY_SORT_LABELS, QUERY_SORTS, siteKey, type QueryModel } from './queryRows';
 import { QUERIES_VIEW, QueriesTree, type SiteTarget } from './queriesView';
 import { runtimeOverlay } from './runtimeOverlay';
@@ -44,7 +44,7 @@ export interface SlowImportResult {
   malformed: number;
 }
 
-export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvider {
+export class QueriesService implements vscode.Disposable, vscode.CodeLensProvider {
   private session: SlowLogSession | undefined;
   private snapshot: SlowLogSnapshot | undefined;
   private source = '';
@@ -61,7 +61,7 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
   private readonly view: vscode.TreeView<import('./queriesView').QueryNode>;
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(context: vscode.ExtensionContext, private readonly services: Services, private readonly nPlusOne?: NPlusOneFeature) {
+  constructor(context: vscode.ExtensionContext, private readonly services: BaseServices, private readonly nPlusOne: NPlusOneService) {
     this.recent = new RecentLogs(context.workspaceState, RECENT_KEY);
     this.tree = new QueriesTree(COMMANDS.openQuerySite, (file) => this.uriOf(file));
     this.view = vscode.window.createTreeView(QUERIES_VIEW, { treeDataProvider: this.tree, showCollapseAll: true });
@@ -286,7 +286,7 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
     this.describe();
     this.lensesChanged.fire();
     void vscode.commands.executeCommand('setContext', LOADED_CONTEXT, !!this.model);
-    this.nPlusOne?.setRuntimeOverlay(snapshot ? runtimeOverlay(snapshot.stats, sites) : undefined);
+    this.nPlusOne.setRuntimeOverlay(snapshot ? runtimeOverlay(snapshot.stats, sites) : undefined);
   }
 
   private uriOf(file: string): vscode.Uri | undefined {
@@ -300,19 +300,16 @@ export class QueriesFeature implements vscode.Disposable, vscode.CodeLensProvide
   }
 }
 
-/** Registers the Queries view, the CodeLens and the commands; returns the feature (its hover section goes to the EXPLAIN hover). */
-export function registerQueries(context: vscode.ExtensionContext, services: Services, nPlusOne?: NPlusOneFeature): QueriesFeature {
-  const feature = new QueriesFeature(context, services, nPlusOne);
-  const { logger } = services;
+/** The slow-log commands and the figures CodeLens, over services.queries. */
+export const queriesFeature: Feature = ({ context, services }) => {
+  const { logger, queries } = services;
   context.subscriptions.push(
-    feature,
-    vscode.languages.registerCodeLensProvider(SOURCE_SELECTOR, feature),
-    command(logger, COMMANDS.importSlowLog, 'could not import the slow query log', (arg?: unknown) => feature.importCommand(arg)),
-    command(logger, COMMANDS.watchSlowLog, 'could not watch the slow query log', () => feature.watchCommand()),
-    command(logger, COMMANDS.stopWatchingSlowLog, 'could not stop watching the slow query log', () => feature.stopWatchCommand()),
-    command(logger, COMMANDS.sortQueries, 'could not sort the queries', (arg?: unknown) => feature.sortCommand(arg)),
-    command(logger, COMMANDS.openQuerySite, 'could not open the statement', (t?: SiteTarget) => feature.openSite(t)),
-    command(logger, COMMANDS.revealQuery, 'could not show the query', (fp?: unknown) => feature.revealQuery(fp)),
+    vscode.languages.registerCodeLensProvider(SOURCE_SELECTOR, queries),
+    command(logger, COMMANDS.importSlowLog, 'could not import the slow query log', (arg?: unknown) => queries.importCommand(arg)),
+    command(logger, COMMANDS.watchSlowLog, 'could not watch the slow query log', () => queries.watchCommand()),
+    command(logger, COMMANDS.stopWatchingSlowLog, 'could not stop watching the slow query log', () => queries.stopWatchCommand()),
+    command(logger, COMMANDS.sortQueries, 'could not sort the queries', (arg?: unknown) => queries.sortCommand(arg)),
+    command(logger, COMMANDS.openQuerySite, 'could not open the statement', (t?: SiteTarget) => queries.openSite(t)),
+    command(logger, COMMANDS.revealQuery, 'could not show the query', (fp?: unknown) => queries.revealQuery(fp)),
   );
-  return feature;
-}
+};

@@ -11,9 +11,9 @@ import type { ServerSnapshot } from '../../core/serverStats/snapshot';
 import { queryStatsOf, serverStatsBetween, type ServerStatsResult } from '../../core/serverStats/serverStatsRun';
 import { checkServerStats, readServerSnapshot, ServerStatsUnavailable } from '../../db/serverStatsReader';
 import { COMMANDS } from '../commands';
-import { command } from '../feature';
+import { command, type Feature } from '../feature';
 import type { Services } from '../extension';
-import type { QueriesFeature } from '../queries/queriesFeature';
+import type { QueriesService } from '../queries/queriesFeature';
 import { ServerStatsDiagnostics } from './serverStatsDiagnostics';
 
 const MEASURING_CONTEXT = 'queryInsight.measuring';
@@ -28,13 +28,13 @@ export interface MeasureResult {
   runId: string;
 }
 
-export class MeasureFeature implements vscode.Disposable {
+export class Measuring implements vscode.Disposable {
   private start: { snapshot: ServerSnapshot; at: number } | undefined;
   private readonly status = vscode.window.createStatusBarItem('queryInsight.measuring', vscode.StatusBarAlignment.Left, 50);
   private ticker: NodeJS.Timeout | undefined;
   readonly diagnostics: ServerStatsDiagnostics;
 
-  constructor(private readonly services: Services, private readonly queries: QueriesFeature) {
+  constructor(private readonly services: Services, private readonly queries: QueriesService) {
     this.status.name = 'Query Insight: measuring';
     this.status.command = COMMANDS.stopMeasuring;
     this.diagnostics = new ServerStatsDiagnostics(services);
@@ -120,14 +120,13 @@ export class MeasureFeature implements vscode.Disposable {
   }
 }
 
-/** Registers Start / Stop measuring and the unused-index fix; returns the feature. */
-export function registerMeasuring(context: vscode.ExtensionContext, services: Services, queries: QueriesFeature): MeasureFeature {
-  const feature = new MeasureFeature(services, queries);
+/** Start / Stop measuring and the unused-index fix. */
+export const measureFeature: Feature = ({ context, services }) => {
+  const measuring = new Measuring(services, services.queries);
   context.subscriptions.push(
-    feature,
-    command(services.logger, COMMANDS.startMeasuring, 'could not start measuring', () => feature.startCommand()),
-    command(services.logger, COMMANDS.stopMeasuring, 'could not stop measuring', () => feature.stopCommand()),
-    ...feature.diagnostics.register(),
+    measuring,
+    command(services.logger, COMMANDS.startMeasuring, 'could not start measuring', () => measuring.startCommand()),
+    command(services.logger, COMMANDS.stopMeasuring, 'could not stop measuring', () => measuring.stopCommand()),
+    ...measuring.diagnostics.register(),
   );
-  return feature;
-}
+};

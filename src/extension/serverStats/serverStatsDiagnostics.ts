@@ -12,6 +12,7 @@ import { fullScanFindings, unusedIndexFindings } from '../../core/serverStats/se
 import type { ServerStatsResult } from '../../core/serverStats/serverStatsRun';
 import { dropUnusedIndex, dropUnusedIndexSql } from '../../db/indexDrop';
 import { COMMANDS } from '../commands';
+import { command } from '../feature';
 import { toDiagnostic } from '../convert';
 import type { Services } from '../extension';
 import { relativePath } from '../siteIndex';
@@ -102,9 +103,7 @@ export class ServerStatsDiagnostics implements vscode.Disposable, vscode.CodeAct
   register(): vscode.Disposable[] {
     return [
       vscode.languages.registerCodeActionsProvider([{ language: 'sql' }, { pattern: '**/*.sql' }], this, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
-      vscode.commands.registerCommand(COMMANDS.dropUnusedIndex, async (arg: unknown) => {
-        try { return await this.dropCommand(arg); } catch (err) { this.services.logger.showError('Could not drop the index', err); return undefined; }
-      }),
+      command(this.services.logger, COMMANDS.dropUnusedIndex, 'could not drop the index', (arg: unknown) => this.dropCommand(arg)),
     ];
   }
 

@@ -1,6 +1,7 @@
 /**
- * Runs and the report panel in the extension: the run store, the Runs view, the report commands,
- * and `recordRun`, which the access-log and slow-log import features call after each import.
+ * Runs and the report panel in the extension: `createReport` builds the run store, the panel and
+ * `recordRun`, which the access-log and slow-log import features call after each import;
+ * `reportFeature` registers the Runs view and the report commands over them.
  *
  * Usage from another feature (services.report is built in extension.ts):
  *   await services.report.recordRun({ kind: 'access', report, source: 'logs/access.log' });
@@ -24,7 +25,7 @@ import { loadRunFromFile } from '../../node/runFile';
 import { sniffLogFile } from '../../node/logSniffFile';
 import { reportNothingRead } from '../logs/nothingReadNotice';
 import { COMMANDS } from '../commands';
-import { command } from '../feature';
+import { command, type Feature } from '../feature';
 import { DIAGNOSTIC_SOURCE } from '../convert';
 import type { Logger } from '../logger';
 import { ReportPanel } from './reportPanel';
@@ -90,25 +91,31 @@ function idOf(arg: unknown): string | undefined {
   return undefined;
 }
 
-export function registerReport(context: vscode.ExtensionContext, logger: Logger): ReportServices {
+/** The run store, the report panel and `recordRun` (services.report); their disposables go into the context. */
+export function createReport(context: vscode.ExtensionContext, logger: Logger): ReportServices {
   const dir = context.storageUri ?? context.globalStorageUri;
   const store = new RunStore(dir, context.workspaceState, logger);
   const panel = new ReportPanel(context.extensionUri, store, logger, currentFindings);
-  const tree = new RunsTree(store, COMMANDS.showRun);
-  context.subscriptions.push(store, panel, tree, vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: tree }));
-
-  // why: Show, Compare, Rename and Delete appear in the palette only when there are runs to act on.
-  const countRuns = () => void vscode.commands.executeCommand('setContext', 'queryInsight.runCount', store.list().length);
-  countRuns();
-  context.subscriptions.push(store.onDidChange(countRuns));
-
+  context.subscriptions.push(store, panel);
   const recordRun = async (input: RunInput): Promise<RunInfo> => {
     const meta = { id: newRunId(), source: input.source, label: input.label, ...(input.reads ? { reads: input.reads } : {}) };
     const run: Run = input.kind === 'access' ? runFromAccessReport(input.report, meta)
       : input.kind === 'server' ? runFromServerStats(input.result, meta) : runFromSlowStats(input, meta);
     return store.add(run);
   };
+  return { store, panel, recordRun, showPlan: (plan, title, sql, extras) => panel.showPlan(plan, title, sql, extras) };
+}
 
+/** The Runs view and the report commands (show, compare, add, rename, delete). */
+export const reportFeature: Feature = ({ context, services }) => {
+  const { logger, report: { store, panel } } = services;
+  const tree = new RunsTree(store, COMMANDS.showRun);
+  context.subscriptions.push(tree, vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: tree }));
+
+  // why: Show, Compare, Rename and Delete appear in the palette only when there are runs to act on.
+  const countRuns = () => void vscode.commands.executeCommand('setContext', 'queryInsight.runCount', store.list().length);
+  countRuns();
+  context.subscriptions.push(store.onDidChange(countRuns));
 
   context.subscriptions.push(
     command(logger, COMMANDS.showReport, 'could not show the report', () => panel.show()),
@@ -170,6 +177,4 @@ export function registerReport(context: vscode.ExtensionContext, logger: Logger)
       await store.delete(info.id);
     }),
   );
-
-  return { store, panel, recordRun, showPlan: (plan, title, sql, extras) => panel.showPlan(plan, title, sql, extras) };
-}
+};

@@ -15,11 +15,9 @@ import { RemoteLogReader } from '../../node/remoteLog';
 import { runReads } from '../../node/runSources';
 import type { SourceRead } from '../../node/logSources';
 import { COMMANDS } from '../commands';
-import { command } from '../feature';
-import type { EndpointsApi } from '../endpoints/registerEndpoints';
+import { command, type Feature } from '../feature';
 import { formatCount } from '../endpoints/endpointRows';
 import type { Services } from '../extension';
-import type { QueriesFeature } from '../queries/queriesFeature';
 import { editorBoxLogin } from './boxLogin';
 import { parseBoxes, type Box, type BoxSource } from './boxesConfig';
 import { BoxesAccessRun, BoxesSlowRun, type BoxesReadOptions, type RefreshMode } from './boxesRun';
@@ -44,7 +42,7 @@ function perHost(reads: readonly SourceRead[]): Record<string, number> {
   return out;
 }
 
-class BoxesFeature implements vscode.Disposable {
+class Boxes implements vscode.Disposable {
   private reader: RemoteLogReader | undefined;
   private access: BoxesAccessRun | undefined;
   private slow: BoxesSlowRun | undefined;
@@ -53,8 +51,7 @@ class BoxesFeature implements vscode.Disposable {
   private poll: NodeJS.Timeout | undefined;
   private polling: AbortController | undefined;
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly services: Services,
-    private readonly endpoints: EndpointsApi, private readonly queries: QueriesFeature) {}
+  constructor(private readonly context: vscode.ExtensionContext, private readonly services: Services) {}
 
   private readBoxes(): Box[] {
     const { boxes, problems } = parseBoxes(vscode.workspace.getConfiguration('queryInsight').get('boxes'));
@@ -144,12 +141,12 @@ class BoxesFeature implements vscode.Disposable {
     for (const s of sources) {
       if (signal.aborted) break;
       try {
-        return await this.endpoints.analysisOptions(Buffer.from(await reader.head(s), 'utf8'));
+        return await this.services.endpoints.analysisOptions(Buffer.from(await reader.head(s), 'utf8'));
       } catch (err) {
         this.services.logger.info(`${s.label}: cannot look at the start of ${s.path} (${(err as Error).message})`);
       }
     }
-    return this.endpoints.analysisOptions(new Uint8Array());
+    return this.services.endpoints.analysisOptions(new Uint8Array());
   }
 
   /** Puts the current figures in the views; a full read also becomes a run. */
@@ -157,14 +154,14 @@ class BoxesFeature implements vscode.Disposable {
     const a = this.access?.result;
     const s = this.slow?.result;
     if (a && a.requests > 0) {
-      this.endpoints.showReport(a, this.label);
+      this.services.endpoints.showReport(a, this.label);
       if (mode === 'full') {
         await this.services.report.recordRun({ kind: 'access', report: a, source: this.label, reads: runReads(a.sources) })
           .catch((err) => this.services.logger.error('recording the boxes\' access run failed', err));
       }
     }
     if (s && s.summary.entries > 0) {
-      this.queries.showStats(s.stats, this.label);
+      this.services.queries.showStats(s.stats, this.label);
       if (mode === 'full') {
         await this.services.report.recordRun({ kind: 'slow', stats: s.stats, lines: s.summary.lines, malformed: s.summary.malformed, source: this.label, reads: runReads(s.sources) })
           .catch((err) => this.services.logger.error('recording the boxes\' slow run failed', err));
@@ -245,9 +242,9 @@ class BoxesFeature implements vscode.Disposable {
   }
 }
 
-/** Registers *Import from boxes* and the Watch / Stop watching pair of the boxes' logs. */
-export function registerBoxes(context: vscode.ExtensionContext, services: Services, endpoints: EndpointsApi, queries: QueriesFeature): void {
-  const feature = new BoxesFeature(context, services, endpoints, queries);
+/** *Import from boxes* and the Watch / Stop watching pair of the boxes' logs. */
+export const boxesFeature: Feature = ({ context, services }) => {
+  const boxes = new Boxes(context, services);
   const { logger } = services;
   const configured = (): void => {
     const raw = vscode.workspace.getConfiguration('queryInsight').get<unknown>('boxes');
@@ -255,11 +252,11 @@ export function registerBoxes(context: vscode.ExtensionContext, services: Servic
   };
   configured();
   context.subscriptions.push(
-    feature,
+    boxes,
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('queryInsight.boxes')) configured(); }),
     vscode.workspace.onDidGrantWorkspaceTrust(configured),
-    command(logger, COMMANDS.importFromBoxes, 'could not import from the boxes', () => feature.importCommand()),
-    command(logger, COMMANDS.watchBoxes, 'could not watch the boxes\' logs', () => feature.toggleWatch(true)),
-    command(logger, COMMANDS.stopWatchingBoxes, 'could not stop watching the boxes\' logs', () => feature.toggleWatch(false)),
+    command(logger, COMMANDS.importFromBoxes, 'could not import from the boxes', () => boxes.importCommand()),
+    command(logger, COMMANDS.watchBoxes, 'could not watch the boxes\' logs', () => boxes.toggleWatch(true)),
+    command(logger, COMMANDS.stopWatchingBoxes, 'could not stop watching the boxes\' logs', () => boxes.toggleWatch(false)),
   );
-}
+};
