@@ -62,13 +62,19 @@ export function indexForPredicate(t: TableInfo, f: TableFacts | undefined): Inde
   return t.indexes.find((i) => i.visible !== false && i.columns.length > 0 && (has(f.eq, i.columns[0]) || has(f.range, i.columns[0])));
 }
 
-/** An index that returns rows in ORDER BY order after the equality columns (so it could serve the sort). */
+/**
+ * An index that returns rows in ORDER BY order after the equality columns, and narrows by every
+ * column the statement compares with a value (so it could serve the sort). An index of the ORDER BY
+ * columns alone reads the whole table in order and filters each row: no cure for a sort.
+ */
 export function indexForOrder(t: TableInfo, f: TableFacts | undefined): IndexInfo | undefined {
   if (!f || f.order.length === 0) return undefined;
   return t.indexes.find((i) => {
     if (i.visible === false) return false;
     let k = 0;
     while (k < i.columns.length && has(f.eq, i.columns[k]) && !has(f.order, i.columns[k])) k++;
+    const lead = i.columns.slice(0, k);
+    if (!f.filtered.every((c) => has(lead, c) || has(f.order, c))) return false;
     return f.order.every((c, j) => i.columns[k + j] !== undefined && same(i.columns[k + j], c));
   });
 }
@@ -271,7 +277,8 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
   }
 
   // Rows examined vs returned, only when no scan finding already explains it.
-  if (!out.some((x) => x.code === 'full-table-scan' || x.code === 'join-without-index' || x.code === 'dependent-subquery' || x.code === 'limit-order-scan')) {
+  // why: a GROUP BY, DISTINCT or COUNT(*) returns groups: every row it examines counts, however few groups come out, so the ratio says nothing of the index.
+  if (!facts.aggregated && !out.some((x) => x.code === 'full-table-scan' || x.code === 'join-without-index' || x.code === 'dependent-subquery' || x.code === 'limit-order-scan')) {
     const top = plan.rows.filter((r) => r.id === plan.rows[0]?.id && !isInternalTable(r.table) && r.rows !== null);
     if (top.length) {
       let examined = 0;

@@ -32,6 +32,8 @@ export interface StatementFacts {
   tables: TableFacts[];
   /** LIMIT row count, when literal. */
   limit?: number;
+  /** The statement returns groups, not rows: GROUP BY, DISTINCT or an aggregate (`COUNT(*)`) in its select list. */
+  aggregated?: boolean;
   /** qualifier (alias or name, lower-case) → table name. */
   aliases: Map<string, string>;
 }
@@ -206,5 +208,10 @@ export function statementFacts(sql: string, schema?: Schema, flavor?: Flavor): S
     const count = lim.seperator === ',' ? vals[1] : vals[0];
     if (Number.isFinite(count)) limit = count;
   }
-  return { parsed: true, tables, aliases, ...(limit !== undefined ? { limit } : {}) };
+  const g = ast.groupby;
+  const grouped = (Array.isArray(g) && g.length > 0) || (isNode(g) && Array.isArray(g.columns) && g.columns.length > 0);
+  let aggregate = false;
+  if (Array.isArray(ast.columns)) walk(ast.columns, (n) => { if (isScope(n)) return false; if (n.type === 'aggr_func') aggregate = true; return !aggregate; });
+  const aggregated = grouped || ast.distinct === 'DISTINCT' || aggregate;
+  return { parsed: true, tables, aliases, ...(limit !== undefined ? { limit } : {}), ...(aggregated ? { aggregated } : {}) };
 }

@@ -127,3 +127,31 @@ void test('a join chain: the middle table is reached by the column joined to the
   assert.deepEqual(found.map((f) => `${f.code} ${f.table}`), ['full-table-scan comments']);
   assert.match(found[0].message, /no index on comments\(post_id\); the join also needs posts\(user_id\)/);
 });
+
+void test('an index on the ORDER BY column alone is not named as a cure for a sort the WHERE narrows', () => {
+  // posts: idx_created_at exists. The filter on user_id picks a few rows; reading idx_created_at in order would read all
+  // ~100k entries to find them (no LIMIT to stop it), so sorting the few is the cheaper plan, not a missed index.
+  const sql = 'SELECT * FROM posts WHERE user_id IN (3, 5, 8) ORDER BY created_at DESC';
+  const p = plan({ table: 'posts', type: 'range', key: 'idx_user_id', rows: 6546, extra: ['Using index condition', 'Using filesort'] });
+  const schema: Schema = { ...base, tables: { ...base.tables, posts: { ...base.tables.posts, indexes: [...base.tables.posts.indexes, { name: 'idx_user_id', columns: ['user_id'], unique: false, primary: false }] } } };
+  const [sort] = planFindings(p, statementFacts(sql, schema), schema).filter((f) => f.code === 'filesort');
+  assert.ok(sort, 'the sort is still a finding');
+  assert.doesNotMatch(sort.message, /idx_created_at could return them in order/, sort.message);
+  // Without a filter, the order index does return the rows in order: it is named.
+  const all = planFindings(plan({ table: 'posts', type: 'ALL', rows: 100069, extra: ['Using filesort'] }), statementFacts('SELECT * FROM posts ORDER BY created_at DESC LIMIT 30', base), base);
+  assert.match(all.find((f) => f.code === 'filesort')?.message ?? '', /idx_created_at could return them in order/);
+});
+
+void test('rows examined per row returned is no finding for GROUP BY, DISTINCT or an aggregate: every examined row counts', () => {
+  // A join counting one user's comments per post, busiest first (plan as MariaDB prints it, indexes in place).
+  const grouped = 'SELECT c.post_id FROM users u JOIN posts p ON p.user_id = u.id JOIN comments c ON c.post_id = p.id WHERE u.account_name = \'x\' GROUP BY c.post_id ORDER BY COUNT(*) DESC LIMIT 1';
+  const p = plan(
+    { table: 'u', type: 'const', key: 'account_name', rows: 1, extra: ['Using index', 'Using temporary', 'Using filesort'] },
+    { table: 'p', type: 'ref', key: 'idx_user_id', ref: 'const', rows: 450, extra: ['Using index'] },
+    { table: 'c', type: 'ref', key: 'idx_post_id', ref: 'p.id', rows: 3, extra: ['Using index'] },
+  );
+  assert.deepEqual(codes(p, grouped, base), []);
+  assert.deepEqual(codes(p, grouped.replace('SELECT c.post_id', 'SELECT COUNT(*)').replace(/ GROUP BY.*$/, ''), base), []);
+  // The same rows returned one by one under a LIMIT is a ratio worth a finding.
+  assert.deepEqual(codes(plan({ table: 'items', type: 'ref', key: 'idx_category_created', ref: 'const', rows: 30000, filtered: 0.5, extra: ['Using where'] }), 'SELECT * FROM items WHERE category_id = 3 AND price < 10 LIMIT 5', base), ['rows-examined-ratio']);
+});
