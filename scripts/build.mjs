@@ -132,6 +132,13 @@ function cliSplitPlugin(outFile, cliDir, ownPackage) {
   };
 }
 
+/**
+ * The SSH worker thread's script (src/node/ssh/sshWorker.ts): reads logs on other boxes, started by
+ * the code that reads them from a file beside its own bundle (dist/sshWorker.js beside extension.js,
+ * dist/cli/sshWorker.js beside the command bundles).
+ */
+const SSH_WORKER = join(root, 'src/node/ssh/sshWorker.ts');
+
 /** The command names of src/cli/commands/index.ts (each `import('./name')`). */
 function cliCommandNames() {
   return readdirSync(CLI_COMMANDS_DIR).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.slice(0, -3));
@@ -158,6 +165,7 @@ export async function buildCli(distDir, { production: prod = production } = {}) 
     ...Object.entries(CLI_SHARED).map(([entry, name]) => one(entry, join(cliDir, name))),
     ...Object.entries(CLI_PACKAGES).map(([name, file]) => pkg(name, join(cliDir, file))),
     ...cliCommandNames().map((name) => one(join(CLI_COMMANDS_DIR, `${name}.ts`), join(cliDir, `${name}.js`))),
+    one(SSH_WORKER, join(cliDir, 'sshWorker.js')),
   ]);
 }
 
@@ -170,6 +178,7 @@ export async function buildShipped(distDir, { production: prod = production } = 
   const opts = { ...common, sourcemap: prod ? false : 'linked', minify: prod };
   const builds = [
     esbuild.build({ ...opts, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(distDir, 'extension.js'), external: ['vscode', ...optionalNative], plugins: [nativeAddonPlugin, noRdsProfilesPlugin] }),
+    esbuild.build({ ...opts, entryPoints: [SSH_WORKER], outfile: join(distDir, 'sshWorker.js'), external: optionalNative, plugins: [nativeAddonPlugin] }),
   ];
   const webviewEntry = join(root, 'src/webview/main.ts');
   if (existsSync(webviewEntry)) {

@@ -273,7 +273,8 @@ export interface ReadStreamOptions extends ReadLinesOptions {
  * on the fly, memory stays bounded by the chunk and line limits, and damaged gzip data ends the read
  * with `damaged` set (the lines before it delivered), as for a file. `onProgress` gets the raw
  * (compressed) bytes consumed so far and `totalBytes` when the caller knows it, else 0. A failing
- * source rejects with LineReadError, which carries the lines delivered before the failure.
+ * source rejects with LineReadError, which carries the lines delivered before the failure. A chunk
+ * is not used after the next one is asked for.
  */
 export async function readLineStream(source: AsyncIterable<Uint8Array>, onLine: LineHandler, options: ReadStreamOptions = {}): Promise<ReadLinesResult> {
   const maxLine = options.maxLineBytes ?? 1 << 20;
@@ -289,7 +290,8 @@ export async function readLineStream(source: AsyncIterable<Uint8Array>, onLine: 
     const n = await it.next();
     if (n.done) { ended = true; break; }
     const b = Buffer.from(n.value.buffer, n.value.byteOffset, n.value.byteLength);
-    head.push(b);
+    // why: a source may take a chunk's memory back once the next is asked for (the SSH worker does).
+    head.push(b.length < 2 ? Buffer.from(b) : b);
     headBytes += b.length;
   }
   const first = Buffer.concat(head);

@@ -4,12 +4,17 @@
  * exec channel. The bytes are split into lines and gunzipped here, as for a local file; nothing is
  * copied to disk. How to log in to a box (keys, agent, host-key check, ~/.ssh/config) is the
  * caller's `login` function, so the CLI and the extension apply their own rules.
+ *
+ * The sessions live on the SSH worker thread (ssh/sshWorker.ts) where its script was built, so
+ * the packets are decrypted on another core than the one parsing the lines; elsewhere on this
+ * thread (ssh/remoteCommand.ts).
  */
 import { gunzipSync } from 'node:zlib';
-import type { ClientChannel } from 'ssh2';
 import { describeLogSource, hostLabel, type LogSource } from '../core/logs/logSource';
-import type { SshOptions, SshTunnel } from '../db/sshTunnel';
+import type { SshOptions } from '../db/sshTunnel';
 import { LineReadError, readLineStream, readLines, type LineHandler, type ReadLinesOptions, type ReadLinesResult } from './lineReader';
+import { ThreadRunner, type CommandRunner, type RemoteCommand } from './ssh/remoteCommand';
+import { sshWorkerScript, WorkerRunner } from './ssh/sshWorkerClient';
 
 export type RemoteLogSource = Extract<LogSource, { kind: 'ssh' }>;
 
@@ -32,13 +37,23 @@ export function shellQuote(word: string): string {
 /** What stat says of a remote file: size and inode (a new inode after rotation). */
 export interface RemoteStat { size: number; inode: number }
 
-const STDERR_KEEP = 2048;
+export interface RemoteLogReaderOptions {
+  /** Run the SSH sessions on a worker thread (default: whenever the worker's script is built beside this code). */
+  worker?: boolean;
+}
 
 /** Sessions to the boxes, keyed by `user@host:port` as the login options resolve them. */
 export class RemoteLogReader {
-  private readonly sessions = new Map<string, SshTunnel>();
+  private readonly runner: CommandRunner;
 
-  constructor(private readonly login: SshLogin) {}
+  constructor(private readonly login: SshLogin, options: RemoteLogReaderOptions = {}) {
+    const script = options.worker === false ? undefined : sshWorkerScript();
+    if (options.worker && !script) throw new Error('the SSH worker script (sshWorker.js) is not beside this code');
+    this.runner = script ? new WorkerRunner(script) : new ThreadRunner();
+  }
+
+  /** True when the sessions run on the SSH worker thread. */
+  get onWorker(): boolean { return this.runner instanceof WorkerRunner; }
 
   /**
    * Reads `source` from byte `offset` (0: the whole file) line by line into `onLine`. A gzip file is
@@ -50,12 +65,12 @@ export class RemoteLogReader {
     const where = describeLogSource(source);
     const offset = options.offset ?? 0;
     const command = offset > 0 ? `tail -c +${offset + 1} -- ${shellQuote(source.path)}` : `cat -- ${shellQuote(source.path)}`;
-    const channel = await this.open(source, command, options.signal);
+    const running = await this.open(source, command, options.signal);
     // why: the reader checks the signal between chunks only; a stalled transfer must stop at once too.
-    const stop = (): void => { channel.destroy(); };
+    const stop = (): void => { running.destroy(); };
     options.signal?.addEventListener('abort', stop, { once: true });
     try {
-      return await this.stream(source, where, channel, onLine, options);
+      return await this.stream(source, where, running, onLine, options);
     } finally {
       options.signal?.removeEventListener('abort', stop);
     }
@@ -73,16 +88,9 @@ export class RemoteLogReader {
     const maxLine = options.maxLineBytes ?? 1 << 20;
     // why: GNU dd reads exactly the range and exits with its own status (a pipe of tail and head
     // would report head's, and tail gets SIGPIPE whenever the file grew past `to`).
-    const channel = await this.open(source, `dd if=${shellQuote(source.path)} iflag=skip_bytes,count_bytes skip=${from} count=${to - from} bs=65536 status=none`, options.signal);
-    const stop = (): void => { channel.destroy(); };
+    const running = await this.open(source, `dd if=${shellQuote(source.path)} iflag=skip_bytes,count_bytes skip=${from} count=${to - from} bs=65536 status=none`, options.signal);
+    const stop = (): void => { running.destroy(); };
     options.signal?.addEventListener('abort', stop, { once: true });
-    let stderr = '';
-    channel.stderr.on('data', (d: Buffer) => { if (stderr.length < STDERR_KEEP) stderr += d.toString('utf8'); });
-    let status: number | null | undefined;
-    const exited = new Promise<void>((resolve) => {
-      channel.on('exit', (code: number | null) => { status = code; resolve(); });
-      channel.on('close', () => resolve());
-    });
     let lineNo = options.firstLineNo ?? 0;
     let lines = 0;
     /** File offset of `carry`'s first byte (or of the next byte, when carry is empty). */
@@ -93,7 +101,7 @@ export class RemoteLogReader {
     /** Bytes of an over-long line already dropped (its end not seen yet). */
     let skipping = 0;
     try {
-      for await (const data of channel as AsyncIterable<Buffer>) {
+      for await (const data of running.stdout) {
         const buf = carry.length ? Buffer.concat([carry, data]) : data;
         let start = 0;
         for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, start)) {
@@ -123,35 +131,33 @@ export class RemoteLogReader {
       options.signal?.removeEventListener('abort', stop);
     }
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
-    await exited;
-    if (status === undefined) throw new RemoteReadError(source, `${hostLabel(source)}: the connection was lost while reading ${describeLogSource(source)} from byte ${from}`, undefined);
-    if (status !== 0) throw new RemoteReadError(source, `${hostLabel(source)}: cannot read ${source.path}: ${stderr.trim().split('\n').pop() || `exit status ${status}`}`, undefined);
+    const { exit, stderr } = await running.ended;
+    if (!exit) throw new RemoteReadError(source, `${hostLabel(source)}: the connection was lost while reading ${describeLogSource(source)} from byte ${from}`, undefined);
+    if (exit.code !== 0) throw new RemoteReadError(source, `${hostLabel(source)}: cannot read ${source.path}: ${stderr.trim().split('\n').pop() || `exit status ${exit.code}`}`, undefined);
     return { lines, end: consumed };
   }
 
-  private async stream(source: RemoteLogSource, where: string, channel: ClientChannel, onLine: LineHandler, options: ReadLinesOptions & { totalBytes?: number }): Promise<ReadLinesResult> {
-    let stderr = '';
-    channel.stderr.on('data', (d: Buffer) => { if (stderr.length < STDERR_KEEP) stderr += d.toString('utf8'); });
-    let exit: { code?: number | null; signal?: string } | undefined;
-    const exited = new Promise<void>((resolve) => {
-      channel.on('exit', (code: number | null, signal?: string) => { exit = { code, signal }; resolve(); });
-      channel.on('close', () => resolve());
-    });
+  private async stream(source: RemoteLogSource, where: string, running: RemoteCommand, onLine: LineHandler, options: ReadLinesOptions & { totalBytes?: number }): Promise<ReadLinesResult> {
     let result: ReadLinesResult;
     try {
-      result = await readLineStream(channel as AsyncIterable<Buffer>, onLine, { ...options, name: where });
+      result = await readLineStream(running.stdout, onLine, { ...options, name: where });
     } catch (err) {
-      channel.destroy();
+      running.destroy();
       const partial = err instanceof LineReadError ? err.partial : undefined;
       const why = err instanceof LineReadError ? err.message : String(err);
       throw new RemoteReadError(source, `${hostLabel(source)}: reading ${where} stopped after ${partial?.lines ?? 0} lines: ${why}`, partial, err);
     }
+    if (options.signal?.aborted) {
+      // why: a destroyed command ends its stdout early; that is the abort, not the end of the file.
+      const reason: unknown = options.signal.reason ?? new Error('aborted');
+      throw new RemoteReadError(source, `${hostLabel(source)}: reading ${where} stopped after ${result.lines} lines: ${reason instanceof Error ? reason.message : String(reason)}`, result, reason);
+    }
     if (result.damaged && !result.damaged.truncated) {
       // why: corrupt gzip data ends the read before the file does (result.damaged says so); the rest is not wanted.
-      channel.destroy();
+      running.destroy();
       return result;
     }
-    await exited;
+    const { exit, stderr } = await running.ended;
     if (!exit) {
       // why: the channel closed without an exit status: the session died while the file streamed.
       throw new RemoteReadError(source, `${hostLabel(source)}: the connection was lost while reading ${where}, after ${result.lines} lines`, result);
@@ -165,8 +171,7 @@ export class RemoteLogReader {
 
   /** Size and inode of a remote file (`stat -L`), for polling a log that grows or rotates. */
   async stat(source: RemoteLogSource): Promise<RemoteStat> {
-    const tunnel = await this.session(source);
-    const out = await this.run(tunnel, source, `stat -L -c '%s %i' -- ${shellQuote(source.path)}`);
+    const out = (await this.run(source, `stat -L -c '%s %i' -- ${shellQuote(source.path)}`)).toString('utf8');
     const m = /^(\d+) (\d+)\s*$/.exec(out);
     if (!m) throw new RemoteReadError(source, `${hostLabel(source)}: stat of ${source.path} printed "${out.trim().slice(0, 80)}"`, undefined);
     return { size: Number(m[1]), inode: Number(m[2]) };
@@ -177,9 +182,7 @@ export class RemoteLogReader {
    * tell what kind of log it is.
    */
   async head(source: RemoteLogSource, bytes = 64 * 1024): Promise<string> {
-    const tunnel = await this.session(source);
-    const raw = await this.run(tunnel, source, `head -c ${bytes} -- ${shellQuote(source.path)}`, 'latin1');
-    let b = Buffer.from(raw, 'latin1');
+    let b = await this.run(source, `head -c ${bytes} -- ${shellQuote(source.path)}`);
     if (b[0] === 0x1f && b[1] === 0x8b) {
       // why: only the start of the stream is here; Z_SYNC_FLUSH accepts a cut-off gzip stream.
       try { b = gunzipSync(b, { finishFlush: 2 }); } catch { return ''; }
@@ -189,18 +192,16 @@ export class RemoteLogReader {
 
   /** Closes every session. */
   async close(): Promise<void> {
-    const all = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(all.map((t) => t.close()));
+    await this.runner.close();
   }
 
   /** Starts `command` on the source's box; an abort while logging in or starting stops waiting at once. */
-  private async open(source: RemoteLogSource, command: string, signal: AbortSignal | undefined): Promise<ClientChannel> {
+  private async open(source: RemoteLogSource, command: string, signal: AbortSignal | undefined): Promise<RemoteCommand> {
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const starting = (async () => {
-      const tunnel = await this.session(source);
+      const { key, options } = await this.loginFor(source);
       try {
-        return await tunnel.exec(command);
+        return await this.runner.exec(key, options, command);
       } catch (err) {
         throw new RemoteReadError(source, `${hostLabel(source)}: cannot read ${source.path}: ${(err as Error).message}`, undefined, err);
       }
@@ -215,50 +216,39 @@ export class RemoteLogReader {
       return await Promise.race([starting, aborted]);
     } catch (err) {
       // why: a channel that opens after the abort is closed as soon as it arrives.
-      void starting.then((ch) => ch.destroy(), () => undefined);
+      void starting.then((c) => c.destroy(), () => undefined);
       throw err;
     } finally {
       signal.removeEventListener('abort', onAbort!);
     }
   }
 
-  private async session(source: RemoteLogSource): Promise<SshTunnel> {
+  /** The login options of the source's box and the session they key (the session logs in on its first command, and again after a drop). */
+  private async loginFor(source: RemoteLogSource): Promise<{ key: string; options: SshOptions }> {
     let options: SshOptions;
     try {
       options = await this.login(source);
     } catch (err) {
       throw new RemoteReadError(source, `${hostLabel(source)}: ${(err as Error).message}`, undefined, err);
     }
-    const key = `${options.username}@${options.host}:${options.port ?? 22}`;
-    let tunnel = this.sessions.get(key);
-    // why: the session logs in on its first command (and again after a drop); no local listener is opened.
-    if (!tunnel) {
-      // why: loaded on the first remote read, so a local read does not pay for ssh2 (tens of ms and ~10 MB at start).
-      const { SshTunnel: Tunnel } = await import('../db/sshTunnel');
-      tunnel = this.sessions.get(key);
-      if (!tunnel) this.sessions.set(key, tunnel = new Tunnel(options));
-    }
-    return tunnel;
+    return { key: `${options.username}@${options.host}:${options.port ?? 22}`, options };
   }
 
-  private async run(tunnel: SshTunnel, source: RemoteLogSource, command: string, encoding: BufferEncoding = 'utf8'): Promise<string> {
-    let ch: ClientChannel;
+  /** Runs a short command and returns its whole stdout. */
+  private async run(source: RemoteLogSource, command: string): Promise<Buffer> {
+    const { key, options } = await this.loginFor(source);
+    let running: RemoteCommand;
     try {
-      ch = await tunnel.exec(command);
+      running = await this.runner.exec(key, options, command);
     } catch (err) {
       throw new RemoteReadError(source, `${hostLabel(source)}: ${(err as Error).message}`, undefined, err);
     }
-    let out = '';
-    let err = '';
-    ch.on('data', (d: Buffer) => { out += d.toString(encoding); });
-    ch.stderr.on('data', (d: Buffer) => { if (err.length < STDERR_KEEP) err += d.toString('utf8'); });
-    const code = await new Promise<number | null>((resolve) => {
-      let status: number | null = null;
-      ch.on('exit', (c: number | null) => { status = c; });
-      ch.on('close', () => resolve(status));
-    });
-    if (code !== 0) throw new RemoteReadError(source, `${hostLabel(source)}: ${command.split(' ')[0]} ${source.path}: ${err.trim().split('\n').pop() || `exit status ${code}`}`, undefined);
-    return out;
+    const parts: Buffer[] = [];
+    for await (const part of running.stdout) parts.push(Buffer.from(part));
+    const { exit, stderr } = await running.ended;
+    const code = exit ? exit.code : null;
+    if (code !== 0) throw new RemoteReadError(source, `${hostLabel(source)}: ${command.split(' ')[0]} ${source.path}: ${stderr.trim().split('\n').pop() || `exit status ${code}`}`, undefined);
+    return Buffer.concat(parts);
   }
 }
 

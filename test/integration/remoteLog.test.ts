@@ -2,11 +2,13 @@
  * Log files read from another box over a real OpenSSH server (a private sshd on a loopback port):
  * plain and gzip files streamed line by line, reads from an offset, stat for polling, and the
  * failures a person must be told about with the host's name: a missing file, and a connection
- * dropped part way through a large file (the lines read before it are reported).
+ * dropped part way through a large file (the lines read before it are reported). The sessions run
+ * on the SSH worker thread, as the CLI and the extension run them; the main features are read again
+ * with them on the calling thread, the runner where no worker script is built.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -14,31 +16,36 @@ import { sshdAvailable, startSshd, type SshdServer } from '../support/sshd';
 import { describeLogSource, parseLogSource } from '../../src/core/logs/logSource';
 import { readLines } from '../../src/node/lineReader';
 import { RemoteLogReader, RemoteReadError, shellQuote, type RemoteLogSource } from '../../src/node/remoteLog';
+import type { SshOptions } from '../../src/db/sshTunnel';
 
 const skip = !sshdAvailable() ? 'sshd is not installed (Debian package openssh-server; scripts/setup-test-env.sh installs it)' : false;
 
 let sshd: SshdServer;
 let dir: string;
 let reader: RemoteLogReader;
+let onThread: RemoteLogReader;
 
 before(async () => {
   if (skip) return;
   dir = mkdtempSync(join(tmpdir(), "qi remote 'logs' "));
   sshd = await startSshd();
-  reader = new RemoteLogReader((s) => ({ host: sshd.host, port: s.port ?? sshd.port, username: s.user ?? sshd.user, privateKeyPath: sshd.clientKey.path }));
+  const login = (s: RemoteLogSource): SshOptions => ({ host: sshd.host, port: s.port ?? sshd.port, username: s.user ?? sshd.user, privateKeyPath: sshd.clientKey.path });
+  reader = new RemoteLogReader(login);
+  onThread = new RemoteLogReader(login, { worker: false });
 }, { timeout: 60_000 } as never);
 
 after(async () => {
   await reader?.close();
+  await onThread?.close();
   await sshd?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const src = (path: string): RemoteLogSource => parseLogSource(`ssh://${sshd.user}@${sshd.host}:${sshd.port}${path}`) as RemoteLogSource;
 
-async function lines(s: RemoteLogSource, offset = 0): Promise<string[]> {
+async function lines(s: RemoteLogSource, offset = 0, from = reader): Promise<string[]> {
   const out: string[] = [];
-  await reader.read(s, (b, st, e) => { out.push(b.toString('utf8', st, e)); }, { offset });
+  await from.read(s, (b, st, e) => { out.push(b.toString('utf8', st, e)); }, { offset });
   return out;
 }
 
@@ -46,12 +53,56 @@ void test('a plain file and a gzip file stream line by line; a path with spaces 
   const text = Array.from({ length: 1000 }, (_, i) => `time:2024-01-01T00:00:${i % 60}\tmethod:GET\turi:/items/${i}\tstatus:200\treqtime:0.0${i % 10}`).join('\n') + '\n';
   writeFileSync(join(dir, 'a.ltsv'), text);
   writeFileSync(join(dir, 'b.ltsv.gz'), gzipSync(text));
-  const plain = await lines(src(join(dir, 'a.ltsv')));
-  const gz = await lines(src(join(dir, 'b.ltsv.gz')));
-  assert.equal(plain.length, 1000);
-  assert.deepEqual(gz, plain);
-  assert.equal(plain[7], text.split('\n')[7]);
+  assert.ok(reader.onWorker, 'the sessions run on the SSH worker (out/src/node/ssh/sshWorker.js is built)');
+  assert.ok(!onThread.onWorker);
+  for (const from of [reader, onThread]) {
+    const plain = await lines(src(join(dir, 'a.ltsv')), 0, from);
+    const gz = await lines(src(join(dir, 'b.ltsv.gz')), 0, from);
+    assert.equal(plain.length, 1000);
+    assert.deepEqual(gz, plain);
+    assert.deepEqual(plain, text.split('\n').slice(0, -1));
+  }
 });
+
+void test('a large file streams in order; a reader that stops taking lines stops the box from reading on (bounded memory)', { skip, timeout: 120_000 }, async () => {
+  const path = join(dir, 'numbered.log');
+  const count = 2_000_000;
+  writeFileSync(path, Array.from({ length: count }, (_, i) => `${i}\t${'y'.repeat(60)}`).join('\n') + '\n'); // ~140 MB
+  const size = statSync(path).size;
+  let expected = 0;
+  let wrong = 0;
+  let readBehind = 0;
+  const r = await reader.read(src(path), (b, st) => {
+    if (Number(b.toString('latin1', st, b.indexOf(9, st))) !== expected++) wrong++;
+    if (expected === 1000) {
+      // This thread stops for a while (no chunk taken, no acknowledgement sent): how far does `cat` on the box read meanwhile?
+      const until = performance.now() + 3000;
+      while (performance.now() < until) { /* busy */ }
+      // no such process: it had read the whole file and exited
+      const pos = catPosition(path);
+      readBehind = pos < 0 ? size : pos;
+    }
+  });
+  assert.equal(r.lines, count);
+  assert.equal(wrong, 0);
+  // in flight at most: the worker's 4 MB, ssh2's 2 MB window and buffer, socket and pipe buffers
+  assert.ok(readBehind < 48 * 1024 * 1024, `cat had read ${(readBehind / 1048576).toFixed(1)} MB of ${(size / 1048576).toFixed(1)} MB while nothing was taken`);
+});
+
+/** How far the `cat` reading `path` has read it (from /proc), or -1 when no such process runs. */
+function catPosition(path: string): number {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!argv[0].endsWith('cat') || argv[argv.length - 2] !== path) continue;
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`) !== path) continue;
+        return Number(/^pos:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'))![1]);
+      }
+    } catch { /* gone, or not ours */ }
+  }
+  return -1;
+}
 
 void test('a read from an offset gets only what was appended; stat gives size and inode', { skip }, async () => {
   const path = join(dir, 'grow.log');
@@ -91,6 +142,16 @@ void test('a connection dropped mid-read reports the host and the lines read bef
   });
   // The next read logs in again.
   assert.deepEqual(await lines(src(join(dir, 'a.ltsv'))).then((l) => l.length), 1000);
+
+  // the same on the calling thread's session
+  let seenHere = 0;
+  const here = onThread.read(src(path), () => { if (++seenHere === 1000) sshd.dropSessions(); });
+  await assert.rejects(here, (e: Error) => {
+    assert.ok(e instanceof RemoteReadError, String(e));
+    assert.match(e.message, new RegExp(`^${sshd.host}:${sshd.port}: .*(lost|stopped).* after \\d+ lines`));
+    assert.equal(e.partial!.lines, seenHere);
+    return true;
+  });
 });
 
 void test('a damaged .gz on the box: the lines before the damage and the local reader\'s message, with the source\'s name', { skip, timeout: 60_000 }, async () => {

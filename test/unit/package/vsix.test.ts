@@ -1,6 +1,6 @@
 /**
  * The packaged .vsix holds exactly what the extension runs (manifest, README, LICENSE, the extension and
- * webview bundles, grammars, media) and stays within its size budget: the production build of
+ * webview bundles, the SSH worker's script, grammars, media) and stays within its size budget: the production build of
  * dist/extension.js ≤ 2.5 MB, the .vsix ≤ 2 MB. The CLI bundles, present in dist/, stay out of it.
  */
 import { test } from 'node:test';
@@ -40,7 +40,7 @@ void test('the production .vsix ships only what the extension runs, within the s
     const media = readdirSync(join(REPO_ROOT, 'media'), { recursive: true, withFileTypes: true })
       .filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name).slice(REPO_ROOT.length + 1).replace(/\\/g, '/'));
     const expected = [
-      'LICENSE.txt', 'package.json', 'readme.md', 'dist/extension.js', 'dist/webview.js',
+      'LICENSE.txt', 'package.json', 'readme.md', 'dist/extension.js', 'dist/webview.js', 'dist/sshWorker.js',
       'dist/grammars/web-tree-sitter.wasm', ...grammars, ...media,
     ].sort();
     assert.deepEqual(files, expected);
