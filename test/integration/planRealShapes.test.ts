@@ -23,7 +23,9 @@ CREATE TABLE likes (id BIGINT PRIMARY KEY, member_id BIGINT NOT NULL, channel_id
 INSERT INTO members SELECT seq, CONCAT('m', seq), 'hello' FROM seq_1_to_8000;
 INSERT INTO channels SELECT seq, IF(seq % 10 < 3, 1 + FLOOR(POW(8000, (seq * 7919 % 1000) / 1000)), 1 + (seq * 104729) % 8000), CONCAT('c', seq), 1700000000 + seq * 60 FROM seq_1_to_20000;
 INSERT INTO likes SELECT seq, 1 + (seq * 31) % 8000, IF(seq % 10 < 3, 1 + FLOOR(POW(20000, (seq * 7907 % 1000) / 1000)), 1 + (seq * 15485863) % 20000), ELT(1 + seq % 5, 'wave', 'star', 'fire', 'clap', 'smile'), 1700000000 + seq FROM seq_1_to_150000;
-ANALYZE TABLE members, channels, likes PERSISTENT FOR ALL;
+CREATE TABLE slots (id BIGINT PRIMARY KEY, start_at BIGINT NOT NULL, end_at BIGINT NOT NULL, KEY idx_start (start_at, end_at)) ENGINE=InnoDB;
+INSERT INTO slots SELECT seq, 1700000000 + seq * 3600, 1700003600 + seq * 3600 FROM seq_1_to_8760;
+ANALYZE TABLE members, channels, likes, slots PERSISTENT FOR ALL;
 `;
 
 let server: MariaDbServer;
@@ -71,4 +73,21 @@ void test('a join chain: the middle table is reached by the column joined to the
     server.sql('ALTER TABLE likes DROP INDEX trial_channel', 'video');
     await svc.close();
   }
+});
+
+void test('a locking read through an index: a range open on one side locks thousands of rows; both bounds on the indexed column lock few', async () => {
+  const svc = new ExplainService(conn());
+  try {
+    // Hour 6,000 of the year onwards through idx_start, end_at checked on each: reserving two hours locks the rest of the year.
+    const wide = await svc.explainSql('SELECT * FROM slots WHERE start_at >= 1721600000 AND end_at <= 1721607200 FOR UPDATE');
+    assert.equal(wide.plan?.rows[0].key, 'idx_start', JSON.stringify(wide.plan?.rows));
+    const lock = wide.findings.find((f) => f.code === 'locking-scan');
+    assert.ok(lock, JSON.stringify({ plan: wide.plan?.rows, findings: wide.findings }));
+    assert.equal(lock.severity, 'warning');
+    assert.match(lock.message, /reads ~[\d,]+ rows of slots through index idx_start: InnoDB locks every row it reads/);
+    assert.match(lock.message, /both bounds on one indexed column/);
+    // The same slots asked as a range of start_at alone: two rows read, nothing to say.
+    const narrow = await svc.explainSql('SELECT * FROM slots WHERE start_at >= 1721600000 AND start_at < 1721607200 FOR UPDATE');
+    assert.deepEqual(narrow.findings.map((f) => f.code), [], JSON.stringify(narrow.plan?.rows));
+  } finally { await svc.close(); }
 });

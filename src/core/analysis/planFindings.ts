@@ -206,6 +206,16 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
         code: 'locking-scan', severity: walksForLimit ? 'warning' : scaled(size, 'scan', o), table: name, planRows: [i],
         message: `${what} ${row.type === 'index' ? `walks index ${row.key ?? ''} of` : 'scans'} ${label} (up to ~${fmt(size)} rows): InnoDB locks every row it reads, not only the matching ones, so other transactions touching ${label} wait until this one ends${fix ? `; ${fix.text}` : ''}`,
       });
+    } else if (options.locking && name && row.key && row.rows !== null && row.rows >= o.tinyRows && /^(range|ref|ref_or_null|index_merge)$/.test(row.type ?? '')
+      && (hasExtra(row, 'Using where') || hasExtra(row, 'Using index condition'))) {
+      // why: an index read is no cure by itself: a wide range (`start_at >= ?` with the upper bound on another column) reads, and so
+      // locks, thousands of rows that the rest of the condition then drops. Without a condition left to check, every row read is one the statement wants.
+      const what = /^(UPDATE|DELETE)$/.test(options.locking) ? `this ${options.locking}` : `this locking read (${options.locking})`;
+      out.push({
+        code: 'locking-scan', severity: scaled(row.rows, 'scan', o), table: name, planRows: [i],
+        message: `${what} reads ~${fmt(row.rows)} rows of ${label} through index ${row.key}: InnoDB locks every row it reads, not only those it returns, so other transactions touching them wait until this one ends; `
+          + (fix?.columns ? fix.text : `the index fits the condition, so the range is this wide by the condition itself: narrow it (both bounds on one indexed column), or lock only the rows that change`),
+      });
     }
 
     if (hasExtra(row, 'Using filesort')) {

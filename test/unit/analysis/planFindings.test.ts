@@ -155,3 +155,17 @@ void test('rows examined per row returned is no finding for GROUP BY, DISTINCT o
   // The same rows returned one by one under a LIMIT is a ratio worth a finding.
   assert.deepEqual(codes(plan({ table: 'items', type: 'ref', key: 'idx_category_created', ref: 'const', rows: 30000, filtered: 0.5, extra: ['Using where'] }), 'SELECT * FROM items WHERE category_id = 3 AND price < 10 LIMIT 5', base), ['rows-examined-ratio']);
 });
+
+void test('a locking read through an index that reads thousands of rows and drops most is a locking-scan; one that wants every row it reads is not', () => {
+  // created_at >= … reads every post from then on through idx_created_at, and id is checked on each.
+  const sql = 'SELECT * FROM posts WHERE created_at >= \'2024-01-01\' AND id <= 5000';
+  const wide = plan({ table: 'posts', type: 'range', key: 'idx_created_at', rows: 4386, extra: ['Using where'] });
+  const found = planFindings(wide, statementFacts(sql, base), base, { locking: 'FOR UPDATE' });
+  assert.deepEqual(found.map((f) => `${f.code} ${f.severity}`), ['locking-scan warning']);
+  assert.match(found[0].message, /FOR UPDATE\) reads ~4,386 rows of posts through index idx_created_at: InnoDB locks every row it reads/);
+  // Not locking: an index range is no finding.
+  assert.deepEqual(planFindings(wide, statementFacts(sql, base), base).map((f) => f.code), []);
+  // Every row the index gives is wanted (no condition left to check), or few rows: nothing to say.
+  assert.deepEqual(planFindings(plan({ table: 'posts', type: 'range', key: 'idx_created_at', rows: 4386 }), statementFacts('SELECT * FROM posts WHERE created_at >= \'2024-01-01\'', base), base, { locking: 'UPDATE' }).map((f) => f.code), []);
+  assert.deepEqual(planFindings(plan({ table: 'posts', type: 'range', key: 'idx_created_at', rows: 40, extra: ['Using where'] }), statementFacts(sql, base), base, { locking: 'FOR UPDATE' }).map((f) => f.code), []);
+});
