@@ -23,6 +23,8 @@ export interface LoopInfo {
    * loop over a collection built from a query's rows is linked to that query.
    */
   from?: { names: string[]; values: Range[] };
+  /** Every pass that reaches the end of the body leaves the loop; only an error path goes round again (a retry loop). */
+  retry?: boolean;
 }
 
 /** A SQL statement found in source: the literal(s) it is built from and its context. */

@@ -16,8 +16,8 @@ export const N_PLUS_ONE = 'n-plus-one';
 /** One call on the way from the loop to the statement, outermost first. */
 export interface CallStep { name: string; file: string; range: Range; line: number }
 
-/** Why the loop runs many (or few) times. */
-export type LoopSource = 'query-rows' | 'small-constant' | 'unknown';
+/** Why the loop runs many (or few) times; `retry`: it leaves after the first pass that succeeds. */
+export type LoopSource = 'query-rows' | 'small-constant' | 'retry' | 'unknown';
 
 /** The JSON-friendly facts of one N+1 finding (Finding.data). */
 export interface NPlusOneData extends Record<string, unknown> {
@@ -343,7 +343,9 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
   const out: NPlusOneFinding[] = [];
   const pairs = new PairSet();
   // The first finding of a (statement, loop) pair stands; a later one is not even built.
-  const add = (file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], concurrent: boolean) => {
+  const add = (file: FileFacts, site: SqlSite, loopFile: FileFacts, all: LoopInfo[], path: Located<CallSite>[], concurrent: boolean) => {
+    // A retry loop runs its body once when it succeeds: the statement repeats with the loops around it, if any.
+    const loops = all.some((l) => l.retry) && !all.every((l) => l.retry) ? all.filter((l) => !l.retry) : all;
     if (pairs.add(site.file, site.range.start, loopFile.file, loops[loops.length - 1].range.start)) {
       out.push(build(ws, file, site, loopFile, loops, path, options, concurrent));
     }
@@ -452,9 +454,9 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
   const small = options.smallCollection ?? 5;
   let outer: SqlSite | undefined;
   for (let i = loops.length - 1; i >= 0 && !outer; i--) outer = outerQuery(ws, loopFile, loops[i]);
-  const source: LoopSource = outer ? 'query-rows' : loops.every((l) => ws.isSmall(l, small)) ? 'small-constant' : 'unknown';
+  const source: LoopSource = outer ? 'query-rows' : loops.every((l) => ws.isSmall(l, small)) ? 'small-constant' : loops.every((l) => l.retry) ? 'retry' : 'unknown';
   const estimated = outer ? options.estimatedRows?.(outer) : undefined;
-  let severity: Severity = source === 'query-rows' ? 'error' : source === 'small-constant' ? 'hint' : 'warning';
+  let severity: Severity = source === 'query-rows' ? 'error' : source === 'small-constant' || source === 'retry' ? 'hint' : 'warning';
   if (estimated !== undefined && estimated > 20 && severity === 'warning') severity = 'error';
 
   const sqlShort = shorten(site.sql);
@@ -465,7 +467,8 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
   const nested = loops.length > 1 ? ` (inside ${loops.length} nested loops)` : '';
   const tasks = concurrent ? ' in a concurrent task per element (still one statement each)' : '';
   const where = loopFile === file ? `line ${loop.range.start.line + 1}` : `${loopFile.file}:${loop.range.start.line + 1}`;
-  const few = source === 'small-constant' ? ' The loop is over a small constant list, so the cost is bounded.' : '';
+  const few = source === 'small-constant' ? ' The loop is over a small constant list, so the cost is bounded.'
+    : source === 'retry' ? ' The loop leaves after the first pass that succeeds (a retry loop), so it repeats only on failure.' : '';
   const message = `N+1: "${sqlShort}" runs once per iteration of the ${loop.kind} loop${over} at ${where}${via}${tasks}${nested}${rowsOf}${est}.${few}`;
 
   const related: RelatedLocation[] = [{ file: loopFile.file, range: loop.range, message: `${loop.kind} loop${over}: the statement runs once per iteration` }];

@@ -294,6 +294,7 @@ export function adviseNPlusOne(finding: NPlusOneFinding, options: AdviceOptions 
   ];
   if (d.outer) md.push(`The loop walks the rows of ${code(d.outer.sql)} (line ${d.outer.line}).`);
   if (d.source === 'small-constant') md.push('The loop is over a small constant list, so the cost is bounded; batch it only if it is on a hot path.');
+  if (d.source === 'retry') md.push('The loop leaves after the first pass that succeeds (a retry loop): the statement repeats only when it fails.');
   md.push('', plan.prose[0] ?? '');
   if (plan.batchSql) md.push('', fence(plan.batchSql));
   if (plan.joinSql) md.push('', plan.prose[plan.prose.length - 1], '', fence(plan.joinSql));

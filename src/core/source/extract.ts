@@ -18,6 +18,7 @@ import { loopInfo, uniformCall, uniformFunction, uniformSite } from './factShape
 import { ValueFlow, argNodes, type Variant } from './valueFlow';
 import { MemoIndex } from './memoised';
 import { loopSources } from './rowFlow';
+import { isRetryBody } from './retryLoop';
 
 export { languageForPath } from './languageOf';
 
@@ -144,6 +145,8 @@ class Walker {
   private readonly loopBodies = new Set<number>();
   /** Every loop with the node it starts at, for following its iterable back (rowFlow.ts). */
   private readonly loopNodes: { info: LoopInfo; node: Node; iterable: Node }[] = [];
+  /** Every loop's body, to tell retry loops (retryLoop.ts). */
+  private readonly loopBodyNodes: { info: LoopInfo; body: Node }[] = [];
   private nextId = 1;
   /** Start and end of each QUICK word in the text, in pairs (found on first use). */
   private quickWords?: number[];
@@ -228,6 +231,7 @@ class Walker {
           this.loopBodies.add(shape.loop.body.id);
           const info = loopInfo(shape.loop.kind, this.range(start, end), shape.loop.iterable || undefined);
           if (shape.loop.iterableNode) this.loopNodes.push({ info, node, iterable: shape.loop.iterableNode });
+          this.loopBodyNodes.push({ info, body: shape.loop.body });
           this.push('loop', popAt, shape.loop.body, { loop: info });
           // A function passed by name (`xs.map(loadUser)`, `map(load_user, xs)`) is called once per element.
           const body = shape.loop.body;
@@ -265,6 +269,7 @@ class Walker {
         const info = loopInfo(l.kind, this.range(node.startIndex, popAt), l.iterable || undefined);
         const it = l.iterableNode;
         if (it) this.loopNodes.push({ info, node, iterable: it });
+        if (l.body) this.loopBodyNodes.push({ info, body: l.body });
         const active = l.body ?? node;
         const skip = it && it.startIndex >= active.startIndex && it.endIndex <= active.endIndex ? { skipStart: it.startIndex, skipEnd: it.endIndex } : {};
         this.push('loop', popAt, active, { loop: info, ...skip }, !l.body);
@@ -520,8 +525,9 @@ class Walker {
     this.loopOrigins(flow);
   }
 
-  /** Fills each loop's `from`: what its iterable is derived from in its function (see rowFlow.ts). */
+  /** Fills each loop's `from`: what its iterable is derived from in its function (see rowFlow.ts), and `retry`. */
   private loopOrigins(flow: ValueFlow): void {
+    for (const { info, body } of this.loopBodyNodes) if (isRetryBody(body, (n) => flow.isExit(n, true))) info.retry = true;
     let appends: Map<string, CallRec[]> | undefined;
     const appended = (key: string, at: Node): Node[] => {
       if (!appends) {

@@ -31,7 +31,7 @@ export function uniformFunction(f: FunctionDef): FunctionDef {
 
 /** A loop's info (made once per loop: sites and calls in it share the object, which N+1 detection relies on). */
 export function loopInfo(kind: string, range: LoopInfo['range'], iterable: string | undefined): LoopInfo {
-  // `from` is filled in once the file's value flow is known (extract.ts).
-  const out: Uniform<LoopInfo> = { kind, range, iterable, from: undefined };
+  // `from` and `retry` are filled in once the file's value flow is known (extract.ts).
+  const out: Uniform<LoopInfo> = { kind, range, iterable, from: undefined, retry: undefined };
   return out;
 }

@@ -22,6 +22,7 @@ const FEED = 'SELECT id, user_id, body FROM posts WHERE user_id = ? ORDER BY id 
 const MINE = 'SELECT * FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT 10';
 const GO_N_PLUS_ONE = [
   'INSERT INTO comments (post_id, user_id, comment) VALUES (?, ?, ?) | small-constant | hint',
+  'REPLACE INTO id_generator (stub) VALUES (?) | retry | hint',
   `SELECT * FROM posts WHERE id = ? | ${MINE} | error`,
   `SELECT COUNT(*) AS n FROM comments WHERE post_id = ? | ${POSTS} | error`,
   'SELECT COUNT(*) AS n FROM posts WHERE status = ? | small-constant | hint',

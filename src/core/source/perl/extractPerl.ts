@@ -10,7 +10,7 @@ import { isReportingCall, joinSqlParts, looksLikeSql, placeholdersOf, type SqlPa
 import { lexPerl, type Token } from './perlLexer';
 import { discoverPerlRoutes } from '../routes/perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
-import { perlLoopSources } from './perlRows';
+import { perlLoopSources, perlRetryBody } from './perlRows';
 import { loopInfo as uniformLoop, uniformCall, uniformFunction, uniformSite } from '../factShapes';
 
 /** Words that look like calls before `(` but are syntax or builtins, not code worth following. */
@@ -37,7 +37,7 @@ const ROUTE_VERBS = new Set(['get', 'post', 'put', 'del', 'delete', 'patch', 'an
 interface CallRec { name: string; receiver?: string; text: string; start: number; end: number; resultVar?: string; tok: number }
 interface FuncSpan { anonymous: boolean; name: string; owner?: string; qualified: string; start: number; end: number; nameStart: number; nameEnd: number }
 /** `head`: where the list a `for` walks is written; it runs once, before the iterations (not inside the loop). */
-interface LoopSpan { kind: string; start: number; end: number; iterable?: string; head?: Span }
+interface LoopSpan { kind: string; start: number; end: number; iterable?: string; head?: Span; retry?: boolean }
 interface Frame {
   open: number; role: 'file' | 'block' | 'expr' | 'paren' | 'bracket'; stmtStart: number; pkg?: string; call?: CallRec; endsStatement: boolean;
   /** A loop's body (text appended here accumulates), and whether a statement in it leaves unconditionally (`return`, `->halt`, `die`). */
@@ -396,6 +396,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
     }
     const loop: LoopSpan = { kind, start: tokens[i].start, end: endOf(close + 1), iterable };
     if ((kind === 'for' || kind === 'foreach') && iterable !== undefined) loop.head = { start: tokens[j].start, end: tokens[close].end };
+    if (perlRetryBody(tokens, match, close + 1)) loop.retry = true;
     loops.push(loop);
     braceRole.set(close + 1, { loop });
   }
@@ -555,6 +556,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
     let info = loopInfo.get(l);
     if (!info) {
       info = uniformLoop(l.kind, range(l.start, l.end), l.iterable);
+      if (l.retry) info.retry = true;
       const fn = loopCtx[loopIndex.get(l)!]?.fn;
       const from = perlLoopSources(text, tokens, match, l, loops, fn ? fn.start : 0, fn ? fn.end : text.length);
       if (from) info.from = { names: from.names, values: from.values.map((v) => range(v.start, v.end)) };

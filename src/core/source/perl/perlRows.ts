@@ -55,10 +55,15 @@ export function perlLoopSources(text: string, tokens: readonly Token[], match: A
       if (t.kind === 'var' && (name = bare(t.text)) !== undefined && want.has(name) && isOp(tokens[i + 1], '=')) {
         valueFrom = i + 2;
       } else if (t.kind === 'word' && t.text === 'push') {
+        // `push @xs, …`, `push(@xs, …)`, `push $xs->@*, …`, `push @{ $xs }, …`: the first variable is the collection.
         let j = i + 1;
-        if (isOp(tokens[j], '(')) j++;
+        while (j < i + 4 && tokens[j] && tokens[j].kind !== 'var') j++;
         const target = tokens[j];
-        if (target?.kind === 'var' && (name = bare(target.text)) !== undefined && want.has(name) && isOp(tokens[j + 1], ',')) valueFrom = j + 2;
+        if (target?.kind === 'var' && (name = bare(target.text)) !== undefined && want.has(name)) {
+          let k = j + 1;
+          while (k < tokens.length && k < j + 6 && !isOp(tokens[k], ',') && !isOp(tokens[k], ';')) k++;
+          if (isOp(tokens[k], ',')) valueFrom = k + 1;
+        }
       }
       if (valueFrom < 0 || name === undefined || valueFrom >= tokens.length) continue;
       const end = statementEnd(tokens, match, valueFrom);
@@ -95,4 +100,39 @@ function statementEnd(tokens: readonly Token[], match: ArrayLike<number>, from: 
     if (isOp(t, ';') || isCloser(t)) return Math.max(from, k - 1);
   }
   return tokens.length - 1;
+}
+
+/** Words that leave a loop (or the sub) when the pass succeeds. */
+const PERL_LEAVES = new Set(['last', 'return']);
+
+/**
+ * True when the block opened at `open` ends with an unconditional `last` / `return` (no `if` / `unless`
+ * after it): a pass that gets to the end leaves, and only `next` (an error path) goes round again — a retry loop.
+ */
+export function perlRetryBody(tokens: readonly Token[], match: ArrayLike<number>, open: number): boolean {
+  const close = match[open];
+  if (close < 0) return false;
+  // The start of the last statement: after the last `;` or block `}` at the body's own depth.
+  let start = open + 1;
+  let end = close - 1;
+  while (end > open && isOp(tokens[end], ';')) end--;
+  for (let k = open + 1; k <= end; k++) {
+    const t = tokens[k];
+    if (isOpener(t)) {
+      if (match[k] < 0) return false;
+      k = match[k];
+      if (isOp(tokens[k], '}') && tokens[k].block && k < end) start = k + 1;
+      continue;
+    }
+    if (isOp(t, ';') && k < end) start = k + 1;
+  }
+  if (start > end) return false;
+  const first = tokens[start];
+  if (first.kind !== 'word' || !PERL_LEAVES.has(first.text)) return false;
+  for (let k = start + 1; k <= end; k++) {
+    const t = tokens[k];
+    if (isOpener(t) && match[k] >= 0) { k = match[k]; continue; }
+    if (t.kind === 'word' && (t.text === 'if' || t.text === 'unless')) return false;
+  }
+  return true;
 }
