@@ -123,7 +123,7 @@ export async function measureStatement(svc: ExplainService, sql: string, opts: {
     if (typeof cell !== 'string') return { ...base, sent, error: { kind: 'other', message: 'the server returned no measurement' } };
     const facts = statementFacts(explain.filledSql!, schema);
     const measurement = server.flavor === 'mariadb'
-      ? parseMariaDbAnalyze(cell, { ...(facts.limit !== undefined ? { limit: facts.limit } : {}), rowCap })
+      ? parseMariaDbAnalyze(cell, { ...(facts.limit !== undefined ? { limit: facts.limit } : {}), ...(facts.oneRow ? { oneRow: true } : {}), rowCap })
       : parseMySqlExplainAnalyze(cell);
     const findings = measuredFindings(explain.plan!, measurement, { advice: explain.advice, aliases: facts.aliases });
     return { ...base, sent, measurement, findings };

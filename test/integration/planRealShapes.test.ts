@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { adviseStatement } from '../../src/core/analysis/advisor';
 import { DbConnection } from '../../src/db/connection';
 import { ExplainService } from '../../src/db/explainService';
+import { measureStatement } from '../../src/db/measureService';
 import { verifyIndex } from '../../src/db/indexVerifier';
 import { readSchema } from '../../src/db/schemaReader';
 import { startMariaDb, type MariaDbServer } from '../support/mariadb';
@@ -89,5 +90,18 @@ void test('a locking read through an index: a range open on one side locks thous
     // The same slots asked as a range of start_at alone: two rows read, nothing to say.
     const narrow = await svc.explainSql('SELECT * FROM slots WHERE start_at >= 1721600000 AND start_at < 1721607200 FOR UPDATE');
     assert.deepEqual(narrow.findings.map((f) => f.code), [], JSON.stringify(narrow.plan?.rows));
+  } finally { await svc.close(); }
+});
+
+void test('Measure: an aggregate without GROUP BY sends one row, however many rows it counted', async () => {
+  const svc = new ExplainService(conn());
+  try {
+    const count = await measureStatement(svc, 'SELECT COUNT(*) FROM channels c INNER JOIN likes l ON l.channel_id = c.id WHERE c.owner_id = 1');
+    assert.equal(count.error, undefined, count.error?.message);
+    assert.ok((count.measurement?.rowsRead ?? 0) > 1000, JSON.stringify(count.measurement));
+    assert.equal(count.measurement?.rowsSent, 1, JSON.stringify(count.measurement));
+    // Grouped, it sends one row per group: not one.
+    const grouped = await measureStatement(svc, 'SELECT l.kind, COUNT(*) FROM channels c INNER JOIN likes l ON l.channel_id = c.id WHERE c.owner_id = 1 GROUP BY l.kind');
+    assert.notEqual(grouped.measurement?.rowsSent, 1, JSON.stringify(grouped.measurement));
   } finally { await svc.close(); }
 });

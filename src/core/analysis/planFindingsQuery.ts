@@ -34,6 +34,8 @@ export interface StatementFacts {
   limit?: number;
   /** The statement returns groups, not rows: GROUP BY, DISTINCT or an aggregate (`COUNT(*)`) in its select list. */
   aggregated?: boolean;
+  /** An aggregate without GROUP BY (`SELECT COUNT(*) FROM …`): exactly one row comes back, however many are read. */
+  oneRow?: boolean;
   /** qualifier (alias or name, lower-case) → table name. */
   aliases: Map<string, string>;
 }
@@ -211,7 +213,9 @@ export function statementFacts(sql: string, schema?: Schema, flavor?: Flavor): S
   const g = ast.groupby;
   const grouped = (Array.isArray(g) && g.length > 0) || (isNode(g) && Array.isArray(g.columns) && g.columns.length > 0);
   let aggregate = false;
-  if (Array.isArray(ast.columns)) walk(ast.columns, (n) => { if (isScope(n)) return false; if (n.type === 'aggr_func') aggregate = true; return !aggregate; });
+  // why: a window function (`COUNT(*) OVER (…)`) is an aggregate that keeps every row.
+  if (Array.isArray(ast.columns)) walk(ast.columns, (n) => { if (isScope(n)) return false; if (n.type === 'aggr_func' && !n.over) aggregate = true; return !aggregate; });
   const aggregated = grouped || ast.distinct === 'DISTINCT' || aggregate;
-  return { parsed: true, tables, aliases, ...(limit !== undefined ? { limit } : {}), ...(aggregated ? { aggregated } : {}) };
+  const oneRow = aggregate && !grouped && !ast.having;
+  return { parsed: true, tables, aliases, ...(limit !== undefined ? { limit } : {}), ...(aggregated ? { aggregated } : {}), ...(oneRow ? { oneRow } : {}) };
 }

@@ -51,9 +51,10 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 
 /**
  * Reads MariaDB's `ANALYZE FORMAT=JSON` document (object or text). `limit` is the statement's LIMIT,
- * `rowCap` the `LIMIT ROWS EXAMINED` it ran under. Throws when the text is not such a document.
+ * `rowCap` the `LIMIT ROWS EXAMINED` it ran under, `oneRow` set for an aggregate without GROUP BY.
+ * Throws when the text is not such a document.
  */
-export function parseMariaDbAnalyze(doc: unknown, opts: { limit?: number; rowCap?: number } = {}): Measurement {
+export function parseMariaDbAnalyze(doc: unknown, opts: { limit?: number; rowCap?: number; oneRow?: boolean } = {}): Measurement {
   const json = typeof doc === 'string' ? parseExplainJsonText(doc) : doc;
   if (!isObj(json) || !isObj(json.query_block)) throw new Error('not an ANALYZE FORMAT=JSON document (no query_block)');
   const qb = json.query_block;
@@ -82,6 +83,8 @@ export function parseMariaDbAnalyze(doc: unknown, opts: { limit?: number; rowCap
     const last = top[top.length - 1];
     sent = last ? Math.round((num(last.r_loops) ?? 0) * (num(last.r_rows) ?? 0) * (num(last.r_filtered) ?? 100) / 100) : 0;
   }
+  // why: an aggregate without GROUP BY returns one row; what leaves the last table is what it aggregated.
+  if (opts.oneRow) sent = 1;
   if (opts.limit !== undefined) sent = Math.min(sent, opts.limit);
   const rowsRead = accesses.reduce((s, a) => s + a.rowsRead, 0);
   return {
