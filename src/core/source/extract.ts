@@ -14,7 +14,7 @@ import { grammarFor, parseSyntax, type GrammarName, type ParserSet } from './tre
 import { readLiteral, applyFormat, type Literal } from './literal';
 import { extractPerl } from './perl/extractPerl';
 import { discoverRoutes } from './routes/discoverRoutes';
-import { loopInfo, uniformCall, uniformFunction, uniformSite } from './factShapes';
+import { loopInfo, uniformFunction } from './factShapes';
 import { ValueFlow, argNodes, type Variant } from './valueFlow';
 import { MemoIndex } from './memoised';
 import { loopSources } from './rowFlow';
@@ -65,6 +65,9 @@ interface Frame {
 
 interface Context { fn?: Frame; loops: LoopInfo[]; detached: boolean }
 
+/** A fact object with every member present (some undefined), as factShapes.ts makes them. */
+type Whole<T> = { [K in keyof Required<T>]: T[K] };
+
 interface CallRec { shape: CallShape; node: Node; start: number; end: number; argsStart: number; argsEnd: number; ctx: Context; resultVar?: string | null }
 
 interface Candidate {
@@ -80,6 +83,8 @@ interface Candidate {
   /** Ruby heredoc whose body is read later, and where its opener starts. */
   pendingHeredoc?: string;
   opener?: number;
+  /** How the heredoc's body is formatted once it is read. */
+  format?: FormatStyle;
 }
 
 /** Words a statement starts with; a string holding none of them in its first 400 characters is not looked at further. */
@@ -135,7 +140,7 @@ class Walker {
   private readonly candidates: Candidate[] = [];
   private readonly callRecs: CallRec[] = [];
   /** The same records by the id of their call node (a string finds the call it is written in). */
-  private readonly callByNode = new Map<number, CallRec>();
+  private readonly callByNode: (CallRec | undefined)[] = [];
   private readonly heredocs: Candidate[] = [];
   /** Ruby heredoc openers (their start) and the literal read from their body. */
   private readonly heredocBodies = new Map<number, Literal>();
@@ -187,7 +192,9 @@ class Walker {
 
   /** Opens a frame that applies inside `active` and closes where the opening node ends (`popAt`; also `active`'s end when `active` is that node). */
   private push(kind: Frame['kind'], popAt: number, active: Node, extra: Partial<Frame> = {}, activeIsOpener = false): Frame {
-    const f: Frame = { kind, popAt, start: active.startIndex, end: activeIsOpener ? popAt : active.endIndex, id: this.nextId++, ...extra };
+    // why: every frame has every member (one object shape), so the reads of frames in context() stay monomorphic.
+    const f: Frame = { kind, popAt, start: active.startIndex, end: activeIsOpener ? popAt : active.endIndex, id: this.nextId++, name: undefined, range: undefined, loop: undefined,
+      skipStart: undefined, skipEnd: undefined, ...extra };
     this.frames.push(f);
     return f;
   }
@@ -217,14 +224,15 @@ class Walker {
         const ctx = this.context(node.startIndex);
         const args = shape.args;
         const start = node.startIndex, end = popAt;
-        const rec: CallRec = { shape, node, start, end, argsStart: args ? args.startIndex : end, argsEnd: args ? args.endIndex : end, ctx };
+        const rec: CallRec = { shape, node, start, end, argsStart: args ? args.startIndex : end, argsEnd: args ? args.endIndex : end, ctx, resultVar: undefined };
         this.callRecs.push(rec);
-        this.callByNode.set(node.id, rec);
-        const site: CallSite = { name: shape.name, range: this.range(start, end), loops: ctx.loops };
-        if (shape.receiver) site.receiver = shape.receiver;
-        if (ctx.fn?.name) site.function = ctx.fn.name;
-        if (ctx.detached) site.detached = true;
-        this.facts.calls.push(uniformCall(site));
+        this.callByNode[node.id] = rec;
+        // why: every member present, in uniformCall's order (factShapes.ts): the same object shape without a copy.
+        const call: Whole<CallSite> = {
+          name: shape.name, receiver: shape.receiver || undefined, range: this.range(start, end), function: ctx.fn?.name || undefined,
+          loops: ctx.loops, detached: ctx.detached ? true : undefined,
+        };
+        this.facts.calls.push(call);
         const handler = routeHandlerName(shape, node, spec);
         if (handler) this.push('fn', popAt, handler.body, { name: handler.name, range: this.range(start, end) });
         if (shape.loop) {
@@ -239,10 +247,11 @@ class Walker {
             const name = body.text.replace(/^['"]|['"]$/g, '');
             const m = /^(?:(.*)(?:\.|::|->))?([A-Za-z_$][\w$]*)$/.exec(name);
             if (m) {
-              const named: CallSite = { name: m[2], range: this.range(body.startIndex, body.endIndex), loops: [...ctx.loops, info] };
-              if (m[1]) named.receiver = m[1];
-              if (ctx.fn?.name) named.function = ctx.fn.name;
-              this.facts.calls.push(uniformCall(named));
+              const named: Whole<CallSite> = {
+                name: m[2], receiver: m[1] || undefined, range: this.range(body.startIndex, body.endIndex), function: ctx.fn?.name || undefined,
+                loops: [...ctx.loops, info], detached: undefined,
+              };
+              this.facts.calls.push(named);
             }
           }
         }
@@ -253,8 +262,7 @@ class Walker {
         const def = spec.functionDef(node);
         if (!def) return;
         const owner = def.owner ?? this.innermostClass();
-        const fd: FunctionDef = { name: def.name, range: this.range(node.startIndex, popAt), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex) };
-        if (owner) fd.owner = owner;
+        const fd: FunctionDef = { name: def.name, owner: owner || undefined, range: this.range(node.startIndex, popAt), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex) };
         this.facts.functions.push(uniformFunction(fd));
         this.push('fn', popAt, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range }, true);
         return;
@@ -289,7 +297,7 @@ class Walker {
         c.literals = [lit];
         c.parts = applyPendingFormat(lit.parts, c);
         c.start = lit.range[0];
-        delete c.pendingHeredoc;
+        c.pendingHeredoc = undefined;
         return;
       }
     }
@@ -348,7 +356,10 @@ class Walker {
       this.collect(expr, literals, parts);
       if (!literals.length) return;
     }
-    const c: Candidate = { literals, parts, ctx: this.context(expr.startIndex), start: literals[0]?.range[0] ?? expr.startIndex, top: expr };
+    const c: Candidate = {
+      literals, parts, ctx: this.context(expr.startIndex), start: literals[0]?.range[0] ?? expr.startIndex, top: expr,
+      call: undefined, helper: undefined, binding: undefined, pendingHeredoc: undefined, opener: undefined, format: undefined,
+    };
     let format: FormatStyle | undefined;
     let cur = expr;
     for (let guard = 0; guard < 50; guard++) {
@@ -367,7 +378,7 @@ class Walker {
       if (spec.argLists.has(t) && p.parent && spec.calls.has(p.parent.type)) callNode = p.parent;
       else if (spec.calls.has(t)) callNode = p; // tagged template: the string is the arguments
       if (callNode) {
-        const rec = this.callByNode.get(callNode.id);
+        const rec = this.callByNode[callNode.id];
         const shape = rec?.shape ?? spec.call(callNode);
         if (!shape) break;
         const style = spec.formatCalls.get(shape.name);
@@ -387,7 +398,7 @@ class Walker {
     if (heredoc) {
       c.pendingHeredoc = expr.text;
       c.opener = expr.startIndex;
-      (c as Candidate & { format?: FormatStyle }).format = format;
+      c.format = format;
       this.heredocs.push(c);
     } else if (format) {
       c.parts = applyFormat(parts, format);
@@ -511,7 +522,11 @@ class Walker {
         this.emit(v.literals.length ? v.literals : c.literals, sql, dynamic, c.ctx, c.call, v.helper ?? c.helper);
       }
     }
-    if (held) this.flowIntoCalls(flow, owned, used, this.candidates.flatMap((c) => (c.binding && !c.call ? [c.binding, `.${c.binding}`] : [])));
+    if (held) {
+      const seeds: string[] = [];
+      for (const c of this.candidates) if (c.binding && !c.call) seeds.push(c.binding, `.${c.binding}`);
+      this.flowIntoCalls(flow, owned, used, seeds);
+    }
     for (const c of this.candidates) {
       if (c.pendingHeredoc !== undefined || !c.literals.length || !c.binding || c.call) continue;
       if (c.literals.some((l) => used.has(l.range[0]))) continue;
@@ -521,7 +536,10 @@ class Walker {
         if (looksLikeSql(sql)) this.emit(v.literals.length ? v.literals : c.literals, sql, dynamic, c.ctx, undefined, v.helper ?? c.helper);
       }
     }
-    this.facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+    const sites = this.facts.sites;
+    const before = (a: SqlSite, b: SqlSite) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+    // why: the sites mostly come in order already; checking that is cheaper than a sort with a comparator.
+    for (let i = 1; i < sites.length; i++) if (before(sites[i - 1], sites[i]) > 0) { sites.sort(before); break; }
     this.loopOrigins(flow);
   }
 
@@ -569,10 +587,10 @@ class Walker {
 
   /** A candidate's values: its own parts when they are all known, else what value flow makes of its whole expression. */
   private valuesOf(c: Candidate, flow: ValueFlow): Variant[] {
-    if (!c.parts.some((p) => p.dynamic)) return [{ parts: c.parts, literals: c.literals }];
+    if (!c.parts.some((p) => p.dynamic)) return [{ parts: c.parts, literals: c.literals, helper: undefined }];
     const vs = flow.eval(c.top);
     // why: the literals read by the walker carry the ranges the site reports; value flow read the same nodes.
-    return vs.some((v) => v.literals.length) ? vs : [{ parts: c.parts, literals: c.literals }];
+    return vs.some((v) => v.literals.length) ? vs : [{ parts: c.parts, literals: c.literals, helper: undefined }];
   }
 
   /** Sites of statements handed to a call through variables: one per call and distinct text that reaches it. */
@@ -611,8 +629,17 @@ class Walker {
     const first = (local.length ? local : literals)[0];
     let end = first.range[1];
     for (const l of local) if (l.range[0] >= first.range[0] && l.range[1] > end) end = l.range[1];
-    const sorted = [...literals].sort((a, b) => a.range[0] - b.range[0]);
-    const site: SqlSite = {
+    const sorted = literals.length > 1 ? [...literals].sort((a, b) => a.range[0] - b.range[0]) : literals;
+    const rv = call ? this.resultOf(call) : undefined;
+    const run = call && PREPARES.test(call.shape.name) && rv ? this.runOf(call) : undefined;
+    let memoised = false;
+    if (call && this.flow) {
+      this.memo ??= new MemoIndex(this.tree!.nodes, this.spec.assignments);
+      memoised = this.memo.memoised(call.node, this.flow.functionOf(call.node));
+    }
+    const fnName = ctx.fn?.name || undefined;
+    // why: every member present, in uniformSite's order (factShapes.ts): the same object shape without a copy.
+    const site: Whole<SqlSite> = {
       file: this.file,
       language: this.language,
       range: this.range(first.range[0], end),
@@ -620,25 +647,19 @@ class Walker {
       sql,
       placeholders: placeholdersOf(sql),
       dynamic,
+      call: call ? call.shape.callee : undefined,
+      function: fnName,
+      functionRange: fnName ? ctx.fn!.range || undefined : undefined,
       loops: ctx.loops,
+      resultVar: rv || undefined,
       textStart: this.pos(first.textStart),
+      callRange: call ? this.range(call.start, call.end) : undefined,
+      helper: helper || undefined,
+      detached: ctx.detached ? true : undefined,
+      runRange: run ? this.range(run.start, run.end) : undefined,
+      memoised: memoised ? true : undefined,
     };
-    if (call) {
-      site.call = call.shape.callee;
-      site.callRange = this.range(call.start, call.end);
-      const rv = this.resultOf(call);
-      if (rv) site.resultVar = rv;
-      const run = PREPARES.test(call.shape.name) && rv ? this.runOf(call) : undefined;
-      if (run) site.runRange = this.range(run.start, run.end);
-    }
-    if (ctx.fn?.name) { site.function = ctx.fn.name; if (ctx.fn.range) site.functionRange = ctx.fn.range; }
-    if (ctx.detached) site.detached = true;
-    if (helper) site.helper = helper;
-    if (call && this.flow) {
-      this.memo ??= new MemoIndex(this.tree!.nodes, this.spec.assignments);
-      if (this.memo.memoised(call.node, this.flow.functionOf(call.node))) site.memoised = true;
-    }
-    this.facts.sites.push(uniformSite(site));
+    this.facts.sites.push(site);
   }
 
   private pos(index: number): Position {
@@ -704,7 +725,7 @@ function appendTarget(shape: CallShape): string | undefined {
 }
 
 function applyPendingFormat(parts: SqlPart[], c: Candidate): SqlPart[] {
-  const f = (c as Candidate & { format?: FormatStyle }).format;
+  const f = c.format;
   return f ? applyFormat(parts, f) : parts;
 }
 
@@ -736,8 +757,24 @@ function firstError(node: Node): Node | null {
 function targetName(text: string): string | undefined {
   const t = text.trim();
   if (/^[$@]*[\w.]+$/.test(t)) return t === '_' ? undefined : t;
-  for (const m of t.matchAll(/[$@]*[A-Za-z_]\w*/g)) if (m[0] !== '_' && m[0] !== 'mut') return m[0];
+  // The names in order, as /[$@]*[A-Za-z_]\w*/g finds them (sigils kept), without a regex: asked for every assignment.
+  for (let i = 0; i < t.length;) {
+    let j = i;
+    while (j < t.length && (t.charCodeAt(j) === 36 || t.charCodeAt(j) === 64)) j++;
+    const c = t.charCodeAt(j);
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) { i = j > i ? j : i + 1; continue; }
+    let e = j + 1;
+    while (e < t.length && isWordChar(t.charCodeAt(e))) e++;
+    const m = t.slice(i, e);
+    if (m !== '_' && m !== 'mut') return m;
+    i = e;
+  }
   return undefined;
+}
+
+/** `\w` of a regular expression: ASCII letters, digits and `_`. */
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 
 /** The name a later use refers to: last segment without sigils (`self.Q` → `Q`, `$sql` → `sql`). */

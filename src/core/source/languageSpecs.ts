@@ -13,7 +13,8 @@ const NO = set();
 
 function shape(callee: string, args: Node | null | undefined): CallShape {
   const { name, receiver } = splitCallee(callee);
-  return { callee, name, receiver, args };
+  // why: every shape has every member (loop and detach set later on some), so the walkers read one object shape.
+  return { callee, name, receiver, args, loop: undefined, detach: undefined };
 }
 
 function named(node: Node | null | undefined, field = 'name'): FunctionShape | undefined {
@@ -138,7 +139,7 @@ const ruby: LangSpec = {
     const receiver = recv ? compact(recv) : undefined;
     const methodName = method ? method.text : '';
     const callee = (recv ? receiver + '.' : '') + methodName;
-    const s: CallShape = { callee, name: method ? methodName : callee, receiver, args: node.childForFieldName('arguments') };
+    const s: CallShape = { callee, name: method ? methodName : callee, receiver, args: node.childForFieldName('arguments'), loop: undefined, detach: undefined };
     // why: most calls are neither iterating nor spawning; their block is not looked up (each lookup is a call into wasm).
     const rows = RUBY_ROW_BLOCKS.has(s.name);
     const loops = RUBY_LOOP_METHODS.has(s.name);

@@ -38,8 +38,9 @@ export const MAX_VARIANTS = 4;
 
 /** keyOf's kept answer for a node that names no variable. */
 const NO_KEY = '\0';
-const DYNAMIC: Variant[] = [{ parts: [{ dynamic: true }], literals: [] }];
-const EMPTY: Variant[] = [{ parts: [], literals: [] }];
+// why: every variant is made with all three members (helper undefined when none), so the reads of variants stay monomorphic.
+const DYNAMIC: Variant[] = [{ parts: [{ dynamic: true }], literals: [], helper: undefined }];
+const EMPTY: Variant[] = [{ parts: [], literals: [], helper: undefined }];
 
 /** Node types that assign with an operator (`+=`, `.=`, `||=`), by grammar. */
 const OP_ASSIGN = new Set(['augmented_assignment', 'operator_assignment', 'augmented_assignment_expression', 'compound_assignment_expr']);
@@ -294,7 +295,12 @@ export class ValueFlow {
     // why: asked for every call and assignment; the names' offsets in the text rule most of them out without a walk.
     if (keys === this.sqlKeys) {
       // The final keys are asked about every call of the file: their offsets merged once, one search each.
-      const at = (this.sqlKeyOffsets ??= [...keys].flatMap((k) => this.offsetsOf(k)).sort((a, b) => a - b));
+      let at = this.sqlKeyOffsets;
+      if (!at) {
+        at = [];
+        for (const k of keys) for (const i of this.offsetsOf(k)) at.push(i);
+        this.sqlKeyOffsets = at.sort((a, b) => a - b);
+      }
       const i = lowerBound(at, start);
       return i < at.length && at[i] < end;
     }
@@ -401,7 +407,7 @@ export class ValueFlow {
     if (spec.transparent.has(t) && node.namedChildCount === 1) return this.eval(node.firstNamedChild!, depth + 1);
     if (spec.strings.has(t)) {
       const lit = this.known.get(node.startIndex);
-      if (lit) return [{ parts: lit.parts, literals: [lit] }];
+      if (lit) return [{ parts: lit.parts, literals: [lit], helper: undefined }];
       return this.literal(node, readLiteral(node, this.text, spec, undefined, true), depth);
     }
     if (t === spec.heredocBegin) {
@@ -516,7 +522,7 @@ export class ValueFlow {
   private literal(node: Node, lit: Literal, depth: number): Variant[] {
     const holes = lit.parts.filter((p) => p.dynamic && (p as HolePart).hole);
     const base: Literal = holes.length ? { ...lit, parts: lit.parts.map((p) => (p.dynamic ? { dynamic: true } : p)) } : lit;
-    if (!holes.length) return [{ parts: lit.parts, literals: [lit] }];
+    if (!holes.length) return [{ parts: lit.parts, literals: [lit], helper: undefined }];
     // Each interpolation: a variable's values, else a dynamic part.
     // The literal is listed where its own text first stands, so the first literal is the one the statement starts with.
     const pieces: Variant[][] = [];
@@ -526,7 +532,7 @@ export class ValueFlow {
       if (!run.length) return;
       const own = !placed && run.some((p) => !p.dynamic);
       if (own) placed = true;
-      pieces.push([{ parts: run, literals: own ? [base] : [] }]);
+      pieces.push([{ parts: run, literals: own ? [base] : [], helper: undefined }]);
       run = [];
     };
     for (const p of lit.parts) {
@@ -536,7 +542,7 @@ export class ValueFlow {
       pieces.push(this.hole(h, depth));
     }
     flush();
-    if (!placed) pieces.push([{ parts: [], literals: [base] }]);
+    if (!placed) pieces.push([{ parts: [], literals: [base], helper: undefined }]);
     void node;
     return product(pieces);
   }
@@ -653,10 +659,7 @@ export function product(pieces: Variant[][]): Variant[] {
     for (const a of out) {
       for (const b of p) {
         if (next.length >= MAX_VARIANTS) break;
-        const v: Variant = { parts: [...a.parts, ...b.parts], literals: [...a.literals, ...b.literals] };
-        const helper = a.helper ?? b.helper;
-        if (helper) v.helper = helper;
-        next.push(v);
+        next.push({ parts: [...a.parts, ...b.parts], literals: [...a.literals, ...b.literals], helper: (a.helper ?? b.helper) || undefined });
       }
     }
     out = next;

@@ -13,7 +13,7 @@ export type HolePart = SqlPart & { hole?: Node };
 
 const PRINTF = /%%|%(?:\d+\$)?[-+# 0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?([vTtbcdoOqxXUeEfFgGsp])/g;
 const BRACE = /\{\{|\}\}|\{([^{}:]*)(?::([^{}]*))?\}/g;
-const DYNAMIC: Variant[] = [{ parts: [{ dynamic: true }], literals: [] }];
+const DYNAMIC: Variant[] = [{ parts: [{ dynamic: true }], literals: [], helper: undefined }];
 
 /**
  * Fills the holes of each format variant. `evalArg` gives an argument's values; `byName` those of a
@@ -30,7 +30,7 @@ export function evalFormat(fmt: Variant[], style: FormatStyle, args: Node[], eva
     const pieces: Variant[][] = [];
     let next = 0;
     let buf = '';
-    const flush = () => { if (buf) pieces.push([{ parts: [{ text: buf }], literals: [] }]); buf = ''; };
+    const flush = () => { if (buf) pieces.push([{ parts: [{ text: buf }], literals: [], helper: undefined }]); buf = ''; };
     for (const p of f.parts) {
       if (p.dynamic) { flush(); pieces.push(DYNAMIC); continue; }
       const re = style === 'printf' ? PRINTF : BRACE;
@@ -63,7 +63,7 @@ export function evalFormat(fmt: Variant[], style: FormatStyle, args: Node[], eva
       buf += p.text.slice(at);
     }
     flush();
-    for (const v of product(pieces)) out.push({ ...v, literals: [...f.literals, ...v.literals], ...(f.helper ? { helper: f.helper } : {}) });
+    for (const v of product(pieces)) out.push({ parts: v.parts, literals: [...f.literals, ...v.literals], helper: f.helper || v.helper });
   }
   return out.length ? out : DYNAMIC;
 }
