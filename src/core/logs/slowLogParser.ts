@@ -34,7 +34,7 @@
  * Query_time or Lock_time, a header line over 64 KiB (counted as too long, skipped unread).
  */
 
-import { fingerprintPart, lastCommaEnd, type FingerprintPart } from '../sql/fingerprint';
+import { fingerprintInto, fingerprintPart, lastCommaEnd, lastFingerprintBytes, lastFingerprintOpen, type FingerprintPart } from '../sql/fingerprint';
 import { endsWith, forEachLineOf, lastIndexOf, parseDecimal, parseHeaderTime, startsWith } from './slowLogBytes';
 import { HeaderFields } from './slowHeaderFields';
 import { QuoteScan } from './slowQuoteScan';
@@ -132,6 +132,11 @@ export class SlowLogParser {
   /** The last statement line ended with `;` (the server ends every statement so). */
   private endsWithSemicolon = false;
   private readonly quotes = new QuoteScan();
+  /** Whether the statement's end was checked once already (by its fingerprint; later checks scan incrementally). */
+  private lexed = false;
+  /** The statement's fingerprint, made by that first check, while the statement is unchanged since (else length -1). */
+  private fpBytes = new Uint8Array(256);
+  private fpLength = -1;
   /** First header line swallowed by an open literal: its line number and offset in sqlBytes (-1: none). */
   private swallowedLine = -1;
   private swallowedAt = 0;
@@ -151,7 +156,8 @@ export class SlowLogParser {
     this.h = new HeaderFields(this.decode);
     this.e = {
       line: 0, time: NaN, preciseTime: false, user: '', host: '', threadId: -1, schema: '', queryTime: 0, lockTime: 0,
-      rowsSent: 0, rowsExamined: 0, rowsAffected: -1, bytesSent: -1, sqlBytes: new Uint8Array(4096), sqlLength: 0, fingerprintPart: undefined, admin: false,
+      rowsSent: 0, rowsExamined: 0, rowsAffected: -1, bytesSent: -1, sqlBytes: new Uint8Array(4096), sqlLength: 0, fingerprintPart: undefined,
+      fingerprintBytes: this.fpBytes, fingerprintLength: -1, admin: false,
     };
   }
 
@@ -265,7 +271,22 @@ export class SlowLogParser {
 
   /** Whether the statement so far ends inside a literal, quoted name or block comment. */
   private openLiteral(): boolean {
-    return this.hasStatement && this.quotes.openAt(this.e.sqlBytes, this.e.sqlLength);
+    if (!this.hasStatement) return false;
+    if (this.lexed) return this.quotes.openAt(this.e.sqlBytes, this.e.sqlLength);
+    // why: the first check (usually the only one: at the next entry's header) reads the statement's
+    // tokens as its fingerprint does, and keeps that fingerprint for the entry, so a statement is
+    // read once, not scanned for literals and then fingerprinted. Later checks (a statement that goes
+    // on past a header-looking line) scan incrementally, each byte once.
+    this.lexed = true;
+    const x = this.e;
+    const n = fingerprintInto(x.sqlBytes, 0, statementEnd(x.sqlBytes, x.sqlLength), this.part);
+    if (lastFingerprintOpen()) return true;
+    if (this.fpBytes.length < n) this.fpBytes = new Uint8Array(Math.max(n, this.fpBytes.length * 2));
+    const fp = this.fpBytes;
+    const made = lastFingerprintBytes();
+    for (let i = 0; i < n; i++) fp[i] = made[i];
+    this.fpLength = n;
+    return false;
   }
 
   /**
@@ -282,6 +303,7 @@ export class SlowLogParser {
     if (from > x.sqlLength) { this.swallowedLine = -1; return; }
     const tail = x.sqlBytes.slice(from, x.sqlLength);
     x.sqlLength = from - 1;
+    this.fpLength = -1;
     this.swallowedLine = -1;
     this.quotes.reset();
     this.h.damage ??= 'string literal left open (log cut inside it?)';
@@ -323,6 +345,8 @@ export class SlowLogParser {
     x.sqlLength = 0;
     x.fingerprintPart = undefined;
     this.part = undefined;
+    this.lexed = false;
+    this.fpLength = -1;
     x.admin = false;
     this.hasUserHost = false;
     this.hasStatement = false;
@@ -355,13 +379,9 @@ export class SlowLogParser {
       // why: pt-query-digest keeps an entry that is only `use db;` (the statement is the `use`); sqlBytes holds it
       this.h.damage ??= 'only `use db;`, no statement';
     } else {
-      // drop trailing whitespace and the final `;`
-      let n = x.sqlLength;
-      const q = x.sqlBytes;
-      while (n > 0 && (q[n - 1] === 32 || q[n - 1] === 10 || q[n - 1] === 9 || q[n - 1] === 13)) n--;
-      if (n > 0 && q[n - 1] === 59) n--;
+      const n = statementEnd(x.sqlBytes, x.sqlLength);
       // why: the server ends every statement with `;`; without it the log was cut mid-entry (kept, as pt-query-digest does)
-      else if (!this.cut) this.h.damage ??= 'statement without its final ;';
+      if (n === trailingSpaceEnd(x.sqlBytes, x.sqlLength) && !this.cut) this.h.damage ??= 'statement without its final ;';
       x.sqlLength = n;
     }
     if (!this.h.hasQueryTime) this.h.damage ??= 'no # Query_time line';
@@ -373,6 +393,8 @@ export class SlowLogParser {
     }
     if (x.schema === '') x.schema = this.lastUse;
     x.fingerprintPart = this.part;
+    x.fingerprintBytes = this.fpBytes;
+    x.fingerprintLength = this.hasStatement ? this.fpLength : -1;
     if (this.h.damage) {
       this.summary.damaged++;
       if (this.summary.damagedSamples.length < this.maxDamaged) {
@@ -539,6 +561,7 @@ export class SlowLogParser {
   /** Appends b[s, e) to the statement, in parts when it outgrows maxStatementBytes (cut only where it cannot be split). */
   private put(b: Uint8Array, s: number, e: number): void {
     const x = this.e;
+    this.fpLength = -1;
     while (s < e && !this.cut) {
       const room = this.maxStmt - x.sqlLength;
       if (room <= 0) {
@@ -575,6 +598,18 @@ export class SlowLogParser {
 
 const NEWLINE = new Uint8Array([10]);
 
+/** The end of q[0, n) without trailing whitespace. */
+function trailingSpaceEnd(q: Uint8Array, n: number): number {
+  while (n > 0 && (q[n - 1] === 32 || q[n - 1] === 10 || q[n - 1] === 9 || q[n - 1] === 13)) n--;
+  return n;
+}
+
+/** The end of the statement in q[0, n) as handed out: without trailing whitespace and the final `;`. */
+function statementEnd(q: Uint8Array, n: number): number {
+  const e = trailingSpaceEnd(q, n);
+  return e > 0 && q[e - 1] === 59 ? e - 1 : e;
+}
+
 /** Decodes an entry's statement (for a statement held in parts: the fingerprint of its start, then the rest as logged). */
 export function entrySql(entry: SlowLogEntry): string {
   const rest = utf8.decode(entry.sqlBytes.subarray(0, entry.sqlLength));
@@ -582,7 +617,7 @@ export function entrySql(entry: SlowLogEntry): string {
 }
 
 /** A self-contained copy of an entry (for tests and small logs). */
-export interface SlowLogRecord extends Omit<SlowLogEntry, 'sqlBytes' | 'sqlLength'> { sql: string }
+export interface SlowLogRecord extends Omit<SlowLogEntry, 'sqlBytes' | 'sqlLength' | 'fingerprintBytes' | 'fingerprintLength'> { sql: string }
 
 /**
  * Parses a whole log held in memory (text or bytes) into records. For large files feed
@@ -596,6 +631,8 @@ export function parseSlowLog(input: string | Uint8Array, options: SlowLogParserO
     delete r.sqlBytes;
     delete r.sqlLength;
     delete r.fingerprintPart;
+    delete r.fingerprintBytes;
+    delete r.fingerprintLength;
     records.push(r);
   }, options);
   forEachLineOf(bytes, (b, s, e, n) => parser.line(b, s, e, n));

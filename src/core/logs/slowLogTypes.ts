@@ -40,6 +40,13 @@ export interface SlowLogEntry {
    * (sqlBytes then hold the rest). The fingerprint is the whole statement's: fingerprintInto(sqlBytes, 0, sqlLength, fingerprintPart).
    */
   fingerprintPart?: FingerprintPart;
+  /**
+   * The statement's fingerprint when the reader made it already (it reads a statement's tokens to
+   * tell whether a header-looking line ends it): fingerprintBytes[0, fingerprintLength), as
+   * fingerprintInto writes it; fingerprintLength is -1 when it was not made.
+   */
+  fingerprintBytes: Uint8Array;
+  fingerprintLength: number;
   /** Set for `# administrator command: X;` entries (then the statement is `administrator command: X`). */
   admin: boolean;
 }

@@ -4,7 +4,8 @@
  * (`# User@Host: …`, `# Query_time: 999`) may be part of a string literal: it belongs to the
  * statement when the statement is still open at that point. MySQL's lexical rules: `'…'` and
  * `"…"` with backslash escapes and doubled quotes, `` `…` `` with doubled backquotes, `/* … *\/`,
- * and `-- ` / `#` comments to the end of the line.
+ * and `-- ` / `#` comments to the end of the line: the same as the SQL lexer's (src/core/sql/sqlLexer.ts),
+ * whose reading of a whole statement (fingerprint.ts) answers the same question without this scan.
  *
  * Incremental: each call scans only the bytes added since the previous one, so a statement is
  * scanned once however many times it is asked about (linear in its length).
@@ -61,8 +62,9 @@ export class QuoteScan {
           if (i + 1 >= end) break;                 // wait for the next byte
           if (b[i + 1] === 42) { st = BLOCK; i++; }
         } else if (c === 45) {
-          if (i + 2 >= end) break;
-          if (b[i + 1] === 45 && (b[i + 2] === 32 || b[i + 2] === 9 || b[i + 2] === 10 || b[i + 2] === 13)) { st = LINE; i++; }
+          // why: `--` starts a comment when a space or a control character follows (MySQL's rule, the lexer's too)
+          if (i + 1 >= end || (b[i + 1] === 45 && i + 2 >= end)) break;   // wait for the bytes that decide
+          if (b[i + 1] === 45 && b[i + 2] <= 32) { st = LINE; i++; }
         }
         i++;
       } else if (st === SQ || st === DQ || st === BQ) {

@@ -150,8 +150,9 @@ export class SlowStatsCollector {
   }
 
   private lookup(e: SlowLogEntry): Acc | undefined {
-    const n = fingerprintInto(e.sqlBytes, 0, e.sqlLength, e.fingerprintPart);
-    const out = lastFingerprintBytes();
+    const made = e.fingerprintLength >= 0;
+    const n = made ? e.fingerprintLength : fingerprintInto(e.sqlBytes, 0, e.sqlLength, e.fingerprintPart);
+    const out = made ? e.fingerprintBytes : lastFingerprintBytes();
     const h = hashOf(out, n);
     const t = this.table;
     const mask = t.length - 1;

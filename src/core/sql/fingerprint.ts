@@ -64,6 +64,8 @@ let valuesEnd = -1;
 let odku = false;
 /** Set when any byte >= 0x80 was written (the key must then be decoded as UTF-8). */
 let wide = false;
+/** The statement's last token runs to its end unclosed (a string, quoted name or block comment). */
+let endsOpen = false;
 
 function lastWordIs(w: string): boolean {
   if (lastKind !== K_WORD || lastWordLen !== w.length) return false;
@@ -237,6 +239,14 @@ const scanCursor = new SqlCursor();
 /** The shared buffer `fingerprintInto` wrote to (valid up to the returned length, until the next call). */
 export function lastFingerprintBytes(): Uint8Array { return out; }
 
+/**
+ * Whether the statement last fingerprinted ends inside a string, a quoted name or a block comment
+ * (its last token runs to the end unclosed). The slow-log reader asks this of a statement before a
+ * header-looking line: the same answer as its incremental scan (slowQuoteScan.ts), from the reading
+ * the fingerprint needs anyway.
+ */
+export function lastFingerprintOpen(): boolean { return endsOpen; }
+
 /** Decodes fingerprint bytes (as returned by fingerprintInto) into the fingerprint string. */
 export function decodeFingerprint(bytes: Uint8Array, length: number): string {
   for (let i = 0; i < length; i++) if (bytes[i] >= 128) return utf8.decode(bytes.subarray(0, length));
@@ -267,6 +277,7 @@ function fingerprintRaw(b: Uint8Array, start: number, end: number, before: Finge
   } else {
     outLen = 0; lastKind = K_NONE; depth = 0; valuesEnd = -1; wide = false; odku = false;
   }
+  endsOpen = false;
   cur.reset(b, start, end);
   tokens(b, cur);
   if (!before && outLen > 4 && out[0] === 117 && out[1] === 115 && out[2] === 101 && out[3] === 32 && out.subarray(4, outLen).indexOf(32) < 0) {
@@ -296,6 +307,7 @@ function tokens(b: Uint8Array, cu: SqlCursor): void {
   for (let k = cu.next(); k !== T_EOF; k = cu.next()) {
     const s = cu.start;
     const e = cu.end;
+    if (cu.flags & F_UNTERMINATED && cu !== inner) endsOpen = true;
     switch (k) {
       case T_COMMENT: continue;
       case T_EXEC_COMMENT: {
@@ -355,7 +367,10 @@ function tokens(b: Uint8Array, cu: SqlCursor): void {
 /** Writes an operator; one that directly continues the previous operator joins it (`=!`, as written). */
 function emitOp(b: Uint8Array, s: number, e: number, joined: boolean): void {
   if (!(joined && lastKind === K_OP)) sep(K_OP);
-  for (let k = s; k < e; k++) out[outLen++] = b[k];
+  const o = out;
+  let w = outLen;
+  for (let k = s; k < e; k++) o[w++] = b[k];
+  outLen = w;
   lastKind = K_OP;
 }
 
@@ -406,12 +421,19 @@ function emitWord(b: Uint8Array, s: number, e: number, quoted: boolean): void {
   }
   sep(K_WORD);
   const start = outLen;
+  // why: locals, not the module's `out` / `outLen`, in the loop: those live in the module's context
+  // and were loaded and stored for every byte.
+  const o = out;
+  let w = start;
+  let high = 0;
   for (let k = s; k < e; k++) {
     let c = b[k];
     if (c >= 65 && c <= 90) c += 32;
-    else if (c >= 128) wide = true;
-    out[outLen++] = c;
+    high |= c;
+    o[w++] = c;
   }
+  outLen = w;
+  if (high >= 128) wide = true;
   lastWordStart = start;
   lastWordLen = n;
   lastKind = K_WORD;

@@ -124,6 +124,31 @@ export class SqlCursor {
     const end = this.limit;
     let i = this.pos;
     while (i < end && b[i] < 256 && CLS[b[i]] & SPACE) i++;
+    // why: the most common tokens (a plain word, not X'…' nor $1; `(`, `)`, `,`) are read here, in
+    // a method small enough for the caller's loop to inline; the rest in nextToken().
+    if (i < end) {
+      const c = b[i];
+      if (c < 128 && (CLS[c] & (WORD | DIGIT)) === WORD && c !== 36 && !(i + 1 < end && b[i + 1] === 39)) {
+        let j = i + 1;
+        while (j < end && cls(b[j]) & WORD) j++;
+        return this.plain(T_WORD, i, j);
+      }
+      if (c === 40 || c === 41 || c === 44) return this.plain(T_PUNCT, i, i + 1);
+    }
+    return this.nextToken(i);
+  }
+
+  /** Ends next() on a token that is no placeholder nor comment: b[i, j). */
+  private plain(kind: number, i: number, j: number): number {
+    this.start = i; this.pos = j; this.end = j; this.flags = 0;
+    this.prevKind = kind; this.prevStart = i; this.prevEnd = j;
+    return this.kind = kind;
+  }
+
+  /** next() from `i`, after whitespace, for any token. */
+  private nextToken(i: number): number {
+    const b = this.buf;
+    const end = this.limit;
     this.start = i;
     this.flags = 0;
     if (i >= end) { this.pos = end; this.end = end; return this.kind = T_EOF; }
@@ -131,7 +156,7 @@ export class SqlCursor {
     const c1 = i + 1 < end ? b[i + 1] : -1;
     let kind: number;
     let j: number;
-    // the common case first: a plain word (not X'…', not $1)
+    // a plain word (not X'…', not $1)
     if (c < 128 && (CLS[c] & (WORD | DIGIT)) === WORD && c1 !== 39 && c !== 36) {
       j = i + 1;
       while (j < end && cls(b[j]) & WORD) j++;
