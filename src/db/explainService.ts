@@ -135,7 +135,7 @@ export class ExplainService {
       }
       result.plan = plan;
       const facts = statementFacts(target, schema);
-      result.findings = planFindings(plan, facts, schema, { advice: result.advice, ...(lockingClause ? { locking: lockingClause } : prep.kind === 'update' || prep.kind === 'delete' ? { locking: prep.kind.toUpperCase() } : {}) });
+      result.findings = planFindings(plan, facts, schema, { advice: result.advice, ...(prep.offset !== undefined ? { offset: prep.offset } : {}), ...(lockingClause ? { locking: lockingClause } : prep.kind === 'update' || prep.kind === 'delete' ? { locking: prep.kind.toUpperCase() } : {}) });
     } catch (err) {
       const e = err instanceof DbError ? err : classifyError(err, this.db.options);
       // why: a failure is never cached as the statement's plan: the next hover asks the server again.

@@ -105,3 +105,17 @@ void test('Measure: an aggregate without GROUP BY sends one row, however many ro
     assert.notEqual(grouped.measurement?.rowsSent, 1, JSON.stringify(grouped.measurement));
   } finally { await svc.close(); }
 });
+
+void test('OFFSET pagination: a page chosen at run time over the whole table is a hint to page by key; a first page is not', async () => {
+  const svc = new ExplainService(conn());
+  try {
+    const paged = await svc.explainSql('SELECT id, kind FROM likes ORDER BY id DESC LIMIT 20 OFFSET ?');
+    assert.match(paged.filledSql ?? '', /OFFSET 0$/);
+    const f = paged.findings.find((x) => x.code === 'offset-pagination');
+    assert.ok(f, JSON.stringify({ plan: paged.plan?.rows, findings: paged.findings }));
+    assert.equal(f.severity, 'info');
+    assert.match(f.message, /deep pages read up to ~[\d,]+ rows of likes/);
+    const first = await svc.explainSql('SELECT id, kind FROM likes ORDER BY id DESC LIMIT 20');
+    assert.deepEqual(first.findings.map((x) => x.code), []);
+  } finally { await svc.close(); }
+});

@@ -14,7 +14,7 @@ import type { StatementFacts, TableFacts } from './planFindingsQuery';
 export const PLAN_FINDING_CODES = [
   'full-table-scan', 'full-index-scan', 'filesort', 'temporary-table', 'join-without-index', 'dependent-subquery',
   'function-on-column', 'leading-wildcard', 'or-across-columns', 'rows-examined-ratio',
-  'limit-order-scan', 'locking-scan', 'measured-over-estimate',
+  'limit-order-scan', 'locking-scan', 'offset-pagination', 'measured-over-estimate',
 ] as const;
 export type PlanFindingCode = typeof PLAN_FINDING_CODES[number];
 
@@ -41,6 +41,8 @@ export interface PlanFindingOptions {
   advice?: Advice;
   /** The statement locks the rows it reads: its locking clause (`FOR UPDATE`), or `UPDATE` / `DELETE`. */
   locking?: string;
+  /** The LIMIT's offset as written (see PreparedStatement.offset); the plan was made with a run-time one filled as 0. */
+  offset?: number | 'run-time';
 }
 
 type Level = 'scan' | 'sort';
@@ -282,6 +284,26 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
       out.push({
         code: 'or-across-columns', severity: tiny(size) ? 'info' : scaled(size, 'scan', o), table: f.table, planRows: rows,
         message: `OR across ${g.join(', ')} of ${f.table} ${unindexed.length ? `cannot use one index (${unindexed.join(', ')} not indexed)` : 'defeats the indexes'}: split into a UNION or index every branch`,
+      });
+    }
+  }
+
+  // OFFSET pagination: the server reads and drops every row before the page. EXPLAIN ran at offset 0 (a run-time offset is
+  // filled so), so its estimate is page one's; the deep pages read up to the whole matching set.
+  const offset = options.offset;
+  if (offset !== undefined && facts.limit !== undefined && (offset === 'run-time' || offset >= o.tinyRows)) {
+    const ri = plan.rows.findIndex((r) => baseName(r) !== undefined);
+    const name = ri >= 0 ? baseName(plan.rows[ri]) : undefined;
+    const first = plan.rows[ri];
+    // why: a ref or range read's estimate is the whole matching set (the LIMIT does not shorten it); an index walk's is cut by the LIMIT, so the table bounds it.
+    const size = !name ? 0 : /^(ref|range|ref_or_null|index_merge|eq_ref|const)$/.test(first.type ?? '') && first.rows !== null ? first.rows : sizeOf(first, name);
+    const reads = offset === 'run-time' ? size : offset;
+    if (name && reads >= o.tinyRows) {
+      const order = factsOf(name)?.order ?? [];
+      out.push({
+        code: 'offset-pagination', severity: offset === 'run-time' ? (size >= o.largeRows ? 'info' : 'hint') : scaled(offset, 'sort', o), table: name, planRows: [ri],
+        message: `pages with OFFSET: every page reads and drops the rows before it (${offset === 'run-time' ? `the offset is chosen at run time; deep pages read up to ~${fmt(size)} rows of ${name}, and this plan was made at OFFSET 0` : `OFFSET ${fmt(offset)} reads ${fmt(offset)} rows to drop them`}); `
+          + `keyset pagination (WHERE ${order.length ? order.join(', ') : 'the ORDER BY columns'} past the last row shown, then LIMIT ${facts.limit}) reads one page`,
       });
     }
   }

@@ -12,8 +12,30 @@ import { kw, tokenize, type Token } from '../sql/fillScan';
 import { explainability, type ExplainKind } from './explainable';
 
 export type PreparedStatement =
-  | { ok: true; kind: ExplainKind; sql: string; lockingClause?: string; without: string[] }
+  | {
+    ok: true; kind: ExplainKind; sql: string; lockingClause?: string; without: string[];
+    /** The top-level LIMIT's offset: a number written in the text, or `run-time` (a placeholder or a part built at run time). */
+    offset?: number | 'run-time';
+  }
   | { ok: false; reason: string };
+
+/** The offset of the statement's own LIMIT (`LIMIT a, b` / `LIMIT b OFFSET a`), not of a subquery's. */
+function limitOffset(toks: Token[]): number | 'run-time' | undefined {
+  let depth = 0;
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k];
+    if (t.text === '(') depth++;
+    else if (t.text === ')') depth--;
+    else if (depth === 0 && kw(t) === 'LIMIT') {
+      const at = toks[k + 2]?.text === ',' ? k + 1 : kw(toks[k + 2]) === 'OFFSET' ? k + 3 : -1;
+      const o = at >= 0 ? toks[at] : undefined;
+      if (!o) return undefined;
+      if (o.kind === 'number') return Number(o.text);
+      return o.kind === 'placeholder' || o.kind === 'dynamic' || o.kind === 'uservar' ? 'run-time' : undefined;
+    }
+  }
+  return undefined;
+}
 
 /** Words after which a statement cannot end: an operand or a clause body must follow. */
 const OPEN_WORDS = new Set([
@@ -124,5 +146,6 @@ export function prepareStatement(sql: string): PreparedStatement {
   }
   let out = sql;
   for (const [a, b] of cuts.reverse()) out = `${out.slice(0, a).trimEnd()} ${out.slice(b).trimStart()}`.trim();
-  return { ok: true, kind: can.kind, sql: out, ...(lockingClause ? { lockingClause } : {}), without };
+  const offset = limitOffset(tokenize(out));
+  return { ok: true, kind: can.kind, sql: out, ...(lockingClause ? { lockingClause } : {}), without, ...(offset !== undefined ? { offset } : {}) };
 }

@@ -169,3 +169,17 @@ void test('a locking read through an index that reads thousands of rows and drop
   assert.deepEqual(planFindings(plan({ table: 'posts', type: 'range', key: 'idx_created_at', rows: 4386 }), statementFacts('SELECT * FROM posts WHERE created_at >= \'2024-01-01\'', base), base, { locking: 'UPDATE' }).map((f) => f.code), []);
   assert.deepEqual(planFindings(plan({ table: 'posts', type: 'range', key: 'idx_created_at', rows: 40, extra: ['Using where'] }), statementFacts(sql, base), base, { locking: 'FOR UPDATE' }).map((f) => f.code), []);
 });
+
+void test('OFFSET pagination: a run-time offset over a large read is a hint to page by key; a shallow literal offset or a small matching set is not', () => {
+  const sql = 'SELECT * FROM posts ORDER BY created_at DESC LIMIT 20';
+  const walk = plan({ table: 'posts', type: 'index', key: 'idx_created_at', rows: 20 });
+  const f = planFindings(walk, statementFacts(sql, base), base, { offset: 'run-time' });
+  assert.deepEqual(f.map((x) => `${x.code} ${x.severity}`), ['offset-pagination info']);
+  assert.match(f[0].message, /deep pages read up to ~100,069 rows of posts, and this plan was made at OFFSET 0\); keyset pagination \(WHERE created_at past the last row shown, then LIMIT 20\)/);
+  assert.deepEqual(planFindings(walk, statementFacts(sql, base), base, { offset: 20_000 }).map((x) => `${x.code} ${x.severity}`), ['offset-pagination warning']);
+  assert.deepEqual(planFindings(walk, statementFacts(sql, base), base, { offset: 40 }).map((x) => x.code), []);
+  assert.deepEqual(planFindings(walk, statementFacts(sql, base), base).map((x) => x.code), []);
+  // One user's comments: the ref read is the whole matching set (~300), so no page is deep.
+  const mine = 'SELECT * FROM comments WHERE post_id = 3 ORDER BY id DESC LIMIT 20';
+  assert.deepEqual(planFindings(plan({ table: 'comments', type: 'ref', key: 'idx_post_id', ref: 'const', rows: 300, extra: ['Using where'] }), statementFacts(mine, base), base, { offset: 'run-time' }).map((x) => x.code), []);
+});

@@ -88,3 +88,14 @@ void test('a part built at run time after LIMIT, OFFSET or a comparison is a val
     assert.ok(incompleteReason(sql), sql);
   }
 });
+
+void test('the LIMIT offset is read from the text: a number, or run-time for a placeholder or a built part; a subquery\'s is not the statement\'s', () => {
+  const off = (sql: string) => { const p = prepareStatement(sql); return p.ok ? p.offset : 'refused'; };
+  assert.equal(off('SELECT * FROM t ORDER BY id LIMIT 20 OFFSET ?'), 'run-time');
+  assert.equal(off('SELECT * FROM t ORDER BY id LIMIT ?, 20'), 'run-time');
+  assert.equal(off(`SELECT * FROM t ORDER BY id LIMIT 20 OFFSET ${DYNAMIC_MARK}`), 'run-time');
+  assert.equal(off('SELECT * FROM t ORDER BY id LIMIT 5000, 20'), 5000);
+  assert.equal(off('SELECT * FROM t ORDER BY id LIMIT 20 OFFSET 40 FOR UPDATE'), 40);
+  assert.equal(off('SELECT * FROM t ORDER BY id LIMIT 20'), undefined);
+  assert.equal(off('SELECT * FROM t WHERE id IN (SELECT id FROM u LIMIT 10 OFFSET 5)'), undefined);
+});
