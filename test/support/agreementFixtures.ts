@@ -93,9 +93,13 @@ export async function runAgreement(root: string, lang: string, parsers = new Par
   const shapes = [...new Set(sites.map((s) => statementShape(s.sql)))].sort();
   const seen = new Set<string>();
   const duplicates: string[] = [];
+  const place = (s: typeof sites[number]) => `${s.file}:${s.range.start.line}:${s.range.start.character}`;
+  const called = new Set(sites.filter((s) => s.callRange).map((s) => `${place(s)}|${s.sql}`));
   for (const s of sites) {
-    const k = `${s.file}:${s.range.start.line}:${s.range.start.character}:${s.callRange ? `${s.callRange.start.line}:${s.callRange.start.character}` : '-'}|${s.sql}`;
+    const k = `${place(s)}:${s.callRange ? `${s.callRange.start.line}:${s.callRange.start.character}` : '-'}|${s.sql}`;
     if (seen.has(k)) duplicates.push(k); else seen.add(k);
+    // The same text at the same place once with its call and once without: one statement read twice.
+    if (!s.callRange && called.has(`${place(s)}|${s.sql}`)) duplicates.push(`${k} (also with its call)`);
   }
   const truncated = sites.filter((s) => isTruncated(s.sql)).map((s) => `${s.file}:${s.range.start.line + 1}: ${s.sql}`);
   const nPlusOne = findings.map((f) => `${statementShape(f.data.innerSql)} | ${f.data.outer ? statementShape(f.data.outer.sql) : f.data.source} | ${f.severity}`).sort();

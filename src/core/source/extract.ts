@@ -15,7 +15,7 @@ import { readLiteral, applyFormat, type Literal } from './literal';
 import { extractPerl } from './perl/extractPerl';
 import { discoverRoutes } from './routes/discoverRoutes';
 import { loopInfo, uniformFunction } from './factShapes';
-import { ValueFlow, argNodes, type Variant } from './valueFlow';
+import { ValueFlow, SAME_TEXT, argNodes, type Variant } from './valueFlow';
 import { MemoIndex } from './memoised';
 import { loopSources } from './rowFlow';
 import { isRetryBody } from './retryLoop';
@@ -376,11 +376,15 @@ class Walker {
       }
       let callNode: Node | null = null;
       if (spec.argLists.has(t) && p.parent && spec.calls.has(p.parent.type)) callNode = p.parent;
-      else if (spec.calls.has(t)) callNode = p; // tagged template: the string is the arguments
+      else if (spec.calls.has(t)) callNode = p; // tagged template (the string is the arguments), Ruby `'...'.freeze`
+      // `"...".to_owned()`, `"...".strip()`: the member the string is the receiver of, then its call.
+      else if (p.parent && spec.calls.has(p.parent.type) && p.firstNamedChild?.startIndex === cur.startIndex && keepsText(spec.call(p.parent))) { cur = p.parent; continue; }
       if (callNode) {
         const rec = this.callByNode[callNode.id];
         const shape = rec?.shape ?? spec.call(callNode);
         if (!shape) break;
+        // `String::from("...")`, `dedent("...")`, `'...'.freeze`: the text goes on unchanged to where the call's result goes.
+        if (keepsText(shape)) { cur = callNode; continue; }
         const style = spec.formatCalls.get(shape.name);
         if (style && firstArgStart(shape) === cur.startIndex) { format = style; cur = callNode; continue; }
         if (spec.helpers.has(shape.name)) { c.helper = shape.callee; cur = callNode; continue; }
@@ -622,6 +626,8 @@ class Walker {
   }
 
   private emit(literals: Literal[], sql: string, dynamic: boolean, ctx: Context, call: CallRec | undefined, helper: string | undefined): void {
+    // Python's drivers fill `%s` / `%(name)s` with Python's `%` operator, which turns `%%` into `%`: the server gets `%`.
+    if (this.language === 'python' && sql.includes('%%') && PYFORMAT.test(sql)) sql = sql.replace(/%%/g, '%');
     // The statement is reported at its literals in the function that runs it (a shared constant stays in the list of ranges).
     // `literals` come in the order of the text they give: the first one starts the statement.
     const fn = ctx.fn;
@@ -684,6 +690,9 @@ function thrown(node: Node, text: string): boolean {
   return false;
 }
 
+/** A pyformat placeholder (`%s`, `%(name)s`), not preceded by another `%`. */
+const PYFORMAT = /(?<!%)%(?:\(\w+\))?s/;
+
 /** Calls that prepare a statement, and those that run a prepared one. */
 const PREPARES = /^prepare/i;
 const RUNS_PREPARED = /^(?:execute|exec|query|queryrow|querycontext|queryrowcontext|execcontext|run|all|get|first|select|selectrow_\w+|fetch_all)$/i;
@@ -741,6 +750,11 @@ function leftmost(node: Node, spec: LangSpec): Node | null {
     else return cur;
   }
   return null;
+}
+
+/** A call whose result is the text it is given (SAME_TEXT): at most one argument, the statement's. */
+function keepsText(shape: CallShape | undefined): boolean {
+  return !!shape && SAME_TEXT.has(shape.name) && (shape.args?.namedChildCount ?? 0) <= 1;
 }
 
 function contains(outer: Node, inner: Node): boolean {

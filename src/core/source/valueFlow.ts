@@ -54,7 +54,9 @@ const LEAVES_ITERATION = /^(?:break|continue|next)(?:_statement|_expression)?$/;
 /** Calls that never return to the next statement. */
 const EXIT_CALLS = new Set(['halt', 'panic', 'die', 'exit', 'abort', 'redirect', 'croak', 'error!', 'Fatal', 'Fatalf', 'Exit']);
 /** Calls whose result is their argument's (or receiver's) text. */
-const SAME_TEXT = new Set(['from', 'to_string', 'to_owned', 'into', 'String', 'str', 'strip', 'trim', 'rstrip', 'lstrip', 'freeze', 'dedent', 'as_str', 'clone', 'squish', 'chomp']);
+export const SAME_TEXT: ReadonlySet<string> = new Set(['from', 'to_string', 'to_owned', 'into', 'String', 'str', 'strip', 'trim', 'rstrip', 'lstrip', 'freeze', 'dedent', 'as_str', 'clone', 'squish', 'chomp', 'TrimSpace', 'strip_heredoc']);
+/** Of those, the ones given the text as their argument whatever they are called on (`strings.TrimSpace(q)`, `textwrap.dedent(q)`). */
+const TEXT_ARGUMENT = new Set(['from', 'String', 'dedent', 'TrimSpace']);
 const EMPTY_CALLS = new Set(['new', 'String::new']);
 /** Calls that join a list into one text: what the list holds is not followed (a dynamic part). */
 const JOINS = new Set(['join', 'Join', 'implode']);
@@ -497,7 +499,7 @@ export class ValueFlow {
     if (EMPTY_CALLS.has(shape.callee) || (shape.name === 'new' && shape.receiver === 'String')) return EMPTY;
     if (SAME_TEXT.has(shape.name)) {
       if (args.length === 1 && !shape.receiver?.match(/\w$/)) return this.eval(args[0], depth + 1);
-      if (args.length === 1 && (shape.name === 'from' || shape.name === 'String')) return this.eval(args[0], depth + 1);
+      if (args.length === 1 && TEXT_ARGUMENT.has(shape.name)) return this.eval(args[0], depth + 1);
       const fn = node.childForFieldName('function') ?? node.childForFieldName('receiver');
       const recv = fn && fn !== node ? (fn.childForFieldName('value') ?? fn.childForFieldName('object') ?? fn.childForFieldName('operand') ?? (fn.type === 'call' ? null : fn.firstNamedChild)) : null;
       const rubyRecv = node.childForFieldName('receiver');

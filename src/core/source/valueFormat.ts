@@ -28,6 +28,8 @@ export function evalFormat(fmt: Variant[], style: FormatStyle, args: Node[], eva
   const out: Variant[] = [];
   for (const f of fmt) {
     const pieces: Variant[][] = [];
+    // `format!("{} LIMIT {}", query, n)`: the statement starts with an argument's text, so its literals come first.
+    let leads: boolean | undefined;
     let next = 0;
     let buf = '';
     const flush = () => { if (buf) pieces.push([{ parts: [{ text: buf }], literals: [], helper: undefined }]); buf = ''; };
@@ -58,12 +60,13 @@ export function evalFormat(fmt: Variant[], style: FormatStyle, args: Node[], eva
           else if (/^[A-Za-z_]\w*$/.test(ref)) vs = byName(ref);
           if (!spec) value = arg ? known(evalArg(arg)) : vs ? known(vs) : DYNAMIC;
         }
+        leads ??= !buf && !pieces.length && value.some((v) => v.literals.length > 0);
         pieces.push(value);
       }
       buf += p.text.slice(at);
     }
     flush();
-    for (const v of product(pieces)) out.push({ parts: v.parts, literals: [...f.literals, ...v.literals], helper: f.helper || v.helper });
+    for (const v of product(pieces)) out.push({ parts: v.parts, literals: leads ? [...v.literals, ...f.literals] : [...f.literals, ...v.literals], helper: f.helper || v.helper });
   }
   return out.length ? out : DYNAMIC;
 }

@@ -5,6 +5,7 @@ import { FIXTURES } from '../../support/paths';
 import { AGREEMENT_LANGUAGES, runAgreement, statementShape, isTruncated, type AgreementRun } from '../../support/agreementFixtures';
 import { ParserSet } from '../../../src/core/source/treeSitter';
 import { fsGrammarSource } from '../../../src/node/grammars';
+import { SAME_TEXT } from '../../../src/core/source/valueFlow';
 
 const root = join(FIXTURES, 'agreement');
 const parsers = new ParserSet(fsGrammarSource());
@@ -57,6 +58,9 @@ for (const lang of AGREEMENT_LANGUAGES) {
     assert.deepEqual(r.facts.flatMap((f) => f.errors), [], 'no extraction errors');
     assert.deepEqual(r.duplicates, [], 'no site reported twice');
     assert.deepEqual(r.truncated, [], 'no statement cut short');
+    // Every statement of the app is sent by a call, and that call is not one that only hands its text on (`.strip()`, `String::from`).
+    const unsent = r.facts.flatMap((f) => f.sites).filter((s) => !s.call || SAME_TEXT.has(s.call.split(/\.|::|->/).pop()!));
+    assert.deepEqual(unsent.map((s) => `${s.file}:${s.range.start.line + 1} ${s.call ?? '(no call)'}`), [], 'statements reach their call');
     assert.deepEqual(r.shapes, go.shapes, 'statement shapes');
     assert.deepEqual(r.nPlusOne, go.nPlusOne, 'N+1 findings (statement | loop source | severity)');
     assert.ok(r.expect.positives.length >= 3 && r.expect.negatives.length >= 4, 'markers read');
