@@ -42,9 +42,21 @@ export interface RemoteLogReaderOptions {
   worker?: boolean;
 }
 
+/** How long a `cat` started by head() waits for the read of the same file. */
+const PARK_MS = 10_000;
+
+/** A `cat` head() started: its iterator, and copies of the chunks head() took from it. */
+interface Parked {
+  running: RemoteCommand;
+  it: AsyncIterator<Buffer>;
+  start: Buffer[];
+  timer: NodeJS.Timeout;
+}
+
 /** Sessions to the boxes, keyed by `user@host:port` as the login options resolve them. */
 export class RemoteLogReader {
   private readonly runner: CommandRunner;
+  private readonly parked = new Map<string, Parked>();
 
   constructor(private readonly login: SshLogin, options: RemoteLogReaderOptions = {}) {
     const script = options.worker === false ? undefined : sshWorkerScript();
@@ -65,7 +77,8 @@ export class RemoteLogReader {
     const where = describeLogSource(source);
     const offset = options.offset ?? 0;
     const command = offset > 0 ? `tail -c +${offset + 1} -- ${shellQuote(source.path)}` : `cat -- ${shellQuote(source.path)}`;
-    const running = await this.open(source, command, options.signal);
+    if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+    const running = (offset === 0 ? this.claim(where) : undefined) ?? await this.open(source, command, options.signal);
     // why: the reader checks the signal between chunks only; a stalled transfer must stop at once too.
     const stop = (): void => { running.destroy(); };
     options.signal?.addEventListener('abort', stop, { once: true });
@@ -179,10 +192,41 @@ export class RemoteLogReader {
 
   /**
    * The start of a remote file as text (gunzipped when it is gzip), at most `bytes` of it: enough to
-   * tell what kind of log it is.
+   * tell what kind of log it is. The `cat` that reads it is kept for a read of the whole file that
+   * follows within PARK_MS (what the CLI and the editor do next): one command on the box instead of
+   * two, and every command costs a round trip and the start of the user's shell there (with a
+   * version manager's init in ~/.bashrc, hundreds of ms).
    */
   async head(source: RemoteLogSource, bytes = 64 * 1024): Promise<string> {
-    let b = await this.run(source, `head -c ${bytes} -- ${shellQuote(source.path)}`);
+    const where = describeLogSource(source);
+    this.unpark(where);
+    const running = await this.open(source, `cat -- ${shellQuote(source.path)}`, undefined);
+    const it = running.stdout[Symbol.asyncIterator]();
+    const start: Buffer[] = [];
+    let got = 0;
+    let ended = false;
+    try {
+      while (got < bytes) {
+        const next = await it.next();
+        if (next.done) { ended = true; break; }
+        // why: a chunk's memory may go back to the sender once the next one is asked for.
+        const copy = Buffer.from(next.value);
+        start.push(copy);
+        got += copy.length;
+      }
+    } catch (err) {
+      running.destroy();
+      throw new RemoteReadError(source, `${hostLabel(source)}: reading ${where} stopped: ${(err as Error).message}`, undefined, err);
+    }
+    if (ended) {
+      const { exit, stderr } = await running.ended;
+      if (!exit) throw new RemoteReadError(source, `${hostLabel(source)}: the connection was lost while reading ${where}`, undefined);
+      if (exit.code !== 0) throw new RemoteReadError(source, `${hostLabel(source)}: cannot read ${source.path}: ${stderr.trim().split('\n').pop() || `exit status ${exit.code}`}`, undefined);
+    }
+    const timer = setTimeout(() => this.unpark(where), PARK_MS);
+    timer.unref();
+    this.parked.set(where, { running, it, start, timer });
+    let b = Buffer.concat(start).subarray(0, bytes);
     if (b[0] === 0x1f && b[1] === 0x8b) {
       // why: only the start of the stream is here; Z_SYNC_FLUSH accepts a cut-off gzip stream.
       try { b = gunzipSync(b, { finishFlush: 2 }); } catch { return ''; }
@@ -192,7 +236,34 @@ export class RemoteLogReader {
 
   /** Closes every session. */
   async close(): Promise<void> {
+    for (const where of [...this.parked.keys()]) this.unpark(where);
     await this.runner.close();
+  }
+
+  /** Stops a `cat` that head() kept and no read took. */
+  private unpark(where: string): void {
+    const p = this.parked.get(where);
+    if (!p) return;
+    this.parked.delete(where);
+    clearTimeout(p.timer);
+    p.running.destroy();
+  }
+
+  /** The `cat` head() kept for this source, as a command whose stdout starts again at byte 0. */
+  private claim(where: string): RemoteCommand | undefined {
+    const p = this.parked.get(where);
+    if (!p) return undefined;
+    this.parked.delete(where);
+    clearTimeout(p.timer);
+    async function* again(): AsyncGenerator<Buffer> {
+      yield* p!.start;
+      for (;;) {
+        const next = await p!.it.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    }
+    return { stdout: { [Symbol.asyncIterator]: again }, ended: p.running.ended, destroy: () => p.running.destroy() };
   }
 
   /** Starts `command` on the source's box; an abort while logging in or starting stops waiting at once. */

@@ -104,6 +104,31 @@ function catPosition(path: string): number {
   return -1;
 }
 
+void test('head, then the read of the same file, is one command on the box, and the read gets every line', { skip }, async () => {
+  const text = Array.from({ length: 5000 }, (_, i) => `time:2024-01-01T00:00:00\tmethod:GET\turi:/h/${i}\tstatus:200\treqtime:0.001`).join('\n') + '\n';
+  writeFileSync(join(dir, 'h.ltsv'), text);
+  writeFileSync(join(dir, 'h.ltsv.gz'), gzipSync(text));
+  const execs = (): number => (sshd.log().match(/req exec/g) ?? []).length;
+  for (const from of [reader, onThread]) {
+    for (const name of ['h.ltsv', 'h.ltsv.gz']) {
+      const s = src(join(dir, name));
+      const before = execs();
+      const head = await from.head(s, 1000);
+      // 1000 bytes of the file: of the gzip data, its decoded start
+      if (name.endsWith('.gz')) assert.ok(head.length >= 1000 && text.startsWith(head), name);
+      else assert.equal(head, text.slice(0, 1000));
+      assert.deepEqual(await lines(s, 0, from), text.split('\n').slice(0, -1));
+      assert.equal(execs() - before, 1, `${name}: one command for head and read`);
+    }
+  }
+  // a read from an offset does not take the kept cat; close() stops it
+  const s = src(join(dir, 'h.ltsv'));
+  await reader.head(s, 10);
+  const before = execs();
+  assert.equal((await lines(s, text.indexOf('\n') + 1)).length, 4999);
+  assert.equal(execs() - before, 1);
+});
+
 void test('a read from an offset gets only what was appended; stat gives size and inode', { skip }, async () => {
   const path = join(dir, 'grow.log');
   writeFileSync(path, 'one\ntwo\n');

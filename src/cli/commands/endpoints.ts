@@ -118,15 +118,12 @@ export function guessLogFormat(path: string): AccessLogFormat {
 }
 
 /**
- * Guesses the layout from the first source that can be opened (a box that cannot be reached is
- * reported when it is read); ltsv when none can.
+ * Guesses the layout from the first source that could be opened (a box that cannot be reached is
+ * reported when it is read); ltsv when none could.
  */
-async function guessSourcesFormat(sources: readonly LogSource[], remote: RemoteLogReader | undefined): Promise<AccessLogFormat> {
-  for (const s of sources) {
-    const sniff = await sniffSource(s, remote);
-    if (sniff) return sniff.format ?? 'combined';
-  }
-  return 'ltsv';
+function guessSourcesFormat(sniffs: readonly (LogSniff | undefined)[]): AccessLogFormat {
+  const sniff = sniffs.find((x) => x !== undefined);
+  return sniff ? sniff.format ?? 'combined' : 'ltsv';
 }
 
 /** What the head of a source looks like; undefined when it cannot be read (its read says why). */
@@ -183,12 +180,15 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   };
   const remote = remoteReaderFor(sources, values, io);
   try {
+  // why: each source's head is fetched once: on a box every command costs a round trip and the start of the login shell.
+  const sniffs: (LogSniff | undefined)[] = [];
   for (const s of sources) {
     const sniff = await sniffSource(s, remote);
+    sniffs.push(sniff);
     const wrong = sniff ? wrongKindMessage(sniff, 'access') : '';
     if (wrong) { io.stderr.write(`query-insight endpoints: ${describeLogSource(s)}: ${wrong}\n`); return 2; }
   }
-  logFormat ??= await guessSourcesFormat(sources, remote);
+  logFormat ??= guessSourcesFormat(sniffs);
   let routes: Route[] | undefined;
   if (values.routes) routes = await loadRoutes(values.routes);
   let matchingGroups: string[] | undefined;
