@@ -87,8 +87,7 @@ interface Candidate {
   format?: FormatStyle;
 }
 
-/** Words a statement starts with; a string holding none of them in its first 400 characters is not looked at further. */
-const QUICK = /select|insert|update|delete|replace|with/gi;
+/** QUICK: a string holding none of select, insert, update, delete, replace, with (any case) in its first 400 characters is not looked at further. */
 const NOT_A_DB_CALL = /^(?:print|println|printf|puts|p|pp|log|logf|debug|debugf|info|infof|warn|warnf|warning|error|errorf|fatal|fatalf|panic|panicf|sprintf|format|errors|new|append|len|String|Errorf|Sprintf|Println|Printf|Print|Fatal|Fatalf|Panic|Panicf|echo|var_dump|error_log|json_encode|dd|dump|assert|raise|str|repr)$/;
 
 export interface ExtractOptions {
@@ -153,8 +152,6 @@ class Walker {
   /** Every loop's body, to tell retry loops (retryLoop.ts). */
   private readonly loopBodyNodes: { info: LoopInfo; body: Node }[] = [];
   private nextId = 1;
-  /** Start and end of each QUICK word in the text, in pairs (found on first use). */
-  private quickWords?: number[];
   private root?: Node;
   private tree?: SyntaxTree;
   private flow?: ValueFlow;
@@ -303,20 +300,21 @@ class Walker {
     }
   }
 
-  /** True when one of QUICK's words lies wholly within [start, end) of the text. */
+  /** True when one of QUICK's words lies wholly within [start, end) of the text (any case). */
   private quickWordWithin(start: number, end: number): boolean {
-    // why: one pass over the file finds every such word; a string is then one search, not a copy and a regex run.
-    // No word of QUICK can start inside another, so the words found one after another are all there are.
-    let at = this.quickWords;
-    if (!at) {
-      at = [];
-      QUICK.lastIndex = 0;
-      for (let m = QUICK.exec(this.text); m; m = QUICK.exec(this.text)) at.push(m.index, m.index + m[0].length);
-      this.quickWords = at;
+    // why: asked for every string literal; a look at the code units needs neither a copy of the string nor a regex run.
+    const t = this.text;
+    for (let i = start; i + 4 <= end; i++) {
+      switch (t.charCodeAt(i) | 32) {
+        case 115: if (i + 6 <= end && wordAt(t, i, 'select')) return true; break;
+        case 105: if (i + 6 <= end && wordAt(t, i, 'insert')) return true; break;
+        case 117: if (i + 6 <= end && wordAt(t, i, 'update')) return true; break;
+        case 100: if (i + 6 <= end && wordAt(t, i, 'delete')) return true; break;
+        case 114: if (i + 7 <= end && wordAt(t, i, 'replace')) return true; break;
+        case 119: if (wordAt(t, i, 'with')) return true; break;
+      }
     }
-    let lo = 0, hi = at.length >> 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (at[2 * mid] < start) lo = mid + 1; else hi = mid; }
-    return 2 * lo < at.length && at[2 * lo + 1] <= end;
+    return false;
   }
 
   private innermostClass(): string | undefined {
@@ -784,6 +782,13 @@ function targetName(text: string): string | undefined {
     i = e;
   }
   return undefined;
+}
+
+/** True when `lower` (lower-case letters) stands at `i` of `t` in any case. */
+function wordAt(t: string, i: number, lower: string): boolean {
+  // `| 32` folds only A-Z onto a-z among the code units that can equal a lower-case letter after it.
+  for (let k = 1; k < lower.length; k++) if ((t.charCodeAt(i + k) | 32) !== lower.charCodeAt(k)) return false;
+  return true;
 }
 
 /** `\w` of a regular expression: ASCII letters, digits and `_`. */

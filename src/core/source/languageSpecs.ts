@@ -187,6 +187,9 @@ const ruby: LangSpec = {
 
 // ---------------------------------------------------------------- Python
 
+/** Calls that run what they are given as another task or thread. */
+const PY_DETACHING = set('create_task', 'gather', 'submit', 'Thread', 'ensure_future', 'run_in_executor', 'apply_async');
+
 const python: LangSpec = {
   strings: set('string'),
   rawStrings: NO,
@@ -204,7 +207,7 @@ const python: LangSpec = {
   calls: set('call'),
   call(node) {
     const s = shape(compact(node.childForFieldName('function')), node.childForFieldName('arguments'));
-    if (['create_task', 'gather', 'submit', 'Thread', 'ensure_future', 'run_in_executor', 'apply_async'].includes(s.name) && s.args) s.detach = s.args;
+    if (PY_DETACHING.has(s.name) && s.args) s.detach = s.args;
     // `map(lambda x: …, xs)` / `filter(…)`: the lambda runs once per element, like a loop body (N+1).
     if ((s.name === 'map' || s.name === 'filter') && !s.receiver && s.args) {
       const [fn, xs] = s.args.namedChildren;

@@ -92,7 +92,17 @@ export class SyntaxNode {
   }
 
   get namedChildren(): SyntaxNode[] {
-    return (this.named ??= this.children.filter((c) => c.isNamed));
+    let named = this.named;
+    if (!named) {
+      // why: asked of most nodes the walkers look at; a plain loop, and leaves share one empty list.
+      if (this.children.length === 0) named = NO_CHILDREN;
+      else {
+        named = [];
+        for (const c of this.children) if (c.isNamed) named.push(c);
+      }
+      this.named = named;
+    }
+    return named;
   }
 
   get namedChildCount(): number {

@@ -44,11 +44,18 @@ interface CursorExports {
   _ts_tree_cursor_goto_first_child_wasm(tree: number): number;
   _ts_tree_cursor_goto_next_sibling_wasm(tree: number): number;
   _ts_tree_cursor_goto_parent_wasm(tree: number): number;
+  _ts_parser_enable_logger_wasm(parser: number, enabled: number): void;
+  _ts_parser_parse_wasm(parser: number, inputBuffer: number, oldTree: number, ranges: number, rangeCount: number): number;
+  _ts_tree_delete(tree: number): void;
+  /** Read by the runtime while it parses (Parser.parse sets them the same way). */
+  currentParseCallback: ((index: number) => string) | null;
+  currentLogCallback: unknown;
+  currentProgressCallback: unknown;
 }
 const CURSOR_EXPORTS: (keyof CursorExports)[] = ['_ts_tree_root_node_wasm', '_ts_node_has_error_wasm', '_ts_tree_cursor_new_wasm', '_ts_tree_cursor_delete_wasm',
   '_ts_tree_cursor_current_node_type_id_wasm', '_ts_tree_cursor_start_index_wasm', '_ts_tree_cursor_end_index_wasm',
   '_ts_tree_cursor_current_field_id_wasm', '_ts_tree_cursor_current_node_is_missing_wasm', '_ts_tree_cursor_goto_first_child_wasm',
-  '_ts_tree_cursor_goto_next_sibling_wasm', '_ts_tree_cursor_goto_parent_wasm'];
+  '_ts_tree_cursor_goto_next_sibling_wasm', '_ts_tree_cursor_goto_parent_wasm', '_ts_parser_enable_logger_wasm', '_ts_parser_parse_wasm', '_ts_tree_delete'];
 
 /** The runtime's own exports when they are reachable (see initRuntime), else undefined: copies then go through TreeCursor. */
 let cursorExports: CursorExports | undefined;
@@ -134,6 +141,33 @@ function tablesOf(lang: TreeSitter.Language): GrammarTables {
  * freed before returning. `mode` forces the copy path (tests compare both).
  */
 export function parseSyntax(parser: TreeSitter.Parser, text: string, mode: 'auto' | 'cursor' = 'auto'): SyntaxTree {
+  const x = cursorExports;
+  const handles = parser as unknown as Record<number, unknown>;
+  if (x && mode === 'auto' && typeof handles[0] === 'number' && typeof handles[1] === 'number' && parser.language) {
+    // why: Parser.parse wraps the tree in a Tree registered with a FinalizationRegistry, which the copy never
+    // needs (the tree is freed right after it); the same runtime calls, made directly, spare that per file.
+    x.currentParseCallback = (index: number) => text.slice(index);
+    x.currentLogCallback = null;
+    x.currentProgressCallback = null;
+    x._ts_parser_enable_logger_wasm(handles[0], 0);
+    let address: number;
+    try {
+      address = x._ts_parser_parse_wasm(handles[0], handles[1], 0, 0, 0);
+    } finally {
+      x.currentParseCallback = null;
+    }
+    if (!address) throw new Error('parser returned no tree');
+    try {
+      const cursor = new ExportsCursor(x, address);
+      try {
+        return copyTree(text, cursor, tablesOf(parser.language), cursor.hasError);
+      } finally {
+        cursor.delete();
+      }
+    } finally {
+      x._ts_tree_delete(address);
+    }
+  }
   const tree = parser.parse(text);
   if (!tree) throw new Error('parser returned no tree');
   try {
