@@ -190,12 +190,24 @@ function candidateFor(s: Shape, block: QueryBlock, info: TableInfo | undefined, 
   if (cols.every((c) => has(s.sort, c)) && s.sortKind === 'order' && block.limit === undefined && !s.minmax) return undefined;
   let covering = false;
   // why: without the table's schema the primary key and column types are unknown, so covering would guess.
-  if (info && !s.selectsAll && s.needed.length) {
+  // why: `SELECT *` of a narrow table of numbers (a link table, a slot table: 4 columns at most, no strings) needs every column,
+  // which still fits in a small index; on a wider table, or with strings, such an index is a second copy of the table. Nor is
+  // it worth pushing the primary key InnoDB appends anyway (ORDER BY id) into the middle of the index.
+  const small = (c: string) => /^(tiny|small|medium|big)?int|^bool|^bit|^date|^time|^year|^decimal|^float|^double/i.test(info?.columns.find((x) => lower(x.name) === lower(c))?.type ?? '');
+  const pkTail = stripImplicitPk(cols, info).length < cols.length;
+  const narrow = !!info && info.columns.length <= 4 && !pkTail && info.columns.every((c) => has(cols, c.name) || has(primaryColumns(info), c.name) || small(c.name));
+  const needed = !s.selectsAll ? s.needed : narrow ? info.columns.map((c) => c.name) : [];
+  if (info && needed.length) {
     const pk = isInnoDb(info) ? primaryColumns(info) : [];
-    const extra = s.needed.filter((c) => !has(cols, c) && !has(pk, c));
+    // why: a range column past the first is checked inside the index (index condition pushdown), so it comes first; the other
+    // covering columns serve no order, so theirs is the table's: the same columns read by two statements give one index.
+    const position = (c: string) => (has(s.ranges, c) ? -1000 : 0) + info.columns.findIndex((x) => lower(x.name) === lower(c));
+    const extra = needed.filter((c) => !has(cols, c) && !has(pk, c)).sort((a, b) => position(a) - position(b));
     const large = (c: string) => LARGE_TYPES.test(info?.columns.find((x) => lower(x.name) === lower(c))?.type ?? '');
     if (extra.length === 0) covering = true;
-    else if (extra.length <= maxExtra && cols.length + extra.length <= 5 && !extra.some(large) && !range) {
+    // why: after a range the extra columns narrow nothing, but an index-only range read needs no row lookups, which is what
+    // makes a wide range (`start_at >= ?` with `end_at <= ?`) cheaper than the table scan the server picks otherwise.
+    else if (extra.length <= maxExtra && cols.length + extra.length <= 5 && !extra.some(large)) {
       cols.push(...extra);
       covering = true;
       why.push(`plus ${extra.join(', ')} so the index covers the statement (no row lookups)`);

@@ -74,7 +74,7 @@ export function indexForOrder(t: TableInfo, f: TableFacts | undefined): IndexInf
   return t.indexes.find((i) => {
     if (i.visible === false) return false;
     let k = 0;
-    while (k < i.columns.length && has(f.eq, i.columns[k]) && !has(f.order, i.columns[k])) k++;
+    while (k < i.columns.length && has(f.eq, i.columns[k]) && !has(f.inList ?? [], i.columns[k]) && !has(f.order, i.columns[k])) k++;
     const lead = i.columns.slice(0, k);
     if (!f.filtered.every((c) => has(lead, c) || has(f.order, c))) return false;
     return f.order.every((c, j) => i.columns[k + j] !== undefined && same(i.columns[k + j], c));

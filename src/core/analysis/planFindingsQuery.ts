@@ -14,6 +14,8 @@ export interface TableFacts {
   eq: string[];
   /** Columns compared with `<`, `>`, `BETWEEN`, prefix `LIKE`. */
   range: string[];
+  /** Columns of eq compared with an IN list of several values: an index reads one range per value, so it returns no single order. */
+  inList: string[];
   /** Columns of eq / range compared with a value (not only with another table's column in a join). */
   filtered: string[];
   order: string[];
@@ -80,6 +82,17 @@ function directRefs(sel: AstNode): TableRef[] {
   return out;
 }
 
+/** How many values an IN list holds (a subquery counts as many). */
+function listLength(e: unknown): number {
+  if (!isNode(e)) return 0;
+  if (e.type === 'expr_list') {
+    if (!Array.isArray(e.value)) return 0;
+    const one = e.value.length === 1 ? e.value[0] : undefined;
+    return isNode(one) && (isScope(one) || isNode(one.ast)) ? 2 : e.value.length;
+  }
+  return 2;
+}
+
 function startsWithWildcard(e: unknown): boolean {
   if (!isNode(e)) return false;
   if (typeof e.value === 'string' && (e.type === 'single_quote_string' || e.type === 'string')) return e.value.startsWith('%') || e.value.startsWith('_');
@@ -110,7 +123,7 @@ export function statementFacts(sql: string, schema?: Schema, flavor?: Flavor): S
   const tables: TableFacts[] = [];
   const factsFor = (name: string): TableFacts => {
     let f = tables.find((t) => t.table.toLowerCase() === name.toLowerCase());
-    if (!f) { f = { table: name, eq: [], range: [], filtered: [], order: [], group: [], functionCols: [], leadingWildcard: [], orGroups: [] }; tables.push(f); }
+    if (!f) { f = { table: name, eq: [], range: [], inList: [], filtered: [], order: [], group: [], functionCols: [], leadingWildcard: [], orGroups: [] }; tables.push(f); }
     return f;
   };
   for (const r of refs) { const f = factsFor(r.name); if (r.alias && !f.alias) f.alias = r.alias; }
@@ -159,6 +172,7 @@ export function statementFacts(sql: string, schema?: Schema, flavor?: Flavor): S
         const f = resolveIn(chain, c);
         if (!f) continue;
         if (EQ_OPS.has(op)) add(f.eq, c.column);
+        if (op === 'IN' && side === e.left && listLength(other) > 1) add(f.inList, c.column);
         else if (RANGE_OPS.has(op)) add(f.range, c.column);
         if ((EQ_OPS.has(op) || RANGE_OPS.has(op)) && !columnRef(other)) add(f.filtered, c.column);
         else if (op === 'LIKE') {

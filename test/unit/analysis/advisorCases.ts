@@ -58,6 +58,10 @@ export const CASES: AdvisorCase[] = [
   { sql: 'SELECT p.id, p.body, u.account_name FROM posts p JOIN users u ON p.user_id = u.id WHERE u.del_flg = 0 ORDER BY p.created_at DESC LIMIT 20', expect: ['posts(user_id)', 'users(del_flg,account_name)'] },
   { sql: 'SELECT c.* FROM comments c JOIN users u ON u.id = c.user_id WHERE c.post_id = ? ORDER BY c.created_at DESC LIMIT 3', expect: ['comments(post_id,created_at)'], servesOrderBy: true, replaces: 'idx_post' },
   { sql: 'SELECT u.* FROM users u JOIN comments c ON c.user_id = u.id WHERE u.account_name = ?', expect: ['comments(user_id)'] },
+  // SELECT * of a narrow table: every column fits in the index, so it covers (no row lookups).
+  { sql: 'SELECT * FROM follows WHERE followee_id = ?', expect: ['follows(followee_id,created_at)'], covering: true },
+  // A range, then the columns read: an index-only range read. The second range column comes first (checked inside the index).
+  { sql: 'SELECT user_id FROM events WHERE created_at >= ? AND score <= ?', expect: ['events(created_at,score,user_id)'], covering: true },
   // A join chain: posts is reached from users by user_id; posts.id is compared with comments, read after it, so its primary key looks nothing up.
   { sql: 'SELECT COUNT(*) FROM users u JOIN posts p ON p.user_id = u.id JOIN comments c ON c.post_id = p.id WHERE u.id = ?', expect: ['posts(user_id)'] },
   { sql: 'SELECT i.*, u.account_name FROM items i LEFT JOIN users u ON u.id = i.seller_id WHERE i.buyer_id = ?', expect: ['items(buyer_id)'] },

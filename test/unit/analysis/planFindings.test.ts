@@ -183,3 +183,14 @@ void test('OFFSET pagination: a run-time offset over a large read is a hint to p
   const mine = 'SELECT * FROM comments WHERE post_id = 3 ORDER BY id DESC LIMIT 20';
   assert.deepEqual(planFindings(plan({ table: 'comments', type: 'ref', key: 'idx_post_id', ref: 'const', rows: 300, extra: ['Using where'] }), statementFacts(mine, base), base, { offset: 'run-time' }).map((x) => x.code), []);
 });
+
+void test('an IN list of several values breaks the order of the index after it: no claim that it returns the rows in order', () => {
+  const schema: Schema = { ...base, tables: { ...base.tables, posts: { ...base.tables.posts, indexes: [...base.tables.posts.indexes, { name: 'idx_user_created', columns: ['user_id', 'created_at'], unique: false, primary: false }] } } };
+  const p = plan({ table: 'posts', type: 'range', key: 'idx_user_created', rows: 6546, extra: ['Using index condition', 'Using filesort'] });
+  const many = planFindings(p, statementFacts('SELECT * FROM posts WHERE user_id IN (3, 5, 8) ORDER BY created_at DESC', schema), schema).find((f) => f.code === 'filesort');
+  assert.ok(many);
+  assert.doesNotMatch(many.message, /could return them in order/, many.message);
+  // One value is an equality: the index does return them in order.
+  const one = planFindings(plan({ table: 'posts', type: 'ALL', rows: 100069, extra: ['Using where', 'Using filesort'] }), statementFacts('SELECT * FROM posts WHERE user_id IN (3) ORDER BY created_at DESC', schema), schema).find((f) => f.code === 'filesort');
+  assert.match(one?.message ?? '', /idx_user_created could return them in order/);
+});
