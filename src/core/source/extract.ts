@@ -547,7 +547,12 @@ class Walker {
 
   /** Fills each loop's `from`: what its iterable is derived from in its function (see rowFlow.ts), and `retry`. */
   private loopOrigins(flow: ValueFlow): void {
-    for (const { info, body } of this.loopBodyNodes) if (isRetryBody(body, (n) => flow.isExit(n, true))) info.retry = true;
+    // Only a loop with a call in it can run a statement per pass (the statement's own call, or one reaching it).
+    const live = new Set<LoopInfo>();
+    for (const r of this.callRecs) for (const l of r.ctx.loops) live.add(l);
+    for (const site of this.facts.sites) for (const l of site.loops) live.add(l);
+    if (!live.size) return;
+    for (const { info, body } of this.loopBodyNodes) if (live.has(info) && isRetryBody(body, (n) => flow.isExit(n, true))) info.retry = true;
     let appends: Map<string, CallRec[]> | undefined;
     const appended = (key: string, at: Node): Node[] => {
       if (!appends) {
@@ -570,6 +575,7 @@ class Walker {
       return out;
     };
     for (const { info, node, iterable } of this.loopNodes) {
+      if (!live.has(info)) continue;
       const fn = flow.functionOf(node);
       // The iterables of the other loops of the function that `value` is written in (not in their iterable).
       const around = (value: Node): Node[] => {

@@ -39,8 +39,9 @@ export function perlLoopSources(text: string, tokens: readonly Token[], match: A
   const names: string[] = [];
   const values: Span[] = [];
   const seen = new Set<string>();
-  let lo = 0, hi = tokens.length;
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (tokens[mid].start < fnStart) lo = mid + 1; else hi = mid; }
+  const adds = addsOf(tokens);
+  let lo = 0, hi = adds.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (tokens[adds[mid].tok].start < fnStart) lo = mid + 1; else hi = mid; }
   const first = lo;
   let frontier = namesOf(loop.iterable);
   for (let depth = 0; depth < MAX_DEPTH && frontier.length; depth++) {
@@ -48,24 +49,10 @@ export function perlLoopSources(text: string, tokens: readonly Token[], match: A
     const want = new Set(frontier.filter((x) => !seen.has(x)));
     for (const x of want) seen.add(x);
     if (!want.size) break;
-    for (let i = first; i < tokens.length && tokens[i].start < loop.start && tokens[i].start < fnEnd; i++) {
-      const t = tokens[i];
-      let valueFrom = -1;
-      let name: string | undefined;
-      if (t.kind === 'var' && (name = bare(t.text)) !== undefined && want.has(name) && isOp(tokens[i + 1], '=')) {
-        valueFrom = i + 2;
-      } else if (t.kind === 'word' && t.text === 'push') {
-        // `push @xs, …`, `push(@xs, …)`, `push $xs->@*, …`, `push @{ $xs }, …`: the first variable is the collection.
-        let j = i + 1;
-        while (j < i + 4 && tokens[j] && tokens[j].kind !== 'var') j++;
-        const target = tokens[j];
-        if (target?.kind === 'var' && (name = bare(target.text)) !== undefined && want.has(name)) {
-          let k = j + 1;
-          while (k < tokens.length && k < j + 6 && !isOp(tokens[k], ',') && !isOp(tokens[k], ';')) k++;
-          if (isOp(tokens[k], ',')) valueFrom = k + 1;
-        }
-      }
-      if (valueFrom < 0 || name === undefined || valueFrom >= tokens.length) continue;
+    for (let a = first; a < adds.length; a++) {
+      const { tok, name, valueFrom } = adds[a];
+      if (tokens[tok].start >= loop.start || tokens[tok].start >= fnEnd) break;
+      if (!want.has(name)) continue;
       const end = statementEnd(tokens, match, valueFrom);
       const span = { start: tokens[valueFrom].start, end: tokens[end].end };
       if (!names.includes(name)) names.push(name);
@@ -85,6 +72,37 @@ export function perlLoopSources(text: string, tokens: readonly Token[], match: A
     frontier = next;
   }
   return names.length ? { names, values } : undefined;
+}
+
+/** A value given to a variable: `NAME = …` or `push NAME, …` at token `tok`, the value from token `valueFrom`. */
+interface Add { tok: number; name: string; valueFrom: number }
+
+const addsByFile = new WeakMap<readonly Token[], Add[]>();
+
+/** Every assignment and push of a file, in order (one pass, kept for the file's other loops). */
+function addsOf(tokens: readonly Token[]): Add[] {
+  let adds = addsByFile.get(tokens);
+  if (adds) return adds;
+  adds = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    let name: string | undefined;
+    if (t.kind === 'var' && isOp(tokens[i + 1], '=') && (name = bare(t.text)) !== undefined && i + 2 < tokens.length) {
+      adds.push({ tok: i, name, valueFrom: i + 2 });
+    } else if (t.kind === 'word' && t.text === 'push') {
+      // `push @xs, …`, `push(@xs, …)`, `push $xs->@*, …`, `push @{ $xs }, …`: the first variable is the collection.
+      let j = i + 1;
+      while (j < i + 4 && tokens[j] && tokens[j].kind !== 'var') j++;
+      const target = tokens[j];
+      if (target?.kind === 'var' && (name = bare(target.text)) !== undefined) {
+        let k = j + 1;
+        while (k < tokens.length && k < j + 6 && !isOp(tokens[k], ',') && !isOp(tokens[k], ';')) k++;
+        if (isOp(tokens[k], ',') && k + 1 < tokens.length) adds.push({ tok: i, name, valueFrom: k + 1 });
+      }
+    }
+  }
+  addsByFile.set(tokens, adds);
+  return adds;
 }
 
 /** The last token of the statement that starts at `from`: before its `;` (or the closing bracket around it). */
