@@ -241,6 +241,9 @@ export async function readLines(path: string, onLine: LineHandler, options: Read
         if (bytesRead === 0) break;
         position += bytesRead;
         splitter.added(bytesRead);
+        // why: checked per chunk, not only after a yield: an abort from the line handler in a read that ends within
+        // one slice (a small file, a fast machine) must still reject rather than report the file as read whole.
+        if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
         const now = performance.now();
         if (now - sliceStart >= sliceMs) {
           // why: progress goes to the UI (an IPC message each): a few a second are enough.

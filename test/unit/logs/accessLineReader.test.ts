@@ -55,6 +55,11 @@ void test('an aborted read rejects', async () => {
   const ac = new AbortController();
   let seen = 0;
   await assert.rejects(readLines(p, () => { if (++seen === 10) ac.abort(new Error('stop')); }, { chunkBytes: 1024, signal: ac.signal }), /stop/);
+  // A read that never reaches the end of a slice (no yield at all) still sees the abort.
+  const again = new AbortController();
+  let n = 0;
+  await assert.rejects(readLines(p, () => { if (++n === 10) again.abort(new Error('stop now')); }, { chunkBytes: 1024, signal: again.signal, sliceMs: Number.POSITIVE_INFINITY }), /stop now/);
+  assert.ok(n < 200_000, `the read went on to line ${n}`);
 });
 
 void test('analyzeAccessLogFile: a gzip LTSV log, the same figures as the plain one, long lines counted as malformed', async () => {
