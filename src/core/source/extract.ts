@@ -11,7 +11,8 @@ import { isReportingCall, joinSqlParts, looksLikeSql, placeholdersOf, type SqlPa
 import type { LangSpec, FormatStyle, CallShape } from './langSpec';
 import { SPECS } from './languageSpecs';
 import { grammarFor, parseSyntax, type GrammarName, type ParserSet } from './treeSitter';
-import { readLiteral, applyFormat, type Literal } from './literal';
+import { readLiteral, type Literal } from './literal';
+import { formatAsDynamic } from './formatHoles';
 import { extractPerl } from './perl/extractPerl';
 import { discoverRoutes } from './routes/discoverRoutes';
 import { loopInfo, uniformFunction } from './factShapes';
@@ -403,7 +404,7 @@ class Walker {
       c.format = format;
       this.heredocs.push(c);
     } else if (format) {
-      c.parts = applyFormat(parts, format);
+      c.parts = formatAsDynamic(parts, format);
     }
     this.candidates.push(c);
   }
@@ -739,7 +740,7 @@ function appendTarget(shape: CallShape): string | undefined {
 
 function applyPendingFormat(parts: SqlPart[], c: Candidate): SqlPart[] {
   const f = c.format;
-  return f ? applyFormat(parts, f) : parts;
+  return f ? formatAsDynamic(parts, f) : parts;
 }
 
 function firstArgStart(shape: CallShape): number | undefined {

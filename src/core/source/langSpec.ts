@@ -42,8 +42,8 @@ export interface AssignShape {
   value?: Node | null;
 }
 
-/** How formatting functions mark their holes: printf verbs (`%s`, `%d`, `%v`) or braces (`{}`, `{name}`). */
-export type FormatStyle = 'printf' | 'brace';
+/** How formatting functions mark their holes: printf verbs (`%s`, `%d`, `%v`), Node's util.format (printf's verbs without flags, the arguments left over appended) or braces (`{}`, `{name}`). */
+export type FormatStyle = 'printf' | 'node' | 'brace';
 
 export interface LangSpec {
   /** String literal node types. */

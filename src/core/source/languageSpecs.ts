@@ -365,7 +365,7 @@ const js: LangSpec = {
     return { target: node.childForFieldName('name') ?? node.childForFieldName('property'), value: node.childForFieldName('value') };
   },
   detachers: NO,
-  formatCalls: new Map([['format', 'printf']]),
+  formatCalls: new Map([['format', 'node']]),
   helpers: NO,
 };
 

@@ -4,7 +4,7 @@
  */
 import type { SyntaxNode as Node } from './syntaxTree';
 import type { SqlPart } from './sqlText';
-import type { FormatStyle, LangSpec } from './langSpec';
+import type { LangSpec } from './langSpec';
 
 /** A literal as found in source: its parts, its [start, end) offsets and where its text starts. */
 export interface Literal {
@@ -119,29 +119,4 @@ export function readLiteral(node: Node, text: string, spec: LangSpec, heredocOpe
   while (ts < node.endIndex && /\s/.test(text[ts])) ts++;
   if (ts >= node.endIndex) ts = contentStart < 0 ? start : contentStart;
   return { parts, range: [start, node.endIndex], textStart: ts };
-}
-
-const PRINTF = /%%|%(?:\d+\$)?[-+# 0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?[vTtbcdoOqxXUeEfFgGsp]/g;
-const BRACE = /\{\{|\}\}|\{[^{}]*\}/g;
-
-/** Replaces a formatting function's holes (`%s`, `%d`, `{}`) by dynamic parts; `%%`, `{{`, `}}` become literal. */
-export function applyFormat(parts: SqlPart[], style: FormatStyle): SqlPart[] {
-  const re = style === 'printf' ? PRINTF : BRACE;
-  const out: SqlPart[] = [];
-  for (const p of parts) {
-    if (p.dynamic) { out.push(p); continue; }
-    let at = 0;
-    let buf = '';
-    for (const m of p.text.matchAll(re)) {
-      buf += p.text.slice(at, m.index);
-      at = m.index! + m[0].length;
-      if (m[0] === '%%') buf += '%';
-      else if (m[0] === '{{') buf += '{';
-      else if (m[0] === '}}') buf += '}';
-      else { if (buf) out.push({ text: buf }); buf = ''; out.push({ dynamic: true }); }
-    }
-    buf += p.text.slice(at);
-    if (buf) out.push({ text: buf });
-  }
-  return out;
 }

@@ -488,7 +488,14 @@ export class ValueFlow {
     if (!shape) return DYNAMIC;
     const args = argNodes(shape.args, spec);
     const style: FormatStyle | undefined = spec.formatCalls.get(shape.name);
-    if (style && args.length) return this.format(this.eval(args[0], depth + 1), style, args.slice(1), node, depth);
+    if (style && args.length) {
+      // `vsprintf($fmt, [$a, $b])` takes its arguments as one array.
+      let rest = args.slice(1);
+      if (shape.name === 'vsprintf') rest = rest.length === 1 && /^(?:array_creation_expression|array)$/.test(rest[0].type) ? argNodes(rest[0], spec).map((e) => e.namedChildCount === 1 && e.type === 'array_element_initializer' ? e.firstNamedChild! : e) : [];
+      // util.format (not a driver's `format(sql, values)`) writes the arguments no hole took after the text.
+      const appendRest = style === 'node' && (!shape.receiver || shape.receiver === 'util');
+      return this.format(this.eval(args[0], depth + 1), style, rest, node, depth, appendRest);
+    }
     if (spec.formatMethod && shape.name === spec.formatMethod.name) {
       const fn = node.childForFieldName('function');
       const recv = fn?.firstNamedChild;
@@ -510,14 +517,14 @@ export class ValueFlow {
   }
 
   /** A format string's values with its holes filled from `args` where they are known text. */
-  private format(fmt: Variant[], style: FormatStyle, args: Node[], at: Node, depth: number): Variant[] {
+  private format(fmt: Variant[], style: FormatStyle, args: Node[], at: Node, depth: number, appendRest = false): Variant[] {
     return evalFormat(fmt, style, args, (n) => this.eval(n, depth + 1), (name) => {
       const key = name.replace(/^[$@]+/, '');
       const defs = this.reaching(key, at);
       const out: Variant[] = [];
       for (const d of defs) for (const v of this.valueOf(d, depth + 1)) if (out.length < MAX_VARIANTS) out.push(v);
       return out.length ? out : undefined;
-    });
+    }, appendRest);
   }
 
   /** A literal's values: interpolated variables filled in where known. */

@@ -21,12 +21,16 @@ const POSTS = 'SELECT id, user_id, body FROM posts ORDER BY created_at DESC LIMI
 const COMMENTS = 'SELECT id, user_id, comment FROM comments WHERE /*?dynamic*/ ORDER BY id DESC LIMIT 5';
 const FEED = 'SELECT id, user_id, body FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT 10';
 const MINE = 'SELECT * FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT 10';
+const SPOTS = 'SELECT id, lat, lon FROM spots ORDER BY id LIMIT 50';
+// Put together by a format from two formatted texts: each hole takes its own argument once.
+const ZONES = "SELECT COUNT(*) AS n FROM zones WHERE ST_Contains(ST_GeomFromText('POLYGON((/*?dynamic*/))'), ST_GeomFromText('POINT(/*?dynamic*/ /*?dynamic*/)')) AND name NOT LIKE '%tmp%'";
 const GO_N_PLUS_ONE = [
   'INSERT INTO comments (post_id, user_id, comment) VALUES (?, ?, ?) | small-constant | hint',
   'REPLACE INTO id_generator (stub) VALUES (?) | retry | hint',
   `SELECT * FROM posts WHERE id = ? | ${MINE} | error`,
   `SELECT COUNT(*) AS n FROM comments WHERE post_id = ? | ${POSTS} | error`,
   'SELECT COUNT(*) AS n FROM posts WHERE status = ? | small-constant | hint',
+  `${ZONES} | ${SPOTS} | error`,
   `SELECT id, name FROM users WHERE id = ? | ${COMMENTS} | error`,
   `SELECT name FROM tags WHERE post_id = ? | ${FEED} | error`,
   `SELECT name FROM users WHERE id = ? | ${POSTS} | error`,

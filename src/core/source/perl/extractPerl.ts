@@ -11,6 +11,7 @@ import { lexPerl, type Token } from './perlLexer';
 import { discoverPerlRoutes } from '../routes/perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 import { perlLoopSources, perlRetryBody } from './perlRows';
+import { readFormat } from '../formatHoles';
 import { loopInfo as uniformLoop, uniformCall, uniformFunction, uniformSite } from '../factShapes';
 
 /** Words that look like calls before `(` but are syntax or builtins, not code worth following. */
@@ -53,6 +54,7 @@ interface Saved { name: string; b: Binding; alts?: Alt[]; shadowed?: Binding }
 
 /** Alternatives kept per variable (a branch adds one); further ones are dropped. */
 const MAX_ALTS = 4;
+const DYNAMIC_ALT: Alt[] = [{ parts: [{ dynamic: true }], lits: [] }];
 /** Words that end the statement list they stand in (when not under a statement modifier). */
 const EXIT_WORDS = new Set(['return', 'die', 'croak', 'confess', 'next', 'last', 'redo', 'exit']);
 const EXIT_METHODS = new Set(['halt', 'redirect', 'abort', 'render_and_halt']);
@@ -87,23 +89,6 @@ function lineIndex(text: string): (offset: number) => Position {
     }
     return { line: lo, character: offset - starts[lo] };
   };
-}
-
-/** Replaces sprintf conversions in the literal parts of a format with dynamic parts (`%%` stays one `%`). */
-function sprintfParts(parts: SqlPart[]): SqlPart[] {
-  const out: SqlPart[] = [];
-  for (const p of parts) {
-    if (p.dynamic) { out.push(p); continue; }
-    const re = /%%|%[-+ 0#]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[a-zA-Z]/g;
-    let last = 0;
-    for (let m = re.exec(p.text); m; m = re.exec(p.text)) {
-      if (m[0] === '%%') { out.push({ text: p.text.slice(last, m.index) + '%' }); last = m.index + 2; continue; }
-      out.push({ text: p.text.slice(last, m.index) }, { dynamic: true });
-      last = m.index + m[0].length;
-    }
-    out.push({ text: p.text.slice(last) });
-  }
-  return out;
 }
 
 /**
@@ -255,6 +240,47 @@ function scan(file: string, text: string, facts: FileFacts): void {
     return [{ parts: [{ dynamic: true }], lits: [] }];
   }
 
+  /**
+   * A sprintf format's values with its conversions filled: the arguments are the comma-separated terms from
+   * `last + 1` (after the format) to `end` (the closing parenthesis, or the end of the list); a conversion
+   * that shows its argument's text takes that argument's values when it is one known term.
+   */
+  function sprintfAlts(formats: Alt[], last: number, end: number): Alt[] {
+    const args: [number, number][] = [];
+    for (let k = last + 1; k < end && isOp(tokens[k], ','); ) {
+      let j = k + 1;
+      while (j < end && !isOp(tokens[j], ',')) j = isOpener(tokens[j]) && match[j] > j ? match[j] + 1 : j + 1;
+      if (j > k + 1) args.push([k + 1, j - 1]);
+      k = j;
+    }
+    // An array or hash spreads into several arguments: which one a later conversion takes is not known.
+    let spread = args.findIndex(([a]) => /^[@%]/.test(tokens[a].text) && (tokens[a].kind === 'var' || isOp(tokens[a], '@') || isOp(tokens[a], '%')));
+    if (spread < 0) spread = args.length;
+    const values: (Alt[] | undefined)[] = [];
+    const argAlts = (k: number | undefined): Alt[] => {
+      if (k === undefined || k >= spread) return DYNAMIC_ALT;
+      if (!values[k]) {
+        const [a, b] = args[k];
+        const vs = a === b ? operand(a, b, []) : DYNAMIC_ALT;
+        values[k] = vs.some((v) => v.lits.length) ? vs : DYNAMIC_ALT;
+      }
+      return values[k]!;
+    };
+    const out: Alt[] = [];
+    for (const f of formats) {
+      const pieces: Alt[][] = [];
+      let leads: boolean | undefined;
+      for (const p of readFormat(f.parts, 'printf').pieces) {
+        if (p.kind === 'text') { pieces.push([{ parts: [{ text: p.text }], lits: [] }]); continue; }
+        const v = p.kind === 'hole' && p.asText ? argAlts(p.arg) : DYNAMIC_ALT;
+        leads ??= !pieces.length && v.some((x) => x.lits.length > 0);
+        pieces.push(v);
+      }
+      for (const v of altProduct(pieces)) if (out.length < MAX_ALTS) out.push({ parts: v.parts, lits: leads ? [...v.lits, ...f.lits] : [...f.lits, ...v.lits] });
+    }
+    return out;
+  }
+
   /** Builds the concatenation around the string at `i` and files it as a binding or a site. */
   function chainAt(i: number): void {
     // why: most strings are hash keys and messages; a lone one without a statement word and not assigned needs no chain.
@@ -299,10 +325,13 @@ function scan(file: string, text: string, facts: FileFacts): void {
     }
     let alts = altProduct(ops);
     if (!lits.length) return;
-    // sprintf("… %s …", …): the format's conversions are dynamic; the statement's context is the sprintf call's.
+    // sprintf("… %s …", …): each conversion shows its argument (its text where known); the statement's context is the sprintf call's.
     let ctxStart = first;
-    if (isOp(tokens[first - 1], '(') && tokens[first - 2]?.text === 'sprintf' && tokens[first - 2].kind === 'word') { alts = alts.map((a) => ({ ...a, parts: sprintfParts(a.parts) })); ctxStart = first - 2; }
-    else if (tokens[first - 1]?.kind === 'word' && tokens[first - 1].text === 'sprintf') { alts = alts.map((a) => ({ ...a, parts: sprintfParts(a.parts) })); ctxStart = first - 1; }
+    if (isOp(tokens[first - 1], '(') && tokens[first - 2]?.text === 'sprintf' && tokens[first - 2].kind === 'word') {
+      alts = sprintfAlts(alts, last, match[first - 1] >= 0 ? match[first - 1] : listEnd(tokens, match, last + 1) + 1); ctxStart = first - 2;
+    } else if (tokens[first - 1]?.kind === 'word' && tokens[first - 1].text === 'sprintf') {
+      alts = sprintfAlts(alts, last, listEnd(tokens, match, last + 1) + 1); ctxStart = first - 1;
+    }
     const p1 = tokens[ctxStart - 1];
     const p2 = tokens[ctxStart - 2];
     if (isOp(p1, '=') && p2?.kind === 'var' && p2.text.startsWith('$')) {
@@ -575,12 +604,16 @@ function scan(file: string, text: string, facts: FileFacts): void {
     const lits = [...new Set(p.lits)].sort((a, b) => litStart(tokens[a]) - litStart(tokens[b]));
     const literalRanges = lits.map((k) => range(litStart(tokens[k]), litEnd(tokens[k])));
     const fn = siteCtx[si].fn;
+    // The statement is reported at the literal its text starts with (p.lits is in the order of the text it gives),
+    // the first one in the sub that runs it when there is one (a shared constant stays in the list of ranges).
+    const local = fn ? p.lits.filter((k) => litStart(tokens[k]) >= fn.start && litEnd(tokens[k]) <= fn.end) : p.lits;
+    const first = tokens[(local.length ? local : p.lits)[0]];
+    let end = litEnd(first);
+    for (const k of local) if (litStart(tokens[k]) >= litStart(first) && litEnd(tokens[k]) > end) end = litEnd(tokens[k]);
     const site: SqlSite = {
-      file, language: 'perl',
-      range: { start: literalRanges[0].start, end: literalRanges.reduce((m, r) => (r.end.line > m.line || (r.end.line === m.line && r.end.character > m.character) ? r.end : m), literalRanges[0].end) },
+      file, language: 'perl', range: range(litStart(first), end),
       literalRanges, sql, placeholders: placeholdersOf(sql), dynamic, loops: siteCtx[si].loops.map(infoOf),
     };
-    const first = tokens[lits[0]];
     const content = first.contentStart ?? litStart(first);
     let ts = content;
     while (ts < litEnd(first) && /\s/.test(text[ts])) ts++;
