@@ -111,12 +111,27 @@ const go: LangSpec = {
 
 // ---------------------------------------------------------------- Ruby
 
-const RUBY_LOOP_METHODS = set('each', 'each_with_index', 'each_with_object', 'map', 'flat_map', 'collect', 'select',
-  'filter', 'filter_map', 'reject', 'times', 'upto', 'downto', 'step', 'each_slice', 'each_cons', 'sum', 'find', 'detect',
-  'find_each', 'each_pair', 'each_key', 'each_value', 'inject', 'reduce', 'sort_by', 'group_by', 'min_by', 'max_by',
-  'map!', 'collect!', 'each_entry', 'count', 'any?', 'all?', 'none?', 'loop', 'with_index', 'with_object', 'each_row', 'each_hash');
-/** Driver calls that yield each row to a block with parameters (`stmt.execute(id) do |row| … end`): block iteration. */
-const RUBY_ROW_BLOCKS = set('execute', 'query', 'xquery', 'fetch', 'select_all');
+/**
+ * Ruby calls with a block, told apart by what the method does with it. An iterator runs its block once per
+ * element, whatever parameters the block takes: Enumerable and Array/Hash methods, Integer#times/upto/step,
+ * Kernel#loop, and every `each_*` / `*_each` (each_line, each_slice, find_each …). Any other method's block
+ * runs once (transaction, synchronize, File.open, Benchmark.realtime, a connection pool's `with`, Hash#fetch's default).
+ */
+const RUBY_LOOP_METHODS = set('each', 'map', 'flat_map', 'collect', 'collect_concat', 'select', 'filter', 'filter_map', 'reject',
+  'times', 'upto', 'downto', 'step', 'sum', 'find', 'detect', 'find_index', 'inject', 'reduce', 'sort', 'sort_by', 'group_by',
+  'partition', 'chunk_while', 'slice_when', 'min', 'max', 'minmax', 'min_by', 'max_by', 'uniq', 'tally_by', 'zip', 'cycle',
+  'take_while', 'drop_while', 'delete_if', 'keep_if', 'select!', 'filter!', 'reject!', 'map!', 'collect!', 'transform_values',
+  'transform_keys', 'to_h', 'count', 'any?', 'all?', 'none?', 'one?', 'loop', 'with_index', 'with_object', 'foreach', 'scan');
+/**
+ * Calls that yield each row or record they read to a block that takes it: a driver's `execute(id) do |row|`,
+ * `CSV.parse(text) do |row|`, `Dir.glob(pattern) do |path|`. Without block parameters the block is a callback run once.
+ */
+const RUBY_ROW_BLOCKS = set('execute', 'query', 'xquery', 'fetch', 'select_all', 'parse', 'glob');
+
+/** True when `name` is an iterator (RUBY_LOOP_METHODS, or named each_… / …_each). */
+function rubyIterates(name: string): boolean {
+  return RUBY_LOOP_METHODS.has(name) || name.startsWith('each_') || name.endsWith('_each');
+}
 
 const ruby: LangSpec = {
   strings: set('string'),
@@ -142,7 +157,8 @@ const ruby: LangSpec = {
     const s: CallShape = { callee, name: method ? methodName : callee, receiver, args: node.childForFieldName('arguments'), loop: undefined, detach: undefined };
     // why: most calls are neither iterating nor spawning; their block is not looked up (each lookup is a call into wasm).
     const rows = RUBY_ROW_BLOCKS.has(s.name);
-    const loops = RUBY_LOOP_METHODS.has(s.name);
+    // `Array.new(n) { |i| … }` builds its elements one block run each.
+    const loops = rubyIterates(s.name) || s.callee === 'Array.new';
     if (!loops && !rows && s.callee !== 'Thread.new') return s;
     const block = node.childForFieldName('block');
     if (block && loops) s.loop = { kind: s.name, body: block, ...(recv ? iterableOf(recv) : {}) };

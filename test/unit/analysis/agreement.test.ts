@@ -26,6 +26,8 @@ const SPOTS = 'SELECT id, lat, lon FROM spots ORDER BY id LIMIT 50';
 const ZONES = "SELECT COUNT(*) AS n FROM zones WHERE ST_Contains(ST_GeomFromText('POLYGON((/*?dynamic*/))'), ST_GeomFromText('POINT(/*?dynamic*/ /*?dynamic*/)')) AND name NOT LIKE '%tmp%'";
 const GO_N_PLUS_ONE = [
   'INSERT INTO comments (post_id, user_id, comment) VALUES (?, ?, ?) | small-constant | hint',
+  // One INSERT per record of an uploaded CSV file: rows that come from no query (Ruby's `CSV.parse(text) do |row|` iterates too).
+  'INSERT INTO spots (id, lat, lon) VALUES (?, ?, ?) | unknown | warning',
   'REPLACE INTO id_generator (stub) VALUES (?) | retry | hint',
   `SELECT * FROM posts WHERE id = ? | ${MINE} | error`,
   `SELECT COUNT(*) AS n FROM comments WHERE post_id = ? | ${POSTS} | error`,
