@@ -4,21 +4,26 @@
  * linear in the bytes it is given and never throws.
  */
 
-export function startsWith(b: Uint8Array, s: number, e: number, prefix: string): boolean {
+/** The bytes of an ASCII text, made once for the tests below (a string's char codes cost more to read per byte). */
+export function bytesOf(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+export function startsWith(b: Uint8Array, s: number, e: number, prefix: Uint8Array): boolean {
   const n = prefix.length;
   if (e - s < n) return false;
-  for (let i = 0; i < n; i++) if (b[s + i] !== prefix.charCodeAt(i)) return false;
+  for (let i = 0; i < n; i++) if (b[s + i] !== prefix[i]) return false;
   return true;
 }
 
-export function endsWith(b: Uint8Array, s: number, e: number, suffix: string): boolean {
+export function endsWith(b: Uint8Array, s: number, e: number, suffix: Uint8Array): boolean {
   const n = suffix.length;
   if (e - s < n) return false;
-  for (let i = 0; i < n; i++) if (b[e - n + i] !== suffix.charCodeAt(i)) return false;
+  for (let i = 0; i < n; i++) if (b[e - n + i] !== suffix[i]) return false;
   return true;
 }
 
-export function lastIndexOf(b: Uint8Array, s: number, e: number, word: string): number {
+export function lastIndexOf(b: Uint8Array, s: number, e: number, word: Uint8Array): number {
   for (let i = e - word.length; i >= s; i--) if (startsWith(b, i, e, word)) return i;
   return -1;
 }
@@ -81,21 +86,24 @@ export function yesNo(b: Uint8Array, s: number, e: number): boolean | undefined 
 /** A `# Time:` value read: epoch ms, and whether it had sub-second resolution and the legacy layout. */
 export interface HeaderTime { ms: number; precise: boolean; legacy: boolean }
 
+/** A HeaderTime to read into (one per reader: parseHeaderTime runs once per entry). */
+export function headerTime(): HeaderTime { return { ms: 0, precise: false, legacy: false }; }
+
 function validClock(mo: number, d: number, h: number, mi: number, sec: number): boolean {
   return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && sec >= 0 && sec <= 60;
 }
 
 /**
  * `# Time:` value in b[s, e): ISO (MySQL 5.7+, `2023-11-14T22:13:20.123456Z` or with `+09:00`) or
- * `YYMMDD H:MM:SS` (MariaDB, MySQL ≤ 5.6; the hour may be space-padded). Undefined when it is
- * neither, or names an impossible date or clock time.
+ * `YYMMDD H:MM:SS` (MariaDB, MySQL ≤ 5.6; the hour may be space-padded), read into `t`. False when it
+ * is neither, or names an impossible date or clock time.
  */
-export function parseHeaderTime(b: Uint8Array, s: number, e: number): HeaderTime | undefined {
+export function parseHeaderTime(b: Uint8Array, s: number, e: number, t: HeaderTime): boolean {
   while (s < e && b[s] === 32) s++;
   if (e - s >= 19 && b[s + 4] === 45 && b[s + 10] === 84) {
     const mo = num(b, s + 5, 2), d = num(b, s + 8, 2), h = num(b, s + 11, 2), mi = num(b, s + 14, 2), sec = num(b, s + 17, 2);
     const y = num(b, s, 4);
-    if (!validClock(mo, d, h, mi, sec) || !(y >= 0)) return undefined;
+    if (!validClock(mo, d, h, mi, sec) || !(y >= 0)) return false;
     let ms = daysFromCivil(y, mo, d) * 86400000 + h * 3600000 + mi * 60000 + sec * 1000;
     let i = s + 19;
     if (b[i] === 46) {
@@ -106,10 +114,11 @@ export function parseHeaderTime(b: Uint8Array, s: number, e: number): HeaderTime
     if (i < e && (b[i] === 43 || b[i] === 45) && e - i >= 6) {
       // why: with log_timestamps=SYSTEM MySQL writes the local offset (`+09:00`); normalize to UTC.
       const off = num(b, i + 1, 2) * 3600000 + num(b, i + 4, 2) * 60000;
-      if (Number.isNaN(off)) return undefined;
+      if (Number.isNaN(off)) return false;
       ms += b[i] === 43 ? -off : off;
     }
-    return { ms, precise: true, legacy: false };
+    t.ms = ms; t.precise = true; t.legacy = false;
+    return true;
   }
   if (e - s >= 13 && b[s + 6] === 32) {
     let i = s + 7;
@@ -119,11 +128,12 @@ export function parseHeaderTime(b: Uint8Array, s: number, e: number): HeaderTime
       const mo = num(b, s + 2, 2), d = num(b, s + 4, 2), h = num(b, i, c1 - i), mi = num(b, c1 + 1, 2), sec = num(b, c1 + 4, 2);
       const y = num(b, s, 2);
       if (validClock(mo, d, h, mi, sec) && y >= 0) {
-        return { ms: daysFromCivil(2000 + y, mo, d) * 86400000 + h * 3600000 + mi * 60000 + sec * 1000, precise: false, legacy: true };
+        t.ms = daysFromCivil(2000 + y, mo, d) * 86400000 + h * 3600000 + mi * 60000 + sec * 1000; t.precise = false; t.legacy = true;
+        return true;
       }
     }
   }
-  return undefined;
+  return false;
 }
 
 /** Splits bytes into lines (CRLF and a missing final newline handled). */

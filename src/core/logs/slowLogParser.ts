@@ -35,7 +35,7 @@
  */
 
 import { fingerprintInto, fingerprintPart, lastCommaEnd, lastFingerprintBytes, lastFingerprintOpen, type FingerprintPart } from '../sql/fingerprint';
-import { endsWith, forEachLineOf, lastIndexOf, parseDecimal, parseHeaderTime, startsWith } from './slowLogBytes';
+import { bytesOf, endsWith, forEachLineOf, headerTime, lastIndexOf, parseDecimal, parseHeaderTime, startsWith } from './slowLogBytes';
 import { HeaderFields } from './slowHeaderFields';
 import { QuoteScan } from './slowQuoteScan';
 import type { SlowLogEntry, SlowLogParseSummary, SlowLogParserOptions } from './slowLogTypes';
@@ -67,16 +67,31 @@ const REREAD_WINDOW = 1 << 20;
 const utf8 = new TextDecoder('utf-8');
 const defaultDecode = (b: Uint8Array, s: number, e: number): string => utf8.decode(b.subarray(s, e));
 
+// The texts the reader looks for, as bytes.
+const P_TIME = bytesOf('# Time: ');
+const P_USERHOST = bytesOf('# User@Host: ');
+const P_QUERYTIME = bytesOf('# Query_time: ');
+const P_ADMIN = bytesOf('# administrator command: ');
+const P_EXPLAIN = bytesOf('# explain:');
+const P_TCP = bytesOf('Tcp port:');
+const P_TIME_COLUMN = bytesOf('Time');
+const P_ARGUMENT = bytesOf('Argument');
+const P_STARTED = bytesOf('started with:');
+const P_VERSION = bytesOf(', Version: ');
+const P_SET = bytesOf('SET ');
+const P_SET_TIMESTAMP = bytesOf('SET timestamp=');
+const P_TIMESTAMP = bytesOf('timestamp=');
+
 /** What kind of `#` line b[s, e) is (b[s] is `#`). */
 function headerKind(b: Uint8Array, s: number, e: number): number {
   if (e - s === 1) return H_SKIP;
   if (b[s + 1] !== 32) return H_NONE;
   const k = b[s + 2];
-  if (k === 84 && startsWith(b, s, e, '# Time: ')) return H_TIME;
-  if (k === 85 && startsWith(b, s, e, '# User@Host: ')) return H_USERHOST;
-  if (k === 81 && startsWith(b, s, e, '# Query_time: ')) return H_QUERYTIME;
-  if (k === 97 && startsWith(b, s, e, '# administrator command: ')) return H_ADMIN;
-  if (k === 101 && startsWith(b, s, e, '# explain:')) return H_SKIP;
+  if (k === 84 && startsWith(b, s, e, P_TIME)) return H_TIME;
+  if (k === 85 && startsWith(b, s, e, P_USERHOST)) return H_USERHOST;
+  if (k === 81 && startsWith(b, s, e, P_QUERYTIME)) return H_QUERYTIME;
+  if (k === 97 && startsWith(b, s, e, P_ADMIN)) return H_ADMIN;
+  if (k === 101 && startsWith(b, s, e, P_EXPLAIN)) return H_SKIP;
   // `# Key: value`: a capitalised word of letters and `_`, a colon, a space (as pt-query-digest reads them)
   let i = s + 2;
   while (i < e && b[i] === 32) i++;
@@ -134,8 +149,10 @@ export class SlowLogParser {
   private readonly quotes = new QuoteScan();
   /** Whether the statement's end was checked once already (by its fingerprint; later checks scan incrementally). */
   private lexed = false;
-  /** The statement's fingerprint, made by that first check, while the statement is unchanged since (else length -1). */
-  private fpBytes = new Uint8Array(256);
+  /**
+   * The length of the statement's fingerprint made by that first check, in the fingerprint's shared
+   * buffer (lastFingerprintBytes), while neither the statement nor that buffer changed since; else -1.
+   */
   private fpLength = -1;
   /** First header line swallowed by an open literal: its line number and offset in sqlBytes (-1: none). */
   private swallowedLine = -1;
@@ -147,6 +164,10 @@ export class SlowLogParser {
   private entryStart = 0;
   /** Re-entrancy guard while lines are read again. */
   private rereading = false;
+  /** The `# Time:` of the current header line, and which layouts were seen (features). */
+  private readonly headerTime = headerTime();
+  private sawMysqlTime = false;
+  private sawLegacyTime = false;
 
   constructor(private readonly onEntry: (entry: SlowLogEntry) => void, options: SlowLogParserOptions = {}) {
     this.maxSamples = options.maxProblemSamples ?? 10;
@@ -157,7 +178,7 @@ export class SlowLogParser {
     this.e = {
       line: 0, time: NaN, preciseTime: false, user: '', host: '', threadId: -1, schema: '', queryTime: 0, lockTime: 0,
       rowsSent: 0, rowsExamined: 0, rowsAffected: -1, bytesSent: -1, sqlBytes: new Uint8Array(4096), sqlLength: 0, fingerprintPart: undefined,
-      fingerprintBytes: this.fpBytes, fingerprintLength: -1, admin: false,
+      fingerprintBytes: lastFingerprintBytes(), fingerprintLength: -1, admin: false,
     };
   }
 
@@ -172,7 +193,7 @@ export class SlowLogParser {
     if (this.bannerLines > 0) {
       // after `… started with:` come `Tcp port: …` and `Time  Id Command  Argument`
       this.bannerLines--;
-      if (startsWith(b, s, e, 'Tcp port:') || (startsWith(b, s, e, 'Time') && endsWith(b, s, e, 'Argument'))) {
+      if (startsWith(b, s, e, P_TCP) || (startsWith(b, s, e, P_TIME_COLUMN) && endsWith(b, s, e, P_ARGUMENT))) {
         this.summary.lineCounts.banners++;
         return;
       }
@@ -183,7 +204,7 @@ export class SlowLogParser {
       const kind = headerKind(b, s, e);
       if (kind !== H_NONE && this.header(kind, b, s, e, lineNo)) return;
     } else if (c === 47 /* / */ || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
-      if (endsWith(b, s, e, 'started with:') && this.isBanner(b, s, e) && !(this.state === S_BODY && this.openLiteral())) {
+      if (endsWith(b, s, e, P_STARTED) && this.isBanner(b, s, e) && !(this.state === S_BODY && this.openLiteral())) {
         this.finishEntry(lineNo - 1);
         this.state = S_IDLE;
         this.summary.banners++;
@@ -281,10 +302,6 @@ export class SlowLogParser {
     const x = this.e;
     const n = fingerprintInto(x.sqlBytes, 0, statementEnd(x.sqlBytes, x.sqlLength), this.part);
     if (lastFingerprintOpen()) return true;
-    if (this.fpBytes.length < n) this.fpBytes = new Uint8Array(Math.max(n, this.fpBytes.length * 2));
-    const fp = this.fpBytes;
-    const made = lastFingerprintBytes();
-    for (let i = 0; i < n; i++) fp[i] = made[i];
     this.fpLength = n;
     return false;
   }
@@ -327,7 +344,7 @@ export class SlowLogParser {
   }
 
   private isBanner(b: Uint8Array, s: number, e: number): boolean {
-    for (let i = s; i + 10 < e; i++) if (b[i] === 44 && startsWith(b, i, e, ', Version: ')) return true;
+    for (let i = s; i + 10 < e; i++) if (b[i] === 44 && startsWith(b, i, e, P_VERSION)) return true;
     return false;
   }
 
@@ -379,9 +396,10 @@ export class SlowLogParser {
       // why: pt-query-digest keeps an entry that is only `use db;` (the statement is the `use`); sqlBytes holds it
       this.h.damage ??= 'only `use db;`, no statement';
     } else {
-      const n = statementEnd(x.sqlBytes, x.sqlLength);
+      const trimmed = trailingSpaceEnd(x.sqlBytes, x.sqlLength);
+      const n = trimmed > 0 && x.sqlBytes[trimmed - 1] === 59 ? trimmed - 1 : trimmed;
       // why: the server ends every statement with `;`; without it the log was cut mid-entry (kept, as pt-query-digest does)
-      if (n === trailingSpaceEnd(x.sqlBytes, x.sqlLength) && !this.cut) this.h.damage ??= 'statement without its final ;';
+      if (n === trimmed && !this.cut) this.h.damage ??= 'statement without its final ;';
       x.sqlLength = n;
     }
     if (!this.h.hasQueryTime) this.h.damage ??= 'no # Query_time line';
@@ -393,7 +411,8 @@ export class SlowLogParser {
     }
     if (x.schema === '') x.schema = this.lastUse;
     x.fingerprintPart = this.part;
-    x.fingerprintBytes = this.fpBytes;
+    // why: nothing fingerprints between the check and here (put and reread, which may, forget it first)
+    x.fingerprintBytes = lastFingerprintBytes();
     x.fingerprintLength = this.hasStatement ? this.fpLength : -1;
     if (this.h.damage) {
       this.summary.damaged++;
@@ -423,8 +442,8 @@ export class SlowLogParser {
 
   /** `# Time:` value: ISO (MySQL 5.7+) or `YYMMDD HH:MM:SS` (MariaDB, MySQL ≤ 5.6). */
   private time(b: Uint8Array, s: number, e: number): void {
-    const t = parseHeaderTime(b, s, e);
-    if (!t) { this.h.damage ??= 'unreadable # Time'; return; }
+    const t = this.headerTime;
+    if (!parseHeaderTime(b, s, e, t)) { this.h.damage ??= 'unreadable # Time'; return; }
     const x = this.e;
     x.time = t.ms;
     x.preciseTime = t.precise;
@@ -432,8 +451,8 @@ export class SlowLogParser {
     if (t.legacy) {
       // why: MariaDB writes `# Time` only when the second changes; later entries inherit it.
       this.legacyTime = t.ms;
-      this.h.features.add('legacy-time');
-    } else this.h.features.add('mysql-time');
+      if (!this.sawLegacyTime) { this.sawLegacyTime = true; this.h.features.add('legacy-time'); }
+    } else if (!this.sawMysqlTime) { this.sawMysqlTime = true; this.h.features.add('mysql-time'); }
   }
 
   private userHost(b: Uint8Array, s: number, e: number): void {
@@ -498,9 +517,9 @@ export class SlowLogParser {
       this.setStatement(b, s, name + (e - 1 - name));
       return true;
     }
-    if (c === 83 && startsWith(b, s, e, 'SET ') && b[e - 1] === 59) {
+    if (c === 83 && startsWith(b, s, e, P_SET) && b[e - 1] === 59) {
       // SET [last_insert_id=N,][insert_id=N,]timestamp=N;
-      const t = startsWith(b, s, e, 'SET timestamp=') ? s + 4 : lastIndexOf(b, s, e, 'timestamp=');
+      const t = startsWith(b, s, e, P_SET_TIMESTAMP) ? s + 4 : lastIndexOf(b, s, e, P_TIMESTAMP);
       if (t < 0) return false;
       for (let i = s + 4; i < t; i++) {
         const ch = b[i];
@@ -535,7 +554,8 @@ export class SlowLogParser {
     const x = this.e;
     const n = Math.min(e - s, 4096);
     if (n > x.sqlBytes.length) x.sqlBytes = new Uint8Array(4096);
-    x.sqlBytes.set(b.subarray(s, s + n), 0);
+    const q = x.sqlBytes;
+    for (let i = 0; i < n; i++) q[i] = b[s + i];
     x.sqlLength = n;
   }
 
@@ -577,8 +597,9 @@ export class SlowLogParser {
         x.sqlBytes = next;
       }
       const q = x.sqlBytes;
-      // why: most statement lines are short; a loop copies them without the view object subarray makes.
-      if (n < 256) { let o = x.sqlLength; for (let i = s; i < s + n; i++) q[o++] = b[i]; } else q.set(b.subarray(s, s + n), x.sqlLength);
+      // why: a few bytes are copied cheaper by a loop than through the view subarray makes; a
+      // statement line of usual length (100 bytes and more) is copied cheaper natively.
+      if (n < 16) { let o = x.sqlLength; for (let i = s; i < s + n; i++) q[o++] = b[i]; } else q.set(b.subarray(s, s + n), x.sqlLength);
       x.sqlLength += n;
       s += n;
     }

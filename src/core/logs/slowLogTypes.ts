@@ -43,7 +43,8 @@ export interface SlowLogEntry {
   /**
    * The statement's fingerprint when the reader made it already (it reads a statement's tokens to
    * tell whether a header-looking line ends it): fingerprintBytes[0, fingerprintLength), as
-   * fingerprintInto writes it; fingerprintLength is -1 when it was not made.
+   * fingerprintInto writes it; fingerprintLength is -1 when it was not made. The bytes are the
+   * fingerprint's shared buffer: read them before making another fingerprint.
    */
   fingerprintBytes: Uint8Array;
   fingerprintLength: number;
