@@ -39,7 +39,7 @@ export interface ConnectionOptions {
 }
 
 export type DbErrorKind = 'unreachable' | 'auth' | 'unknown-database' | 'unknown-table' | 'unknown-column' | 'syntax'
-  | 'timeout' | 'connection-lost' | 'refused' | 'other';
+  | 'timeout' | 'connection-lost' | 'refused' | 'denied' | 'other';
 
 /** A failure with a kind a front end can act on and a message a person can read. */
 export class DbError extends Error {
@@ -92,6 +92,9 @@ export function classifyError(err: unknown, opts: Pick<ConnectionOptions, 'host'
         + `Check the database name, or GRANT SELECT ON \`${opts.database}\`.* to the user (${msg})`, code);
     case 'ER_BAD_DB_ERROR':
       return new DbError('unknown-database', `database "${opts.database}" does not exist on ${where}`, code);
+    case 'ER_TABLEACCESS_DENIED_ERROR': case 'ER_COLUMNACCESS_DENIED_ERROR': case 'ER_SPECIFIC_ACCESS_DENIED_ERROR': case 'ER_VIEW_NO_EXPLAIN':
+      // why: the login is in, the statement may be fine; a grant is missing for what it reads (the app's own login may have it).
+      return new DbError('denied', `${msg} (GRANT SELECT on it to ${opts.user} to explain it)`, code);
     case 'ER_NO_SUCH_TABLE':
       return new DbError('unknown-table', msg, code);
     case 'ER_BAD_FIELD_ERROR':

@@ -14,6 +14,7 @@ import { adviseStatement, type Advice } from '../core/analysis/advisor';
 import { planFindings, type PlanFinding } from '../core/analysis/planFindings';
 import { statementFacts } from '../core/analysis/planFindingsQuery';
 import { readPartAsSelect } from '../core/plan/explainable';
+import { judgeExplainFailure, type SchemaFileTables } from '../core/plan/explainFailure';
 import { prepareStatement } from '../core/plan/statementPrep';
 import { mergeJsonDetail, normalizeJson } from '../core/plan/normalizeJson';
 import { normalizeTabular } from '../core/plan/normalizeTabular';
@@ -43,7 +44,12 @@ export interface ExplainResult {
   planNote?: string;
   /** Why no plan exists (INSERT … VALUES, a dynamic table name …); not an error. */
   skipped?: string;
-  error?: { kind: DbErrorKind | 'fill'; message: string };
+  /**
+   * Why EXPLAIN failed. `notExplained` is set when the failure says nothing against the statement (a
+   * table of another database, a refusal, a lock, a missing grant …): shown as information, never as
+   * a warning on the statement (src/core/plan/explainFailure.ts).
+   */
+  error?: { kind: DbErrorKind | 'fill'; message: string; notExplained?: string };
   /** True when served from the plan cache. */
   cached: boolean;
   /** Schema generation the result belongs to. */
@@ -54,6 +60,12 @@ export interface ExplainServiceOptions {
   /** Also run EXPLAIN FORMAT=JSON (default true): adds MariaDB's `filtered`, costs and the raw document. */
   json?: boolean;
   cacheSize?: number;
+  /**
+   * The tables the workspace's schema files define, asked when EXPLAIN fails: a table the connected
+   * database lacks but another database's schema file defines makes the statement "not explained",
+   * not wrong. Without it, such failures stay warnings.
+   */
+  workspaceTables?: () => Promise<readonly SchemaFileTables[]> | readonly SchemaFileTables[];
 }
 
 export class ExplainService {
@@ -138,10 +150,25 @@ export class ExplainService {
       result.findings = planFindings(plan, facts, schema, { advice: result.advice, ...(prep.offset !== undefined ? { offset: prep.offset } : {}), ...(lockingClause ? { locking: lockingClause } : prep.kind === 'update' || prep.kind === 'delete' ? { locking: prep.kind.toUpperCase() } : {}) });
     } catch (err) {
       const e = err instanceof DbError ? err : classifyError(err, this.db.options);
-      // why: a failure is never cached as the statement's plan: the next hover asks the server again.
-      return { ...result, error: { kind: e.kind, message: e.message } };
+      // why: a failure is never cached as the statement's plan: the next hover asks the server again
+      // (and the schema files it is judged by may have changed since).
+      return { ...result, error: await this.judge(e, target, schema, filled.substitutions) };
     }
     return this.remember(sql, result);
+  }
+
+  /** The failure as the statement's fault (a warning) or not (`notExplained`), by what the workspace defines. */
+  private async judge(e: DbError, sql: string, schema: Schema, substitutions: readonly Substitution[]): Promise<NonNullable<ExplainResult['error']>> {
+    let files: readonly SchemaFileTables[] | undefined;
+    try {
+      files = await this.options.workspaceTables?.();
+    } catch {
+      // why: unreadable schema files leave the failure as the server put it, never lose it.
+      files = undefined;
+    }
+    const runTimeParts = substitutions.filter((s) => s.placeholder === DYNAMIC_MARK).map((s) => s.value);
+    const j = judgeExplainFailure({ kind: e.kind, message: e.message, sql, schema, runTimeParts, ...(files ? { files } : {}) });
+    return { kind: e.kind, message: j.message, ...(j.notExplained ? { notExplained: j.notExplained } : {}) };
   }
 
   private remember(sql: string, r: ExplainResult): ExplainResult {

@@ -14,6 +14,7 @@ import { readConfig } from './config';
 import { coreFactsProvider } from './factsProvider';
 import { Logger } from './logger';
 import { SiteIndex } from './siteIndex';
+import { WorkspaceTables } from './schemaFiles';
 import { statementsFeature } from './statements/statementsFeature';
 import { ConnectionManager } from './connection/connectionManager';
 import { connectionFeature } from './connection/connectionFeature';
@@ -38,6 +39,8 @@ export interface BaseServices {
   connection: ConnectionManager;
   /** Runs and the report panel: import features call `report.recordRun(...)` after each log import. */
   report: ReportServices;
+  /** What the workspace's schema files define (read again when a .sql file changes). */
+  workspaceTables: WorkspaceTables;
 }
 
 /** What features get handed. */
@@ -70,9 +73,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const index = new SiteIndex(coreFactsProvider(grammarDir), logger, readConfig(logger).scan,
     (folder) => readConfig(logger, folder.uri).scan);
   const presence = new StatementPresence(index);
-  const connection = new ConnectionManager(context.secrets, logger, context.globalState, context.workspaceState);
-  context.subscriptions.push(index, presence, connection);
-  const base: BaseServices = { logger, index, presence, connection, report: createReport(context, logger) };
+  const workspaceTables = new WorkspaceTables();
+  const connection = new ConnectionManager(context.secrets, logger, context.globalState, context.workspaceState, () => workspaceTables.tables());
+  context.subscriptions.push(index, presence, workspaceTables, connection);
+  const base: BaseServices = { logger, index, presence, connection, report: createReport(context, logger), workspaceTables };
   const nPlusOne = new NPlusOneService(index, connection, logger);
   const queries = new QueriesService(context, base, nPlusOne);
   const endpoints = new EndpointsService(context, base);

@@ -4,8 +4,8 @@
  * plus the redundant indexes already in the schema. The schema comes from the database (connection
  * options) or, offline, from schema files (`--schema FILE.sql`, else the .sql files under DIR).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
@@ -21,7 +21,8 @@ import { DbConnection } from '../../db/connection';
 import { SSH_ARG_OPTIONS, sshFromArgs } from '../sshArgs';
 import { readSchema } from '../../db/schemaReader';
 import { fsGrammarSource } from '../../node/grammars';
-import { scanProject, SKIPPED_DIRS } from '../../node/scanDir';
+import { scanProject } from '../../node/scanDir';
+import { findSchemaFiles } from '../../node/schemaFiles';
 
 const HELP = `usage: query-insight advise [DIR] [options]
 
@@ -46,25 +47,6 @@ options:
                                        columns, coveredBy, ddl, reason}`;
 
 const siteLine = (s: SqlSite) => (s.textStart ?? s.range.start).line + 1;
-
-/** .sql files under `root` (skipping vendored and generated directories) that contain a CREATE TABLE. */
-async function findSchemaFiles(root: string, depth = 6): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (dir: string, d: number): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) { if (d > 0 && !SKIPPED_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(p, d - 1); continue; }
-      if (!e.isFile() || !/\.sql$/i.test(e.name)) continue;
-      const st = await stat(p).catch(() => undefined);
-      if (!st || st.size > 8 * 1024 * 1024) continue;
-      const text = await readFile(p, 'utf8').catch(() => '');
-      if (/\bCREATE\s+(?:TEMPORARY\s+)?TABLE\b/i.test(text)) out.push(p);
-    }
-  };
-  await walk(root, depth);
-  return out.sort();
-}
 
 export const adviseCommand: Command = {
   name: 'advise',

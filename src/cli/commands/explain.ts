@@ -1,7 +1,7 @@
 /** `query-insight explain DIR`: EXPLAIN every SQL statement of an app against its database and print the plan findings. */
 import { formatCount } from '../../core/format/numbers';
-import { resolve } from 'node:path';
-import { stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
@@ -11,6 +11,8 @@ import { ParserSet } from '../../core/source/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { fsGrammarSource } from '../../node/grammars';
 import { scanProject } from '../../node/scanDir';
+import { findSchemaFiles, projectRoot } from '../../node/schemaFiles';
+import { schemaFileTables, type SchemaFileTables } from '../../core/plan/explainFailure';
 import { DbConnection } from '../../db/connection';
 import { ExplainService } from '../../db/explainService';
 import { describeLimits, measureRefusal, measureStatement } from '../../db/measureService';
@@ -26,6 +28,12 @@ full-table-scan, full-index-scan, filesort, temporary-table, join-without-index,
 function-on-column, leading-wildcard, or-across-columns, rows-examined-ratio (and explain-error
 when the server rejects a statement, e.g. an unknown table).
 
+A failure that says nothing against the statement is not-explained (information) with its reason:
+a table the database lacks but a schema file defines for another database (a tenant schema kept in
+SQLite), a part built at run time that the server cannot read as completed here, a missing grant,
+a lock or the time limit, or a statement the guard does not send. A table no schema file defines
+stays an explain-error warning (a typo, or a missing migration).
+
 The session is read-only: only EXPLAIN, schema reads, sampling reads and SET are sent (and, with
 --analyze, the measured SELECTs).
 The password comes from the MYSQL_PWD environment variable (or the variable named by
@@ -40,6 +48,9 @@ options:
 ${SSH_HELP}
   --password-env NAME      read the password from environment variable NAME (default MYSQL_PWD)
   --timeout MS             per-statement time limit (default 5000)
+  --schema FILE.sql        schema file(s) that say where a table the database lacks is defined
+                           (repeatable; default: the .sql files with CREATE TABLE in the git
+                           repository DIR is in, else under DIR)
   --format table|json|md   output (default table); json = JSON Lines, one object per finding:
                            file, line, code, severity, table, message, sql, filledSql, plan (the rows
                            the finding rests on)
@@ -101,6 +112,17 @@ async function promptPassword(io: CommandIo): Promise<string | undefined> {
   });
 }
 
+/** What the schema files define, named relative to where the command runs (so a terminal can open them). */
+async function readSchemaFiles(paths: readonly string[], cwd: string): Promise<SchemaFileTables[]> {
+  const out: SchemaFileTables[] = [];
+  for (const p of paths) {
+    let text: string;
+    try { text = await readFile(p, 'utf8'); } catch (err) { throw new UsageError(`cannot read schema file ${p}: ${(err as Error).message}`); }
+    out.push(schemaFileTables(relative(cwd, p).split(sep).join('/'), text));
+  }
+  return out;
+}
+
 export const explainCommand: Command = {
   name: 'explain',
   summary: 'EXPLAIN every statement of an app against its database; print plan findings',
@@ -110,7 +132,8 @@ export const explainCommand: Command = {
       args, allowPositionals: true, options: {
         host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' }, user: { type: 'string' },
         database: { type: 'string' }, 'password-env': { type: 'string' }, format: { type: 'string' },
-        'fail-on': { type: 'string' }, analyze: { type: 'boolean' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS, ...GUARD_ARG_OPTIONS,
+        'fail-on': { type: 'string' }, analyze: { type: 'boolean' }, timeout: { type: 'string' }, password: { type: 'string' },
+        schema: { type: 'string', multiple: true }, ...SSH_ARG_OPTIONS, ...GUARD_ARG_OPTIONS,
       },
     });
     if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
@@ -135,10 +158,11 @@ export const explainCommand: Command = {
 
     const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource()), { routes: false }));
     const sites: SqlSite[] = scan.facts.flatMap((f) => f.sites);
+    const tables = await readSchemaFiles(values.schema?.map((f) => resolve(io.cwd, f)) ?? await findSchemaFiles(projectRoot(root)), io.cwd);
     const svc = new ExplainService(new DbConnection({
       host: values.host, port, socket: values.socket, user: values.user, password, database: values.database, queryTimeoutMs: timeout, ssh,
       allowFunctions: allowFunctionsFromArgs(values, values.database),
-    }));
+    }), { workspaceTables: () => tables });
     const started = Date.now();
     const rows: ExplainRow[] = [];
     let explained = 0;
@@ -146,6 +170,7 @@ export const explainCommand: Command = {
     let errors = 0;
     let stopped: string | undefined;
     let notExplained = 0;
+    let notTheStatement = 0;
     let measuredCount = 0;
     let measureLimits = '';
     try {
@@ -160,6 +185,11 @@ export const explainCommand: Command = {
         const line = scanRow(site).line;
         // why: a killed connection opens again; a server that went away stops the run at once.
         if (r.error && (stopped = await stopReason(svc.db, r.error.kind, r.error.message)) === undefined && r.error.kind === 'connection-lost') r = await svc.explainSite(site);
+        if (r.error?.notExplained && !stopped) {
+          notTheStatement++;
+          rows.push({ file: site.file, line, code: 'not-explained', severity: 'info', message: `not explained: ${r.error.notExplained}`, sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: [] });
+          continue;
+        }
         if (r.error) {
           errors++;
           rows.push({ file: site.file, line, code: 'explain-error', severity: 'warning', message: `${r.error.kind}: ${r.error.message}`, sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: [] });
@@ -221,7 +251,8 @@ export const explainCommand: Command = {
     }
     const server = svc.db.server;
     io.stderr.write(`explained ${explained} of ${sites.length} statements on ${server ? `${server.flavor} ${server.version}` : 'the server'} in ${Date.now() - started} ms`
-      + `${measuredCount ? `; measured ${measuredCount} (ANALYZE, ${measureLimits} each)` : ''}: ${rows.length - errors} findings${skipped ? `; ${skipped} without a plan (INSERT … VALUES, run-time table names …)` : ''}${errors ? `; ${errors} errors` : ''}\n`);
+      + `${measuredCount ? `; measured ${measuredCount} (ANALYZE, ${measureLimits} each)` : ''}: ${rows.length - errors - notTheStatement} findings${skipped ? `; ${skipped} without a plan (INSERT … VALUES, run-time table names …)` : ''}`
+      + `${notTheStatement ? `; ${notTheStatement} not explained (not-explained rows say why)` : ''}${errors ? `; ${errors} errors` : ''}\n`);
     if (stopped) {
       io.stderr.write(`query-insight explain: stopped: ${stopped}; ${notExplained} statements not explained\n`);
       return EXIT_SERVER_GONE;

@@ -281,7 +281,8 @@ export function inlineIndexes(text: string, ct: CreateTable): IndexDef[] {
   return out;
 }
 
-function columnsOf(ct: CreateTable): ColumnInfo[] {
+/** The columns a CREATE TABLE defines, in order (keys and constraints left out). */
+export function columnsOf(ct: CreateTable): ColumnInfo[] {
   const cols: ColumnInfo[] = [];
   for (const d of ct.definitions) {
     if (DEF_KEYWORDS.test(d.text)) continue;

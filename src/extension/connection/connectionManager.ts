@@ -13,6 +13,7 @@ import { sshOptionsFromSettings, type HostKeyInfo, type SshOptions, type SshSett
 import { knownHostsVerifier } from '../../node/ssh/knownHostsStore';
 import { resolveSshLogin } from '../../node/ssh/sshLogin';
 import type { Schema } from '../../core/model';
+import type { SchemaFileTables } from '../../core/plan/explainFailure';
 import type { Logger } from '../logger';
 import { isConfigured, secretKey, targetLabel, viaSshLabel, type ConnectionSettings } from './connectionProfile';
 
@@ -87,6 +88,8 @@ export class ConnectionManager implements vscode.Disposable {
     private readonly hostKeys: vscode.Memento,
     /** Remembers, per workspace, the stored functions EXPLAIN may call. */
     private readonly allowedFunctions?: vscode.Memento,
+    /** What the workspace's schema files define: an EXPLAIN failure on a table of another database is judged by it. */
+    private readonly workspaceTables?: () => Promise<readonly SchemaFileTables[]>,
   ) {
     this.subscriptions.push(
       secrets.onDidChange((e) => {
@@ -260,7 +263,7 @@ export class ConnectionManager implements vscode.Disposable {
       allowFunctions: (names: string[]) => this.allowFunctions(names),
       ...(ssh ? { ssh } : {}),
     });
-    const service = new ExplainService(db);
+    const service = new ExplainService(db, this.workspaceTables ? { workspaceTables: this.workspaceTables } : {});
     try {
       const server = await db.connect();
       const schema = await service.schema();

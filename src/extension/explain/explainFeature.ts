@@ -19,8 +19,10 @@ export const SOURCE_SELECTOR: vscode.DocumentSelector = ['go', 'ruby', 'python',
   'typescript', 'typescriptreact', 'perl', 'rust'].flatMap((language) => [{ language, scheme: 'file' }, { language, scheme: 'vscode-remote' }]);
 
 export const explainFeature: Feature = ({ context, services }) => {
-  const { index, connection: manager, logger, report, queries } = services;
+  const { index, connection: manager, logger, report, queries, workspaceTables } = services;
   const diagnostics = new ExplainDiagnostics(index, manager, logger);
+  // why: a failure on a table no schema file defined may be judged otherwise once one does (and back).
+  context.subscriptions.push(workspaceTables.onDidChange(() => diagnostics.refreshAll()));
   context.subscriptions.push(
     diagnostics,
     vscode.languages.registerHoverProvider(SOURCE_SELECTOR, new ExplainHoverProvider(index, manager, logger, [queries.hoverSection])),

@@ -2,7 +2,8 @@
  * What the plan diagnostics of one SQL site say: its plan findings tied to the statement's range
  * (code = finding code, the plan rows and the suggested index in `data`), or one `explain-failed`
  * finding when the statement itself could not be explained (unknown table or column, SQL the server
- * cannot parse, a timeout). Connection failures are the status bar's, not the site's. Pure.
+ * cannot parse). A failure that says nothing against the statement (`notExplained`: a table of another
+ * database, a lock, a refusal …) is the hover's, not a squiggle; connection failures are the status bar's. Pure.
  */
 import type { Finding, IndexSuggestion, SqlSite } from '../../core/model';
 import type { PlanFinding } from '../../core/analysis/planFindings';
@@ -15,7 +16,7 @@ const STATEMENT_ERRORS: ReadonlySet<string> = new Set(['unknown-table', 'unknown
 
 export interface ExplainOutcome {
   findings: readonly PlanFinding[];
-  error?: { kind: string; message: string };
+  error?: { kind: string; message: string; notExplained?: string };
 }
 
 /** The suggestion that addresses a finding on `table` (same table, case-insensitive). */
@@ -27,7 +28,7 @@ export function suggestionFor(table: string | undefined, suggestions: readonly I
 /** The findings to show as diagnostics on `site`. */
 export function explainFindings(site: SqlSite, outcome: ExplainOutcome, suggestions: readonly IndexSuggestion[] = []): Finding[] {
   if (outcome.error) {
-    if (!STATEMENT_ERRORS.has(outcome.error.kind)) return [];
+    if (!STATEMENT_ERRORS.has(outcome.error.kind) || outcome.error.notExplained) return [];
     return [{
       code: EXPLAIN_FAILED, severity: 'warning', file: site.file, range: site.range,
       message: `EXPLAIN failed (${outcome.error.kind}): ${outcome.error.message}`,

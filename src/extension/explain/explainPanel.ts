@@ -42,7 +42,7 @@ export function explainStatementCommand(index: SiteIndex, manager: ConnectionMan
     }
     const r = a.result;
     if (!r.plan) {
-      const why = r.error ? `EXPLAIN failed (${r.error.kind}): ${r.error.message}` : `no plan${r.skipped ? `: ${r.skipped}` : ''}`;
+      const why = r.error?.notExplained ? `not explained: ${r.error.notExplained}` : r.error ? `EXPLAIN failed (${r.error.kind}): ${r.error.message}` : `no plan${r.skipped ? `: ${r.skipped}` : ''}`;
       void vscode.window.showWarningMessage(`Query Insight: ${why}`);
       return false;
     }

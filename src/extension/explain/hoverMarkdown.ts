@@ -23,7 +23,8 @@ export interface ExplainHoverInput {
   /** How the plan was read, when a person should know (JSON unreadable, tabular shown). */
   planNote?: string;
   skipped?: string;
-  error?: { kind: string; message: string };
+  /** `notExplained`: the failure says nothing against the statement (another database's table, a lock …). */
+  error?: { kind: string; message: string; notExplained?: string };
   suggestions: readonly IndexSuggestion[];
   /** `MariaDB 10.11.6` */
   server?: string;
@@ -109,6 +110,7 @@ const SEVERITY_RANK: Record<string, number> = { error: 0, warning: 1, info: 2, h
 /** The verdict line: the worst finding (and how many more), or why there is no plan, or a clean plan. */
 function summaryLine(input: ExplainHoverInput): string {
   const on = `${input.server ? ` · ${escapeMarkdown(input.server)}` : ''}${input.cached ? ' (cached)' : ''}`;
+  if (input.error?.notExplained) return `**Query Insight** · $(info) not explained: ${escapeMarkdown(input.error.notExplained)}${on}`;
   if (input.error) return `**Query Insight** · $(error) EXPLAIN failed (${escapeMarkdown(input.error.kind)}): ${escapeMarkdown(input.error.message)}${on}`;
   if (!input.plan) return `**Query Insight** · no plan${input.skipped ? `: ${escapeMarkdown(input.skipped)}` : ''}${on}`;
   const worst = [...input.findings].sort((a, b) => (SEVERITY_RANK[a.severity] ?? 9) - (SEVERITY_RANK[b.severity] ?? 9))[0];
@@ -138,7 +140,7 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
   }
   const links: string[] = [];
   if (input.plan && commands.showPlan) { links.push(commandLink('Show plan', commands.showPlan.command, commands.showPlan.args)); used.add(commands.showPlan.command); }
-  if (input.error) { links.push(commandLink('Show Log', commands.showLog, {})); used.add(commands.showLog); }
+  if (input.error && !input.error.notExplained) { links.push(commandLink('Show Log', commands.showLog, {})); used.add(commands.showLog); }
   if (links.length) out.push('', links.join(' · '));
   if (input.plan && input.plan.rows.length) {
     out.push('', '<details><summary>Plan</summary>', '', planTable(input.plan), '');
@@ -174,6 +176,7 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
   const explained = input.explainedSql ?? input.filledSql;
   if (input.explainedWithout?.length) out.push('', `Explained without ${escapeMarkdown(input.explainedWithout.join(', '))}: the plan is the same, and the read-only session cannot take locks.`);
   if (input.planNote) out.push('', `$(info) ${escapeMarkdown(input.planNote)}`);
+  if (input.error?.notExplained && !input.error.notExplained.includes(input.error.message)) out.push('', `The server said: ${escapeMarkdown(input.error.message)}`);
   if (explained && explained !== input.sql) out.push('', 'Explained as:', '', codeBlock(explained));
   return { markdown: out.join('\n'), enabledCommands: [...used] };
 }

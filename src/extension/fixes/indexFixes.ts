@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { PLAN_FINDING_CODES } from '../../core/analysis/planFindings';
-import { addIndexToSchemaText, findSchemaFile, type WorkspaceSqlFile } from '../../core/analysis/schemaFileEdit';
+import { addIndexToSchemaText, findSchemaFile } from '../../core/analysis/schemaFileEdit';
 import { formatCompact } from '../../core/format/numbers';
 import type { IndexSuggestion, SqlSite } from '../../core/model';
 import { summarizePlan, verifyIndex, VerifyCancelled } from '../../db/indexVerifier';
@@ -18,7 +18,8 @@ import { COMMANDS } from '../commands';
 import type { ConnectionManager } from '../connection/connectionManager';
 import { DIAGNOSTIC_SOURCE, toVsRange } from '../convert';
 import type { Logger } from '../logger';
-import { relativePath, type SiteIndex } from '../siteIndex';
+import type { SiteIndex } from '../siteIndex';
+import { workspaceSqlFiles } from '../schemaFiles';
 import { analyzeSite, refOf, siteOf, type SiteAnalysis, type SiteRef } from '../explain/siteAnalysis';
 import { suggestionFor } from '../explain/explainFindings';
 
@@ -149,20 +150,6 @@ export function addIndexToDatabaseCommand(index: SiteIndex, manager: ConnectionM
       logger.showError(`Query Insight: adding ${names} failed`, err);
     }
   };
-}
-
-async function workspaceSqlFiles(): Promise<(WorkspaceSqlFile & { uri: vscode.Uri })[]> {
-  const uris = await vscode.workspace.findFiles('**/*.sql', '**/{node_modules,vendor,.git}/**', 500);
-  const out: (WorkspaceSqlFile & { uri: vscode.Uri })[] = [];
-  for (const uri of uris) {
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open) { out.push({ uri, path: relativePath(uri), text: open.getText() }); continue; }
-    const stat = await vscode.workspace.fs.stat(uri);
-    // why: multi-megabyte dumps of data are never the schema file and would cost a read each.
-    if (stat.size > 2 * 1024 * 1024) continue;
-    out.push({ uri, path: relativePath(uri), text: Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8') });
-  }
-  return out;
 }
 
 /** The suggestions whose table has a CREATE TABLE in a workspace .sql file that lacks the index. */

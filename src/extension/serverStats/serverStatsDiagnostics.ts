@@ -5,7 +5,6 @@
  * confirmation showing the exact statement (the guard sends DDL only when confirmed).
  */
 import * as vscode from 'vscode';
-import type { WorkspaceSqlFile } from '../../core/analysis/schemaFileEdit';
 import type { Finding } from '../../core/model';
 import { findIndexDefinition } from '../../core/serverStats/indexLocations';
 import { fullScanFindings, unusedIndexFindings } from '../../core/serverStats/serverStatsFindings';
@@ -15,21 +14,10 @@ import { COMMANDS } from '../commands';
 import { command } from '../feature';
 import { toDiagnostic } from '../convert';
 import type { Services } from '../extension';
-import { relativePath } from '../siteIndex';
+import { workspaceSqlFiles } from '../schemaFiles';
 
 /** The quick fix's argument: which index, in which database. */
 export interface DropIndexTarget { schema: string; table: string; index: string }
-
-async function workspaceSqlFiles(): Promise<(WorkspaceSqlFile & { uri: vscode.Uri })[]> {
-  const uris = await vscode.workspace.findFiles('**/*.sql', '**/{node_modules,vendor,.git}/**', 500);
-  const out: (WorkspaceSqlFile & { uri: vscode.Uri })[] = [];
-  for (const uri of uris) {
-    // why: multi-megabyte data dumps are never the schema file and would cost a read each.
-    if ((await vscode.workspace.fs.stat(uri)).size > 2 * 1024 * 1024) continue;
-    out.push({ uri, path: relativePath(uri), text: Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8') });
-  }
-  return out;
-}
 
 function isTarget(v: unknown): v is DropIndexTarget {
   const o = v as Record<string, unknown> | undefined;

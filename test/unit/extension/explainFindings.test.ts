@@ -36,6 +36,12 @@ void test('statement errors show on the site; connection errors do not (the stat
   for (const kind of ['syntax', 'timeout', 'unknown-column']) assert.equal(explainFindings(site, { findings: [], error: { kind, message: 'x' } }).length, 1, kind);
 });
 
+void test('a failure that says nothing against the statement (a table of another database, a lock …) is no squiggle', () => {
+  for (const kind of ['unknown-table', 'syntax', 'timeout', 'refused', 'denied']) {
+    assert.deepEqual(explainFindings(site, { findings: [], error: { kind, message: 'x', notExplained: '`scores` is not in the connected database `isupic` (defined in sql/tenant.sql)' } }), [], kind);
+  }
+});
+
 void test('suggestionFor matches the finding\'s table case-insensitively, none without a table', () => {
   const list = [idx('comments', 'a'), idx('posts', 'b')];
   assert.equal(suggestionFor('POSTS', list)?.name, 'b');

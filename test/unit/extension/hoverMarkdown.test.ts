@@ -61,6 +61,17 @@ void test('no links and no trusted commands without a suggestion; errors offer o
   assert.match(err.markdown, /EXPLAIN failed \(unknown\\-table\): Table 'isupic\\\.nope' doesn't exist/);
 });
 
+void test('a statement not explained for a reason outside it says so, with the server\'s words, and no error mark', () => {
+  const { markdown, enabledCommands } = explainHoverMarkdown({
+    sql: 'SELECT * FROM scores', findings: [], substitutions: [], suggestions: [],
+    error: { kind: 'unknown-table', message: "Table 'isupic.scores' doesn't exist", notExplained: '`scores` is not in the connected database `isupic` (defined in sql/tenant.sql)' },
+  }, commands);
+  assert.equal(markdown.split('\n')[0], '**Query Insight** · $(info) not explained: \\`scores\\` is not in the connected database \\`isupic\\` \\(defined in sql/tenant\\.sql\\)');
+  assert.match(markdown, /The server said: Table 'isupic\\\.scores' doesn't exist/);
+  assert.doesNotMatch(markdown, /\$\(error\)|EXPLAIN failed/);
+  assert.deepEqual(enabledCommands, []);
+});
+
 void test('quoted text is escaped: no link, HTML, emphasis or table cell can come from a statement or a message', () => {
   const evil = '[run](command:queryInsight.addIndexToDatabase?%5B%5D) <img src=x> | *x* `y`';
   const e = escapeMarkdown(evil);
