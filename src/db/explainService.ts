@@ -120,7 +120,7 @@ export class ExplainService {
     if (!filled.ok) return this.remember(sql, { ...base, ...without, skipped: filled.reason });
     const result: ExplainResult = { ...base, ...without, ...(lockingClause ? { lockingClause } : {}), substitutions: filled.substitutions, filledSql: filled.sql };
     // why: the advisor reads placeholders as parameters (an IN (?) as a list); a dynamic part is not SQL, so it reads the filled text then.
-    result.advice = adviseStatement(prep.sql.includes(DYNAMIC_MARK) ? filled.sql : prep.sql, { schema });
+    result.advice = adviseStatement(prep.sql.includes(DYNAMIC_MARK) ? filled.sql : prep.sql, { schema, fromDatabase: true });
     let target = filled.sql;
     if (prep.kind !== 'select') {
       const read = readPartAsSelect(filled.sql);

@@ -106,13 +106,18 @@ export const adviseCommand: Command = {
     const sites = scan.facts.flatMap((f) => f.sites);
     const items: Parameters<typeof mergeSuggestions>[0] = [];
     let unparsed = 0, statements = 0;
+    /** Statements on tables the database lacks (another database's, or typos), and those tables. */
+    let elsewhere = 0;
+    const lacking = new Set<string>();
     for (const s of sites) {
       // why: the same statement text explain advises from (locking clause and INTO list left out; incomplete text skipped).
       const prep = prepareStatement(s.sql);
       if (!prep.ok) continue;
-      const advice = adviseStatement(prep.sql, { schema });
+      const advice = adviseStatement(prep.sql, { schema, fromDatabase: connect });
       if (advice.error) { unparsed++; continue; }
       statements++;
+      const missing = advice.served.filter((t) => t.missing);
+      if (missing.length) { elsewhere++; for (const t of missing) lacking.add(t.table); }
       for (const suggestion of advice.suggestions) items.push({ suggestion, site: { file: s.file, line: siteLine(s), sql: s.sql } });
     }
     const merged = mergeSuggestions(items, schema);
@@ -151,6 +156,7 @@ export const adviseCommand: Command = {
       }
     }
     io.stderr.write(`${statements} statements analysed in ${scan.files} files${unparsed ? `, ${unparsed} not parsed` : ''}; `
+      + `${elsewhere ? `${elsewhere} read tables the database lacks (${[...lacking].sort().join(', ')}): no index suggested on those; ` : ''}`
       + `${merged.length} index suggestions, ${redundant.length} redundant indexes; ${schemaNote}\n`);
     return 0;
   },

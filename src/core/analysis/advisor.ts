@@ -16,10 +16,22 @@ export interface AdviseOptions {
   largeTableRows?: number;
   /** Most extra columns appended to make an index covering (0 disables covering suggestions). */
   maxCoveringExtra?: number;
+  /**
+   * The schema was read from the database the DDL would go to, so a table missing from it is not
+   * there (another database's, or a typo): no index is suggested for it, as none could be added.
+   * Schema files read offline may be partial: a table they lack still gets a suggestion then.
+   */
+  fromDatabase?: boolean;
 }
 
 /** A table the statement reads that needs no new index, and why. */
-export interface ServedTable { table: string; index?: string; reason: string }
+export interface ServedTable {
+  table: string;
+  index?: string;
+  reason: string;
+  /** The table is not in the database (AdviseOptions.fromDatabase): nothing to index there. */
+  missing?: boolean;
+}
 
 export interface Advice {
   suggestions: IndexSuggestion[];
@@ -348,7 +360,13 @@ function adviseBlock(ctx: Ctx, block: QueryBlock, sub: boolean): void {
   for (const t of block.tables) {
     if (t.join === 'derived') continue;
     const info = tableInfo(ctx.opts.schema, t.table);
-    if (ctx.opts.schema && !info) ctx.out.notes.push(`table ${t.table} is not in the schema`);
+    if (ctx.opts.schema && !info) {
+      ctx.out.notes.push(`table ${t.table} is not in the schema`);
+      if (ctx.opts.fromDatabase) {
+        ctx.out.served.push({ table: t.table, reason: `not in database ${ctx.opts.schema.database}: no index can be added there`, missing: true });
+        continue;
+      }
+    }
     const isDriving = t === driving;
     const at = order.get(t.key) ?? 0;
     const readBefore: ReadBefore = (other) => !keys.has(other) || (!isDriving && (order.get(other) ?? Infinity) < at);

@@ -71,7 +71,7 @@ export async function analyzeSite(manager: ConnectionManager, site: SqlSite): Pr
     if (!advice) {
       const schema = await session.service.schema();
       const sql = site.sql.includes(DYNAMIC_MARK) ? (result.filledSql ?? site.sql) : site.sql;
-      advice = adviseStatement(sql, { schema });
+      advice = adviseStatement(sql, { schema, fromDatabase: true });
       session.memo.set(key, advice);
     }
   }

@@ -36,3 +36,16 @@ void test('the reason claims "more distinct values first" only when the distinct
   const two = adviseStatement('SELECT id FROM items WHERE status = ? AND category_id = ? AND seller_id = ?', { schema: SCHEMA });
   assert.match(two.suggestions[0]?.reason ?? '', /more distinct values first/, JSON.stringify(two));
 });
+
+void test('a table the database lacks gets no index when the schema is the database\'s own; from schema files it still does', () => {
+  // A statement on a table of another database (a tenant table kept in SQLite), joined with one of this database.
+  const sql = 'SELECT s.points FROM match_score s JOIN users u ON u.id = s.user_id WHERE s.round_id = ? ORDER BY s.points DESC';
+  const db = adviseStatement(sql, { schema: SCHEMA, fromDatabase: true });
+  assert.deepEqual(db.suggestions, []);
+  assert.deepEqual(db.served.filter((t) => t.missing).map((t) => [t.table, t.reason]), [['match_score', 'not in database isuconp: no index can be added there']]);
+  const files = adviseStatement(sql, { schema: SCHEMA });
+  assert.deepEqual(files.suggestions.map((s) => `${s.table}(${s.columns.join(',')})`), ['match_score(round_id,points)']);
+  assert.ok(files.served.every((t) => !t.missing));
+  // Tables the database has are advised as before.
+  assert.deepEqual(adviseStatement('SELECT * FROM posts WHERE user_id = ?', { schema: SCHEMA, fromDatabase: true }).suggestions.map((s) => s.columns), [['user_id']]);
+});
