@@ -37,7 +37,7 @@ class WorkerCommand implements RemoteCommand {
   readonly ended = new Promise<RemoteEnd>((resolve) => { this.settle = resolve; });
   readonly stdout: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => this.chunks() };
 
-  constructor(private readonly id: number, private readonly runner: WorkerRunner) {}
+  constructor(private readonly id: number, private readonly runner: WorkerRunner, readonly ring: Buffer) {}
 
   push(chunk: Buffer): void {
     this.queue.push(chunk);
@@ -62,8 +62,8 @@ class WorkerCommand implements RemoteCommand {
       const chunk = this.queue.shift();
       if (chunk) {
         yield chunk;
-        // why: acknowledged once the reader asks for more, i.e. after it has parsed this chunk; its memory goes back with it.
-        this.runner.ack(this.id, chunk);
+        // why: acknowledged once the reader asks for more, i.e. after it has parsed this chunk; the worker may then write over it.
+        this.runner.ack(this.id, chunk.length);
         continue;
       }
       if (this.done) return;
@@ -114,11 +114,9 @@ export class WorkerRunner implements CommandRunner {
     await worker.terminate();
   }
 
-  /** The reader is done with a chunk: the worker may send that much more, into the chunk's memory. */
-  ack(id: number, chunk: Buffer): void {
-    if (!this.worker || !this.commands.has(id)) return;
-    const buf = chunk.buffer as ArrayBuffer;
-    this.worker.postMessage({ t: 'ack', id, n: chunk.length, buf } satisfies ToWorker, [buf]);
+  /** The reader is done with the next `n` bytes: their part of the ring is the worker's again. */
+  ack(id: number, n: number): void {
+    if (this.worker && this.commands.has(id)) this.send(this.worker, { t: 'ack', id, n });
   }
 
   /** A command nobody reads any more: the worker closes its channel. */
@@ -165,7 +163,7 @@ export class WorkerRunner implements CommandRunner {
       case 'opened': {
         const o = this.opening.get(m.id);
         this.opening.delete(m.id);
-        const c = new WorkerCommand(m.id, this);
+        const c = new WorkerCommand(m.id, this, Buffer.from(m.ring));
         this.commands.set(m.id, c);
         if (o) o.resolve(c);
         else c.destroy();
@@ -178,9 +176,11 @@ export class WorkerRunner implements CommandRunner {
         this.holdOpen();
         break;
       }
-      case 'data':
-        this.commands.get(m.id)?.push(Buffer.from(m.buf, 0, m.n));
+      case 'data': {
+        const c = this.commands.get(m.id);
+        c?.push(c.ring.subarray(m.off, m.off + m.n));
         break;
+      }
       case 'end': {
         const c = this.commands.get(m.id);
         this.commands.delete(m.id);

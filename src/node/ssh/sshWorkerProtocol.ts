@@ -13,17 +13,18 @@ export interface WireError { name: string; message: string; kind?: string }
 
 export type ToWorker =
   | { t: 'exec'; id: number; key: string; options: WireSshOptions; command: string }
-  /** `n` bytes of the command's stdout were consumed: the worker may send that much more; `buf` is their memory, back for reuse. */
-  | { t: 'ack'; id: number; n: number; buf?: ArrayBuffer }
+  /** The next `n` bytes of the command's stdout were consumed: their part of the ring is free again. */
+  | { t: 'ack'; id: number; n: number }
   | { t: 'destroy'; id: number }
   | { t: 'verified'; vid: number; ok: boolean }
   | { t: 'close' };
 
 export type FromWorker =
-  | { t: 'opened'; id: number }
+  /** The command runs; its stdout comes through `ring`, memory both threads share. */
+  | { t: 'opened'; id: number; ring: SharedArrayBuffer }
   | { t: 'failed'; id: number; error: WireError }
-  /** `n` bytes of stdout at the start of `buf` (transferred, not copied). */
-  | { t: 'data'; id: number; buf: ArrayBuffer; n: number }
+  /** The next `n` bytes of stdout, in the ring from `off` (they stay there until acknowledged). */
+  | { t: 'data'; id: number; off: number; n: number }
   | { t: 'end'; id: number; exit?: { code: number | null; signal?: string }; stderr: string }
   /** A host key to verify for the session `key`, at `hop` (0: the box, 1: its jump host, …). */
   | { t: 'verify'; vid: number; key: string; hop: number; info: HostKeyInfo }
