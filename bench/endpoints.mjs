@@ -163,6 +163,17 @@ else {
     };
     const local = [];
     const runs = [];
+    // why: a one-line file read the same two ways gives the fixed cost of a remote read (the login,
+    // the start of the user's shell on the box, one command), apart from the streaming itself.
+    const one = join(work, 'one-line.ltsv');
+    writeFileSync(one, readFileSync(log, 'latin1').slice(0, 4096).split('\n')[0] + '\n', 'latin1');
+    const oneArgs = (src) => [cli, 'endpoints', src, '--ssh-key', box.clientKey.path, '-m', M, '--log-format', 'ltsv', '--no-static-groups', '--format', 'json', '--quiet'];
+    const localOne = [];
+    const remoteOne = [];
+    for (let i = 0; i < RUNS; i++) {
+      localOne.push(timed(process.execPath, oneArgs(one), undefined, env));
+      remoteOne.push(timed(process.execPath, oneArgs(`ssh://${box.user}@${box.host}:${box.port}${one}`), undefined, env));
+    }
     for (let i = 0; i < RUNS; i++) {
       local.push(timed(tools[0].cmd, tools[0].args));
       const c0 = sshdCpu();
@@ -186,6 +197,19 @@ else {
       + `(median ${f(med(runs.map((r) => r.cpu)), 2)}), sshd and cat ${f(med(runs.map((r) => r.sshd)), 2)} s (median), `
       + `maxRSS ${f(Math.max(...runs.map((r) => r.rss)), 1)} MB, other load ${runs.map((x) => f(x.other, 1)).join('/')}; ${check.text}`);
     console.log(`remote/local throughput ${f(bl.wall / br.wall, 2)} best, ${f(median(local) / median(runs), 2)} median (goal ≥ 0.8)`);
+    const fixedLocal = median(localOne);
+    const fixedRemote = median(remoteOne);
+    // why: sshd runs the command through the user's login shell, which (bash, under sshd) reads ~/.bashrc first.
+    const shell = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${box.user}:`))?.split(':')[6] || '/bin/sh';
+    const shellRuns = Array.from({ length: 5 }, () => {
+      const t0 = performance.now();
+      // why: the environment sshd gives a session (bash reads ~/.bashrc only at the first shell level).
+      spawnSync(shell, ['-c', 'true'], { env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: homedir(), USER: box.user, SHELL: shell, SSH_CLIENT: '127.0.0.1 40000 22' } });
+      return (performance.now() - t0) / 1000;
+    });
+    console.log(`  a one-line file: local ${f(fixedLocal, 2)} s, remote ${f(fixedRemote, 2)} s (median): ${f(fixedRemote - fixedLocal, 2)} s to log in and run one command; `
+      + `of that, ${shell} -c true as sshd starts it (reading ~/.bashrc) takes ${f(med(shellRuns), 2)} s here`);
+    console.log(`  streaming alone (each run less its one-line time): remote/local ${f((bl.wall - fixedLocal) / (br.wall - fixedRemote), 2)} best, ${f((median(local) - fixedLocal) / (median(runs) - fixedRemote), 2)} median`);
   } finally {
     await box.stop();
   }
