@@ -493,5 +493,10 @@ const UNTIDY_SPACE = /[^\S ]| {2}|^ | $/;
 
 function shorten(s: string, max = 80): string {
   const one = UNTIDY_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+  if (one.length <= max) return one;
+  // A cut inside a `/*?dynamic*/` marker would leave half a comment: cut before the marker instead.
+  let cut = max - 1;
+  const open = one.lastIndexOf('/*', cut - 1);
+  if (open >= 0 && one.indexOf('*/', open) + 2 > cut) cut = open;
+  return `${one.slice(0, cut)}…`;
 }

@@ -17,6 +17,7 @@ import { extractPerl } from './perl/extractPerl';
 import { discoverRoutes } from './routes/discoverRoutes';
 import { loopInfo, uniformFunction } from './factShapes';
 import { ValueFlow, SAME_TEXT, argNodes, type Variant } from './valueFlow';
+import { BUILDS, startsBuilder } from './queryBuilder';
 import { MemoIndex } from './memoised';
 import { loopSources } from './rowFlow';
 import { isRetryBody } from './retryLoop';
@@ -608,9 +609,11 @@ class Walker {
     if (!keys.size) return;
     for (const r of this.callRecs) {
       const shape = r.shape;
-      if (!shape.args || !flow.mentionsWithin(r.argsStart, r.argsEnd, keys)) continue;
+      // `qb.build_query_as()`: the statement is the builder's text, the call is handed it as its receiver.
+      const built = BUILDS.has(shape.name) ? receiverNode(r.node) : null;
+      if (built ? !flow.mentions(built, keys) : !shape.args || !flow.mentionsWithin(r.argsStart, r.argsEnd, keys)) continue;
       if (NOT_A_DB_CALL.test(shape.name) || this.spec.formatCalls.has(shape.name) || this.spec.helpers.has(shape.name)) continue;
-      const args = argNodes(shape.args, this.spec);
+      const args = built ? [built] : argNodes(shape.args, this.spec);
       let onError: boolean | undefined;
       const seen = new Set<string>();
       for (const a of args) {
@@ -706,7 +709,9 @@ const RUNS_PREPARED = /^(?:execute|exec|query|queryrow|querycontext|queryrowcont
 function receiverNode(call: Node): Node | null {
   const direct = call.childForFieldName('object') ?? call.childForFieldName('receiver');
   if (direct) return direct;
-  const fn = call.childForFieldName('function');
+  let fn = call.childForFieldName('function');
+  // Rust's `qb.build_query_as::<T>()`: the method with its type arguments.
+  if (fn?.type === 'generic_function') fn = fn.childForFieldName('function');
   return fn ? fn.childForFieldName('object') ?? fn.childForFieldName('operand') ?? fn.childForFieldName('value') : null;
 }
 
@@ -759,7 +764,7 @@ function leftmost(node: Node, spec: LangSpec): Node | null {
 
 /** A call whose result is the text it is given (SAME_TEXT): at most one argument, the statement's. */
 function keepsText(shape: CallShape | undefined): boolean {
-  return !!shape && SAME_TEXT.has(shape.name) && (shape.args?.namedChildCount ?? 0) <= 1;
+  return !!shape && (SAME_TEXT.has(shape.name) || startsBuilder(shape.callee)) && (shape.args?.namedChildCount ?? 0) <= 1;
 }
 
 function contains(outer: Node, inner: Node): boolean {

@@ -14,6 +14,7 @@ import type { LangSpec, FormatStyle } from './langSpec';
 import type { SqlPart } from './sqlText';
 import { readLiteral, type Literal } from './literal';
 import { evalFormat, type HolePart } from './valueFormat';
+import { Builders, NO_VIEWS, pushedPieces, startsBuilder, viewsPushed, type Push } from './queryBuilder';
 
 /** One value an expression may have: its parts and the literals they come from. */
 export interface Variant {
@@ -31,6 +32,8 @@ export interface Def {
   kind: 'set' | 'append';
   /** Where the variable lives: the block of a block-scoped declaration, else the function (or file). */
   scope: Node;
+  /** Pushes onto a query builder (a chain `qb.push(…).push_bind(…)` is one def), in order; undefined for other defs. */
+  pushes: Push[] | undefined;
 }
 
 /** Variants kept per value; past that, further alternatives are dropped (the first ones stand). */
@@ -73,6 +76,8 @@ export class ValueFlow {
   private readonly elementDefs = new Map<string, Def[]>();
   private readonly values = new Map<Def, Variant[]>();
   private readonly active = new Set<Def>();
+  /** pushedViews' answers. */
+  private readonly viewsPushed = new Map<Def, ReadonlySet<number>>();
   private sqlKeys?: Set<string>;
   /** Where the names of sqlKeys occur, ascending (built on first use). */
   private sqlKeyOffsets?: number[];
@@ -145,10 +150,12 @@ export class ValueFlow {
     const add = (node: Node, target: Node | null | undefined, value: Node | null | undefined, kind: Def['kind'], declare: boolean) => {
       const key = target ? this.keyOf(target) : undefined;
       if (!key) return;
-      const d: Def = { key, node, value: value ?? null, kind, scope: this.scopeOf(node, declare) };
+      const d: Def = { key, node, value: value ?? null, kind, scope: this.scopeOf(node, declare), pushes: undefined };
       const xs = defs.get(key);
       if (xs) xs.push(d); else defs.set(key, [d]);
+      return key;
     };
+    const builders = this.language === 'rust' ? new Builders((n) => this.keyOf(n)) : undefined;
     // why: this pass visits every node of the file; a table by type id rules most of them out with one read.
     const roles = defRoles(spec, this.nodes[0].tree.tables, this.language);
     for (const n of this.nodes) {
@@ -161,7 +168,11 @@ export class ValueFlow {
         const op = n.childForFieldName('operator')?.type;
         if (op === '+=' || op === '.=') add(n, a.target, a.value, 'append', false);
         else if (a.target && ELEMENTS.has(a.target.type)) this.addElement(n, a.target, a.value);
-        else add(n, a.target, a.value, 'set', this.declares(n));
+        else {
+          const declare = this.declares(n);
+          const key = add(n, a.target, a.value, 'set', declare);
+          if (key && builders && a.value?.type === 'call_expression') builders.note(key, a.value, this.scopeOf(n, declare));
+        }
       } else if (role === 2) {
         const op = n.childForFieldName('operator')?.type ?? n.children[1]?.type;
         if (op === '+=' || op === '.=') add(n, n.childForFieldName('left'), n.childForFieldName('right'), 'append', false);
@@ -170,20 +181,33 @@ export class ValueFlow {
         add(n, n.childForFieldName('left'), n.childForFieldName('right'), 'append', false);
       } else if (t === 'call_expression' && this.language === 'rust') {
         const f = n.childForFieldName('function');
-        if (f?.type === 'field_expression' && f.childForFieldName('field')?.text === 'push_str') {
-          add(n, f.childForFieldName('value'), n.childForFieldName('arguments')?.firstNamedChild, 'append', false);
-        }
+        const field = f?.type === 'field_expression' ? f.childForFieldName('field')?.text : undefined;
+        if (field === 'push_str') {
+          add(n, f!.childForFieldName('value'), n.childForFieldName('arguments')?.firstNamedChild, 'append', false);
+        } else if (builders?.size) this.addPushes(n, builders, defs);
       }
     }
     this.defs = defs;
     return defs;
   }
 
+  /** The pushes onto a query builder a chain ending in the call `n` makes, or its handing a builder on to a function. */
+  private addPushes(n: Node, builders: Builders, defs: Map<string, Def[]>): void {
+    const file = (key: string, pushes: Push[]) => {
+      const d: Def = { key, node: n, value: pushes.length === 1 ? pushes[0].value : null, kind: 'append', scope: this.scopeOf(n, false), pushes };
+      const xs = defs.get(key);
+      if (xs) xs.push(d); else defs.set(key, [d]);
+    };
+    const made = builders.pushes(n);
+    if (made) file(made.builder, made.pushes);
+    else for (const key of builders.handedOn(n)) file(key, [{ adds: 'unknown', value: null, sep: undefined, view: 0 }]);
+  }
+
   private addElement(n: Node, target: Node, value: Node | null | undefined): void {
     const obj = target.childForFieldName('object') ?? target.childForFieldName('value') ?? target.childForFieldName('operand') ?? target.firstNamedChild;
     const key = obj ? this.keyOf(obj) : undefined;
     if (!key || !value) return;
-    const d: Def = { key, node: n, value, kind: 'append', scope: this.scopeOf(n, false) };
+    const d: Def = { key, node: n, value, kind: 'append', scope: this.scopeOf(n, false), pushes: undefined };
     const xs = this.elementDefs.get(key);
     if (xs) xs.push(d); else this.elementDefs.set(key, [d]);
   }
@@ -468,12 +492,30 @@ export class ValueFlow {
       for (const p of priorDefs) for (const v of this.valueOf(p, depth + 1)) if (prior.length < MAX_VARIANTS) prior.push(v);
       // Text appended in a loop to a value from before the loop: a part per iteration, how many is not known.
       const grows = loop !== undefined && priorDefs.some((p) => !within(loop, p.node));
-      out = grows ? prior.map((v) => ({ ...v, parts: [...v.parts, { dynamic: true }] }))
-        : product([prior.length ? prior : EMPTY, d.value ? this.eval(d.value, depth + 1) : DYNAMIC]);
+      if (grows) out = prior.map((v) => ({ ...v, parts: [...v.parts, { dynamic: true }] }));
+      else if (d.pushes?.some((p) => p.sep)) {
+        // A separated view writes its separator only after its first push: told apart per assignment reaching `d`.
+        out = [];
+        for (const p of priorDefs.length ? priorDefs : [undefined]) {
+          const added = this.added(d, depth + 1, p ? this.pushedViews(p) : NO_VIEWS);
+          for (const v of product([p ? this.valueOf(p, depth + 1) : EMPTY, added])) if (out.length < MAX_VARIANTS) out.push(v);
+        }
+      } else out = product([prior.length ? prior : EMPTY, this.added(d, depth + 1, NO_VIEWS)]);
     }
     this.active.delete(d);
     this.values.set(d, out);
     return out;
+  }
+
+  /** What the append `d` adds: its value's text, or a builder's pushes (pushedPieces). */
+  private added(d: Def, depth: number, before: ReadonlySet<number>): Variant[] {
+    if (d.pushes) return product(pushedPieces(d.pushes, before, (n) => this.eval(n, depth)));
+    return d.value ? this.eval(d.value, depth) : DYNAMIC;
+  }
+
+  /** The separated views that have pushed on some path through the assignment `d`. */
+  private pushedViews(d: Def): ReadonlySet<number> {
+    return viewsPushed(d, this.viewsPushed, (p) => this.reaching(p.key, p.node));
   }
 
   /** The innermost loop around `n` within its function. */
@@ -501,6 +543,7 @@ export class ValueFlow {
       const recv = fn?.firstNamedChild;
       if (recv && fn?.type === spec.formatMethod.member) return this.format(this.eval(recv, depth + 1), spec.formatMethod.style, args, node, depth);
     }
+    if (args.length === 1 && startsBuilder(shape.callee)) return this.eval(args[0], depth + 1);
     if (spec.helpers.has(shape.name) && args.length) return this.eval(args[0], depth + 1).map((v) => ({ ...v, helper: v.helper ?? shape.callee }));
     if (JOINS.has(shape.name)) return DYNAMIC;
     if (EMPTY_CALLS.has(shape.callee) || (shape.name === 'new' && shape.receiver === 'String')) return EMPTY;

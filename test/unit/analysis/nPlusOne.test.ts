@@ -110,6 +110,17 @@ void test('a loop over the rows of another query raises the severity and carries
   assert.ok(f.related?.some((x) => x.message.includes('rows of this query')));
 });
 
+void test('the outer query named in the message is shortened before a dynamic marker, never inside one', () => {
+  const l = loop(5, 9, 'shelves', 'range');
+  const outer = site('a.go', 3, 'SELECT id FROM books WHERE shelf_id IN (/*?dynamic*/) ORDER BY id', [], { call: 'db.Select', resultVar: 'shelves' });
+  const [f] = detectNPlusOne([facts('a.go', {
+    functions: [fn('index', 1, 12)],
+    sites: [outer, site('a.go', 7, 'SELECT name FROM shelves WHERE id = ?', [l], { call: 'db.Get' })],
+    calls: [call('Select', 3), call('Get', 7, [l])],
+  })]);
+  assert.match(f.message, /rows of "SELECT id FROM books WHERE shelf_id IN \(…" \(line 4\)/);
+});
+
 void test('a statement in the loop header is the outer query, not an N+1', () => {
   // The extractors leave the iterable out of the loop (it runs once), so the header's statement has no loops.
   const l = loop(3, 6, 'db.query("SELECT id FROM posts LIMIT 10")');

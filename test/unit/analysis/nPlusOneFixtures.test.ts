@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { FIXTURES } from '../../support/paths';
 import { fixtureLanguages, runFixture } from '../../support/nplus1Fixtures';
+import { isTruncated } from '../../support/agreementFixtures';
 import { ParserSet } from '../../../src/core/source/treeSitter';
 import { fsGrammarSource } from '../../../src/node/grammars';
 
@@ -25,6 +26,9 @@ for (const lang of fixtureLanguages(root)) {
     assert.deepEqual(score.unexpected, [], 'unexpected findings');
     assert.equal(score.recall, 1);
     assert.equal(score.precision, 1);
+    // A statement built in pieces (a query builder's pushes) comes out whole, never stopping at `… IN (`.
+    const cut = run.facts.flatMap((f) => f.sites).filter((s) => isTruncated(s.sql)).map((s) => `${s.file}:${s.range.start.line + 1}: ${s.sql}`);
+    assert.deepEqual(cut, [], 'no statement cut short');
     // Negatives are not vacuous: each marks a line where the extractor did find a statement.
     for (const n of expect.negatives) {
       const facts = run.facts.find((f) => f.file === n.file);

@@ -106,3 +106,58 @@ void test('perl: my in a block shadows until it closes; a branch that dies resto
 }
 `), ['2 $db->select_all: SELECT id FROM posts LIMIT /*?dynamic*/', '8 $db->select_one: SELECT n FROM c WHERE p = ?']);
 });
+
+void test('rust: a QueryBuilder comes out whole from its pushes: text, binds as ?, a separated view\'s list, push_values', async () => {
+  assert.deepEqual(await sitesOf('a.rs', 'rust', `async fn f(tx: &mut Tx, ids: Vec<i64>, a: i64, b: i64) {
+    let mut books = sqlx::query_builder::QueryBuilder::new(
+        "SELECT id, title FROM books WHERE shelf_id IN (",
+    );
+    let mut list = books.separated(", ");
+    for id in ids {
+        list.push_bind(id);
+    }
+    list.push_unseparated(") ORDER BY title");
+    let rows: Vec<Book> = books.build_query_as().fetch_all(&mut *tx).await?;
+    let mut qb = QueryBuilder::<MySql>::new("SELECT id FROM loans WHERE ");
+    let mut conds = qb.separated(" AND ");
+    conds.push("book_id = ").push_bind_unseparated(a);
+    conds.push("member_id = ").push_bind_unseparated(b);
+    qb.push(" AND id NOT IN (");
+    qb.separated(", ").push_bind(a).push_bind(b);
+    qb.push(")");
+    qb.build_query_as::<Loan>().fetch_all(&mut *tx).await?;
+    let mut ins = QueryBuilder::new("INSERT INTO loans (book_id, member_id) ");
+    ins.push_values(rows, |mut v, r| { v.push_bind(r.id).push_bind(a); });
+    ins.build().execute(&mut *tx).await?;
+}
+`), [
+    '3 books.build_query_as: SELECT id, title FROM books WHERE shelf_id IN (/*?dynamic*/) ORDER BY title',
+    '11 qb.build_query_as: SELECT id FROM loans WHERE book_id = ? AND member_id = ? AND id NOT IN (?, ?)',
+    '19 ins.build: INSERT INTO loans (book_id, member_id) VALUES /*?dynamic*/',
+  ]);
+});
+
+void test('rust: a separated view writes its separator only after a push that ran; a builder handed to a function gets a dynamic part', async () => {
+  assert.deepEqual(await sitesOf('a.rs', 'rust', `async fn search(pool: &MySqlPool, q: &Query) {
+    let mut qb = QueryBuilder::new("SELECT id FROM books WHERE ");
+    let mut w = qb.separated(" OR ");
+    if q.new { w.push("year > 2020"); }
+    if q.cheap { w.push("price < ").push_bind_unseparated(q.price); }
+    qb.push(" LIMIT 9");
+    qb.build().fetch_all(pool).await?;
+}
+
+async fn listed(pool: &MySqlPool, q: &Query) {
+    let mut qb = QueryBuilder::new("SELECT id FROM books WHERE ");
+    add_filters(&mut qb, q);
+    qb.push(" ORDER BY id");
+    qb.build().fetch_all(pool).await?;
+}
+`), [
+    '2 qb.build: SELECT id FROM books WHERE  LIMIT 9',
+    '2 qb.build: SELECT id FROM books WHERE year > 2020 LIMIT 9',
+    '2 qb.build: SELECT id FROM books WHERE price < ? LIMIT 9',
+    '2 qb.build: SELECT id FROM books WHERE year > 2020 OR price < ? LIMIT 9',
+    '11 qb.build: SELECT id FROM books WHERE /*?dynamic*/ ORDER BY id',
+  ]);
+});
