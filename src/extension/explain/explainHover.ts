@@ -71,6 +71,7 @@ export class ExplainHoverProvider implements vscode.HoverProvider {
         measure: COMMANDS.measureStatement, measureArgs: refOf(doc.uri, site),
         showPlan: { command: COMMANDS.explainStatement, args: refOf(doc.uri, site) },
         args: (s) => refOf(doc.uri, site, { index: s.name, table: s.table }),
+        allArgs: refOf(doc.uri, site, { all: true }),
       });
       const md = new vscode.MarkdownString(built.markdown, true);
       // why: the plan is collapsed in a <details> element; everything quoted is escaped (hoverMarkdown.ts).

@@ -53,6 +53,8 @@ export interface HoverCommands {
   measureArgs?: unknown;
   /** The argument object each index link carries (identifies the site and the suggestion). */
   args: (suggestion: IndexSuggestion) => unknown;
+  /** The argument of the links that add every index the statement needs at once (when it needs several). */
+  allArgs?: unknown;
   /** "Show plan": opens the report's Plan tab on this statement. */
   showPlan?: { command: string; args: unknown };
 }
@@ -137,6 +139,15 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
       commandLink('Copy DDL', commands.copyDdl, args),
     ].join(' · '));
     used.add(commands.addToDatabase).add(commands.addToSchemaFile).add(commands.copyDdl);
+  }
+  const sets = new Set(input.suggestions.map((s) => s.mergeGroup ?? `index:${s.name}`));
+  if (sets.size > 1 && commands.allArgs !== undefined) {
+    // why: a join chain needs an index per table, and one alone may leave the plan as it was.
+    out.push('', `**All ${input.suggestions.length} indexes together** · ${[
+      commandLink('Add them to the database', commands.addToDatabase, commands.allArgs),
+      commandLink('Add them to the schema files', commands.addToSchemaFile, commands.allArgs),
+      commandLink('Copy DDL', commands.copyDdl, commands.allArgs),
+    ].join(' · ')}`);
   }
   const links: string[] = [];
   if (input.plan && commands.showPlan) { links.push(commandLink('Show plan', commands.showPlan.command, commands.showPlan.args)); used.add(commands.showPlan.command); }

@@ -27,6 +27,8 @@ export interface SiteRef {
   index?: string;
   /** The table of the finding the action is about. */
   table?: string;
+  /** The action is about every index the statement needs (a join chain needs one per table). */
+  all?: boolean;
 }
 
 function contains(site: SqlSite, line: number, character: number): boolean {

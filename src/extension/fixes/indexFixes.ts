@@ -22,12 +22,14 @@ import type { SiteIndex } from '../siteIndex';
 import { workspaceSqlFiles } from '../schemaFiles';
 import { analyzeSite, refOf, siteOf, type SiteAnalysis, type SiteRef } from '../explain/siteAnalysis';
 import { suggestionFor } from '../explain/explainFindings';
+import { indexFixSets } from './indexFixSets';
 
 const PLAN_CODES: ReadonlySet<string> = new Set(PLAN_FINDING_CODES);
 
-/** The suggestions an action applies: the named one and the rest of its index-merge group. */
+/** The suggestions an action applies: all of the statement's, or the named one and the rest of its index-merge group. */
 function chosen(a: SiteAnalysis, ref: SiteRef): IndexSuggestion[] {
   const all = a.advice.suggestions;
+  if (ref.all === true) return [...all];
   const one = (ref.index ? all.find((s) => s.name === ref.index) : undefined) ?? suggestionFor(ref.table, all) ?? all[0];
   if (!one) return [];
   return one.mergeGroup ? all.filter((s) => s.mergeGroup === one.mergeGroup) : [one];
@@ -39,50 +41,64 @@ export class IndexFixProvider implements vscode.CodeActionProvider {
   constructor(private readonly index: SiteIndex, private readonly manager: ConnectionManager) {}
 
   /**
-   * One set of actions (database, schema file, copy) per statement and suggested index, however many
-   * findings on the statement point at it: each action lists all those diagnostics.
+   * For each statement under the cursor with plan findings: every index the advisor suggests for it
+   * (a join names the index on its other table too: "the join also needs livestreams(user_id)"), each
+   * with one set of actions (database, schema file, copy), however many findings point at it; the
+   * index on the table a finding is about comes first. Each action lists all the statement's diagnostics.
    */
   async provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): Promise<vscode.CodeAction[]> {
-    const sets = new Map<string, vscode.CodeAction[]>();
-    const analyses = new Map<SqlSite, SiteAnalysis | undefined>();
+    const bySite = new Map<SqlSite, vscode.Diagnostic[]>();
     for (const d of context.diagnostics) {
       if (d.source !== DIAGNOSTIC_SOURCE || typeof d.code !== 'string' || !PLAN_CODES.has(d.code)) continue;
-      const ref0 = { uri: doc.uri.toString(), line: d.range.start.line, character: d.range.start.character };
-      const found = siteOf(this.index, ref0);
+      const found = siteOf(this.index, { uri: doc.uri.toString(), line: d.range.start.line, character: d.range.start.character });
       if (!found || !this.manager.live) continue;
-      if (!analyses.has(found.site)) analyses.set(found.site, await analyzeSite(this.manager, found.site));
-      const a = analyses.get(found.site);
+      bySite.set(found.site, [...(bySite.get(found.site) ?? []), d]);
+    }
+    const out: vscode.CodeAction[] = [];
+    for (const [site, diagnostics] of bySite) {
+      const a = await analyzeSite(this.manager, site);
       if (!a) continue;
       // The Measure action, once per statement: runs the SELECT under ANALYZE only when chosen (never a locking read).
-      const measureKey = `measure|${found.site.range.start.line}:${found.site.range.start.character}`;
-      if (!sets.has(measureKey) && !measureRefusal(a.result)) {
+      if (!measureRefusal(a.result)) {
         const m = new vscode.CodeAction('Measure this SELECT (runs it once under ANALYZE)', vscode.CodeActionKind.QuickFix);
-        m.diagnostics = [d];
-        m.command = { title: m.title, command: COMMANDS.measureStatement, arguments: [refOf(doc.uri, found.site)] };
-        sets.set(measureKey, [m]);
+        m.diagnostics = diagnostics;
+        m.command = { title: m.title, command: COMMANDS.measureStatement, arguments: [refOf(doc.uri, site)] };
+        out.push(m);
       }
-      const finding = a.result.findings.find((f) => f.code === d.code && d.message.startsWith(f.message));
-      const s = suggestionFor(finding?.table, a.advice.suggestions);
-      if (!s) continue;
-      const key = `${found.site.range.start.line}:${found.site.range.start.character}|${s.mergeGroup ?? s.name}`;
-      const existing = sets.get(key);
-      if (existing) { for (const action of existing) action.diagnostics?.push(d); continue; }
-      const ref = refOf(doc.uri, found.site, { index: s.name, table: s.table });
-      const label = `${s.name} (${s.columns.join(', ')})`;
-      const make = (title: string, command: string, preferred = false) => {
+      const findingTables = diagnostics.map((d) => a.result.findings.find((f) => f.code === d.code && d.message.startsWith(f.message))?.table);
+      const sets = indexFixSets(a.advice.suggestions, findingTables);
+      const make = (title: string, command: string, ref: SiteRef, preferred = false) => {
         const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
-        action.diagnostics = [d];
+        action.diagnostics = diagnostics;
         action.isPreferred = preferred;
         action.command = { title, command, arguments: [ref] };
         return action;
       };
-      sets.set(key, [
-        make(`Add index ${label} to the database`, COMMANDS.addIndexToDatabase, true),
-        make(`Add index ${label} to the schema file`, COMMANDS.addIndexToSchemaFile),
-        make(`Copy DDL of ${s.name}`, COMMANDS.copyIndexDdl),
-      ]);
+      // why: a join chain needs an index per table, and one alone may leave the plan as it was (the
+      // optimizer keeps the scan until the other lookup exists): the whole set comes first, preferred.
+      const several = sets.length > 1;
+      if (several) {
+        const ref = refOf(doc.uri, site, { all: true });
+        const names = sets.flat().map((x) => x.name);
+        out.push(
+          make(`Add indexes ${names.join(' + ')} (all this statement needs) to the database`, COMMANDS.addIndexToDatabase, ref, true),
+          make(`Add indexes ${names.join(' + ')} to the schema files`, COMMANDS.addIndexToSchemaFile, ref),
+          make(`Copy DDL of ${names.join(', ')}`, COMMANDS.copyIndexDdl, ref),
+        );
+      }
+      for (const [k, set] of sets.entries()) {
+        const s = set[0];
+        const ref = refOf(doc.uri, site, { index: s.name, table: s.table });
+        const label = `${set.map((x) => `${x.name} (${x.columns.join(', ')})`).join(' + ')} on ${s.table}`;
+        out.push(
+          make(`Add index ${label} to the database`, COMMANDS.addIndexToDatabase, ref, !several && k === 0),
+          make(`Add index ${label} to the schema file`, COMMANDS.addIndexToSchemaFile, ref),
+        );
+        // One Copy DDL per statement is enough when the whole set has one.
+        if (!several) out.push(make(`Copy DDL of ${set.map((x) => x.name).join(', ')}`, COMMANDS.copyIndexDdl, ref));
+      }
     }
-    return [...sets.values()].flat();
+    return out;
   }
 }
 
@@ -117,8 +133,10 @@ export function addIndexToDatabaseCommand(index: SiteIndex, manager: ConnectionM
     const names = suggestions.map((s) => s.name).join(', ');
     const db = a.session.settings.database;
     const detail = `${suggestions.map((s) => s.ddl).join(';\n')};\n\n${suggestions.flatMap((s) => s.warnings ?? []).join('\n')}`.trim();
-    const ok = await vscode.window.showWarningMessage(`Add index ${names} to table ${suggestions[0].table} in database ${db}?`, { modal: true, detail }, 'Add index');
-    if (ok !== 'Add index') return;
+    const tables = [...new Set(suggestions.map((s) => s.table))];
+    const many = suggestions.length > 1;
+    const ok = await vscode.window.showWarningMessage(`Add index${many ? 'es' : ''} ${names} to table${tables.length > 1 ? 's' : ''} ${tables.join(', ')} in database ${db}?`, { modal: true, detail }, many ? 'Add indexes' : 'Add index');
+    if (ok !== 'Add index' && ok !== 'Add indexes') return;
     const before = a.result.plan ? summarizePlan(a.result.plan) : undefined;
     try {
       const verified = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Query Insight: adding ${names}`, cancellable: true }, async (progress, token) => {

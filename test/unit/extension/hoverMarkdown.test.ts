@@ -128,3 +128,18 @@ void test('hover: "explained without FOR UPDATE", a trusted Measure link with it
   assert.match(plain.markdown, /\| posts \| 2 \| 100,003 \| 1 \| 43\\\.9 \|/);
   assert.match(plain.markdown, /`measured-over-estimate`/);
 });
+
+void test('a statement that needs several indexes (a join chain) also offers them all at once; one index, or an index-merge pair, does not', () => {
+  const other: IndexSuggestion = { ...suggestion, table: 'users', columns: ['id', 'del_flg'], name: 'idx_users_id_del_flg', ddl: 'ALTER TABLE `users` ADD INDEX `idx_users_id_del_flg` (`id`, `del_flg`)' };
+  const all = { uri: 'file:///w/main.go', line: 154, character: 30, all: true };
+  const both = explainHoverMarkdown({ sql: 'SELECT 1', plan, findings: [], substitutions: [], suggestions: [suggestion, other] }, { ...commands, allArgs: all });
+  const links = [...both.markdown.matchAll(/\[([^\]]+)\]\(command:([\w.]+)\?([^)]*)\)/g)];
+  const together = links.filter((l) => JSON.parse(decodeURIComponent(l[3]))[0].all === true);
+  assert.deepEqual(together.map((l) => `${l[1]} ${l[2]}`), ['Add them to the database queryInsight.addIndexToDatabase', 'Add them to the schema files queryInsight.addIndexToSchemaFile', 'Copy DDL queryInsight.copyIndexDdl']);
+  assert.match(both.markdown, /\*\*All 2 indexes together\*\*/);
+  assert.equal(links.length, 9, 'three links per index and three for both');
+  const one = explainHoverMarkdown({ sql: 'SELECT 1', plan, findings: [], substitutions: [], suggestions: [suggestion] }, { ...commands, allArgs: all });
+  assert.doesNotMatch(one.markdown, /together/);
+  const pair = [{ ...suggestion, mergeGroup: 'posts:or:0' }, { ...other, table: 'posts', mergeGroup: 'posts:or:0' }];
+  assert.doesNotMatch(explainHoverMarkdown({ sql: 'SELECT 1', plan, findings: [], substitutions: [], suggestions: pair }, { ...commands, allArgs: all }).markdown, /together/);
+});
