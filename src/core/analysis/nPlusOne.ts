@@ -425,14 +425,22 @@ function findOuterQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite
   const from = loop.from;
   const linked = (s: SqlSite) => (s.resultVar !== undefined && (names.includes(stripSigil(s.resultVar)) || !!from?.names.includes(stripSigil(s.resultVar))))
     || walksHandle(ws, it, s) || (!!from && !!s.callRange && from.values.some((v) => containsRange(v, s.callRange!)));
-  // The last linked statement before the loop (the later of two starting at the same place).
-  let last: SqlSite | undefined;
+  // Of the linked statements before the loop, the best placed, the later of two alike (the later of two starting at the
+  // same place too). A statement run once stands above one run per pass of an earlier loop (`for c in cs { ps = get(c);
+  // pss.append(ps) }`): that one only adds to the rows the earlier loop walks, so the rows come from the query that loop
+  // is linked to (the competition list, not the score looked up per competition), which also tells how many there are.
+  // Next, a statement whose result is the iterable itself (by name, or written in the value given to it) stands above one
+  // it is derived from (of two branches, `xs = if … { q.fetch_all() } else { … }` and rows pushed per tag in the other).
+  let best: SqlSite | undefined, bestRank = -1;
   for (const s of file.sites) {
     // The statement's own function (a route block too) must hold the loop.
     const sameFn = s.functionRange ? containsRange(s.functionRange, loop.range) : inFn(s.range);
-    if (sameFn && rangeBefore(s.range, loop.range) && linked(s) && (!last || byStart(last, s) <= 0)) last = s;
+    if (!sameFn || !rangeBefore(s.range, loop.range) || !linked(s)) continue;
+    const direct = s.resultVar !== undefined ? names.includes(stripSigil(s.resultVar)) : !!from && !!s.callRange && from.values.some((v) => containsRange(v, s.callRange!));
+    const rank = (s.loops.every((l) => containsRange(l.range, loop.range)) ? 2 : 0) + (direct ? 1 : 0);
+    if (rank > bestRank || (rank === bestRank && byStart(best!, s) <= 0)) { best = s; bestRank = rank; }
   }
-  return last;
+  return best;
 }
 
 /**

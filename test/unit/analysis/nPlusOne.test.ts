@@ -121,6 +121,39 @@ void test('the outer query named in the message is shortened before a dynamic ma
   assert.match(f.message, /rows of "SELECT id FROM books WHERE shelf_id IN \(…" \(line 4\)/);
 });
 
+void test('the outer query is the one run once: not a lookup run per pass of an earlier loop, and the one whose result is the iterable first', () => {
+  // cs := SELECT competitions; for c in cs { ps := SELECT score per c; pss = append(pss, ps) }; for ps in pss { SELECT competition by id }
+  const perComp = loop(5, 9, 'cs', 'range');
+  const overPss = loop(11, 14, 'pss', 'range');
+  overPss.from = { names: ['pss', 'ps', 'cs'], values: [] };
+  const [f] = detectNPlusOne([facts('a.go', {
+    functions: [fn('player', 1, 16)],
+    sites: [
+      site('a.go', 3, 'SELECT * FROM competition WHERE tenant_id = ?', [], { call: 'db.Select', resultVar: 'cs' }),
+      site('a.go', 7, 'SELECT * FROM score WHERE competition_id = ? LIMIT 1', [perComp], { call: 'db.Get', resultVar: 'ps' }),
+      site('a.go', 12, 'SELECT title FROM competition WHERE id = ?', [overPss], { call: 'db.Get' }),
+    ],
+    calls: [call('Select', 3), call('Get', 7, [perComp]), call('Get', 12, [overPss])],
+  })]).filter((x) => x.data.loopLine === 12);
+  assert.equal(f.data.outer?.line, 4);
+  assert.match(f.message, /rows of "SELECT \* FROM competition WHERE tenant_id = \?"/);
+  // xs = if … { q.fetch_all() } else { tagged = SELECT …; for t in tagged { xs.push(SELECT … by id) } }; for x in xs { … }
+  const perTag = loop(6, 7, 'tagged');
+  const overXs = loop(10, 12, 'xs');
+  overXs.from = { names: ['xs', 'tagged', 'x'], values: [r(2, 8)] };
+  const [g] = detectNPlusOne([facts('a.rs', {
+    functions: [fn('search', 1, 14)],
+    sites: [
+      site('a.rs', 3, 'SELECT * FROM posts ORDER BY id DESC', [], { call: 'sqlx::query_as', callRange: r(3) }),
+      site('a.rs', 5, 'SELECT * FROM post_tags WHERE tag_id IN (?)', [], { call: 'qb.build_query_as', callRange: r(5), resultVar: 'tagged' }),
+      site('a.rs', 7, 'SELECT * FROM posts WHERE id = ?', [perTag], { call: 'sqlx::query_as', callRange: r(7), resultVar: 'x' }),
+      site('a.rs', 11, 'SELECT name FROM users WHERE id = ?', [overXs], { call: 'sqlx::query_as', callRange: r(11) }),
+    ],
+    calls: [call('query_as', 3), call('build_query_as', 5), call('query_as', 7, [perTag]), call('query_as', 11, [overXs])],
+  }, 'rust')]).filter((x) => x.data.loopLine === 11);
+  assert.equal(g.data.outer?.sql, 'SELECT * FROM posts ORDER BY id DESC');
+});
+
 void test('a statement in the loop header is the outer query, not an N+1', () => {
   // The extractors leave the iterable out of the loop (it runs once), so the header's statement has no loops.
   const l = loop(3, 6, 'db.query("SELECT id FROM posts LIMIT 10")');
