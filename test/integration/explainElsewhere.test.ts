@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { runCommand } from '../support/runCommand';
 import { startMariaDb, type MariaDbServer } from '../support/mariadb';
 import { explainCommand } from '../../src/cli/commands/explain';
 
@@ -59,14 +59,8 @@ after(async () => {
 });
 
 async function explain(dir: string, user = 'qi', extra: string[] = []): Promise<{ code: number; rows: { line: number; code: string; severity: string; message: string }[]; stderr: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (d) => { stdout += d; });
-  err.on('data', (d) => { stderr += d; });
-  const code = await explainCommand.run(['--socket', db.socket, '--user', user, '--database', 'league', '--format', 'json', '--fail-on', 'warning', ...extra, dir],
-    { stdout: out, stderr: err, env: { MYSQL_PWD: 'qi' }, cwd: app });
+  const { code, out: stdout, err: stderr } = await runCommand(explainCommand, ['--socket', db.socket, '--user', user, '--database', 'league', '--format', 'json', '--fail-on', 'warning', ...extra, dir],
+    app, { MYSQL_PWD: 'qi' });
   return { code, rows: stdout.trim() ? stdout.trim().split('\n').map((l) => JSON.parse(l) as never) : [], stderr };
 }
 

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { runCommand } from '../support/runCommand';
 import * as mysql from 'mysql2/promise';
 import { FIXTURES } from '../support/paths';
 import { startMariaDb, type MariaDbServer } from '../support/mariadb';
@@ -56,14 +56,8 @@ function sentByQi(server: MariaDbServer): string[] {
 }
 
 async function runExplain(args: string[], server: MariaDbServer = db): Promise<{ code: number; stdout: string; stderr: string; rows: Record<string, unknown>[] }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (d) => { stdout += d; });
-  err.on('data', (d) => { stderr += d; });
-  const code = await explainCommand.run(['--socket', server.socket, '--user', 'qi', '--database', 'isu', '--format', 'json', ...args, APP],
-    { stdout: out, stderr: err, env: { MYSQL_PWD: PASSWORD }, cwd: APP });
+  const { code, out: stdout, err: stderr } = await runCommand(explainCommand, ['--socket', server.socket, '--user', 'qi', '--database', 'isu', '--format', 'json', ...args, APP],
+    APP, { MYSQL_PWD: PASSWORD });
   const rows = stdout.trim() ? stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) : [];
   return { code, stdout, stderr, rows };
 }

@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { runCommand } from '../support/runCommand';
 import * as mysql from 'mysql2/promise';
 import { FIXTURES } from '../support/paths';
 import { startMariaDb, type MariaDbServer } from '../support/mariadb';
@@ -55,13 +56,7 @@ after(async () => {
 });
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (d) => { stdout += d; });
-  err.on('data', (d) => { stderr += d; });
-  const code = await serverStatsCommand.run(args, { stdout: out, stderr: err, env: { MYSQL_PWD: PASSWORD }, cwd: work });
+  const { code, out: stdout, err: stderr } = await runCommand(serverStatsCommand, args, work, { MYSQL_PWD: PASSWORD });
   return { code, stdout, stderr };
 }
 
