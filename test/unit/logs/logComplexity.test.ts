@@ -20,7 +20,7 @@ const enc = new TextEncoder();
 /** Line shapes: a prefix, a unit repeated to the size, a suffix. */
 const SHAPES: [string, string, string][] = [
   ['reqtime:', '9', 'x'], ['time:', '1', 'a\treqtime:0.1'], ['', 'a:', ''], ['# User@Host: ', 'a:', ''], ['# Query_time: ', '9', 'x'],
-  ['# Time: ', '1', 'z'], ['# Thread_id: 1  ', 'a: ', ''], ['{"request_time":"', '7', 'e"}'], ['{"uri":"', '\\"', '"}'], ['{', '[', ''],
+  ['# Query_time: 0.1 Lock_time: 0 Rows_sent: 1 Rows_examined: 1 ', 'a:', ''], ['# Time: ', '1', 'z'], ['# Thread_id: 1  ', 'a: ', ''], ['{"request_time":"', '7', 'e"}'], ['{"uri":"', '\\"', '"}'], ['{', '[', ''],
   ['1.1.1.1 - - [', 'x', '] "GET / HTTP/1.1" 200 1 "-" "-" 0.1'], ['1.1.1.1 - - [x] "', 'G', ' /x HTTP/1.1" 200 1 "-" "-" 0.1 0.1'],
   ['1.1.1.1 - - [x] "GET / HTTP/1.1" 200 1 "-" "-" 0.1 ', '0.1, ', '0.1'], ['', ' - ', ''], ['', '"', ''], ['', '\t', ''],
   ['method:GET\turi:/', 'a/', '\tstatus:200\treqtime:0.1'], ['', '1.', ''], ['SELECT \'', "a''", "';"], ['', '# Query_time: 1\n'.slice(0, 15), ''],

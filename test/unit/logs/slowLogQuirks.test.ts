@@ -144,21 +144,14 @@ void test('an out-of-range SET timestamp damages its entry only; the time stays 
   assert.match(summary.damagedSamples[0].reason, /^SET timestamp out of range/);
 });
 
-void test('header lines: `a:a:a…` is read in linear time, fields are capped, a line over 64 KiB is counted as too long', () => {
-  const time = (n: number): number => {
-    const log = new TextEncoder().encode(`# User@Host: a[a] @ h []  Id: 1\n# Query_time: 0.1 Lock_time: 0 Rows_sent: 1 Rows_examined: 1 ${'a:'.repeat(n)}\nSELECT 1;\n`);
-    let best = Infinity;
-    for (let k = 0; k < 5; k++) {
-      const t0 = process.hrtime.bigint();
-      const { records } = parseSlowLog(log);
-      best = Math.min(best, Number(process.hrtime.bigint() - t0));
-      assert.equal(records.length, 1);
-      assert.ok(Object.keys(records[0].extra ?? {}).length <= 64);
-    }
-    return best;
-  };
-  const ratio = time(30000) / time(3000);  // 60 KB vs 6 KB
-  assert.ok(ratio < 20, `60 KB took ${ratio.toFixed(1)}× 6 KB`);
+// why: how the time grows with such a line (`a:a:a…` after Query_time) is logComplexity.test.ts's to check, with the other shapes.
+void test('header lines: `a:a:a…` fields are capped, a line over 64 KiB is counted as too long', () => {
+  for (const n of [3000, 30000]) {
+    const log = `# User@Host: a[a] @ h []  Id: 1\n# Query_time: 0.1 Lock_time: 0 Rows_sent: 1 Rows_examined: 1 ${'a:'.repeat(n)}\nSELECT 1;\n`;
+    const { records } = parseSlowLog(log);
+    assert.equal(records.length, 1);
+    assert.ok(Object.keys(records[0].extra ?? {}).length <= 64);
+  }
   const many = `# User@Host: a[a] @ h []  Id: 1\n# Query_time: 0.1 Lock_time: 0 Rows_sent: 1 Rows_examined: 1 ${'K: v '.repeat(1000)}\nSELECT 1;\n`;
   assert.ok(Object.keys(parseSlowLog(many).records[0].extra ?? {}).length <= 64);
   const long = `# User@Host: a[a] @ h []  Id: 1\n# Query_time: 0.1 Lock_time: 0 Rows_sent: 1 Rows_examined: 1\n# Thread_id: 1 ${'a:'.repeat(400_000)}\nSELECT 1;\n`
