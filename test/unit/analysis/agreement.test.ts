@@ -22,6 +22,8 @@ const COMMENTS = 'SELECT id, user_id, comment FROM comments WHERE /*?dynamic*/ O
 const FEED = 'SELECT id, user_id, body FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT 10';
 const MINE = 'SELECT * FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT 10';
 const SPOTS = 'SELECT id, lat, lon FROM spots ORDER BY id LIMIT 50';
+const CATEGORIES = 'SELECT id, name FROM categories ORDER BY id';
+const FRONT = 'SELECT id, user_id, body FROM posts ORDER BY id DESC LIMIT 15';
 // Put together by a format from two formatted texts: each hole takes its own argument once.
 const ZONES = "SELECT COUNT(*) AS n FROM zones WHERE ST_Contains(ST_GeomFromText('POLYGON((/*?dynamic*/))'), ST_GeomFromText('POINT(/*?dynamic*/ /*?dynamic*/)')) AND name NOT LIKE '%tmp%'";
 const GO_N_PLUS_ONE = [
@@ -31,9 +33,15 @@ const GO_N_PLUS_ONE = [
   'REPLACE INTO id_generator (stub) VALUES (?) | retry | hint',
   `SELECT * FROM posts WHERE id = ? | ${MINE} | error`,
   `SELECT COUNT(*) AS n FROM comments WHERE post_id = ? | ${POSTS} | error`,
+  // Both loops of the categories handler walk the category list: the second walks the counts appended per category,
+  // and the count looked up per pass of the first loop is not the query whose rows it walks.
+  `SELECT COUNT(*) AS n FROM posts WHERE category_id = ? | ${CATEGORIES} | error`,
   'SELECT COUNT(*) AS n FROM posts WHERE status = ? | small-constant | hint',
   `${ZONES} | ${SPOTS} | error`,
+  // The pinned posts only join the list the loop walks; its own query is the one whose rows they are.
+  `SELECT account_name FROM users WHERE id = ? | ${FRONT} | error`,
   `SELECT id, name FROM users WHERE id = ? | ${COMMENTS} | error`,
+  `SELECT id, user_id, body FROM posts WHERE category_id = ? ORDER BY id DESC LIMIT 1 | ${CATEGORIES} | error`,
   `SELECT name FROM tags WHERE post_id = ? | ${FEED} | error`,
   `SELECT name FROM users WHERE id = ? | ${POSTS} | error`,
 ];
