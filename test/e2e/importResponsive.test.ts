@@ -195,14 +195,24 @@ async function importFromPicker(page: Page, command: string, label: string): Pro
   await page.keyboard.press('Enter');
 }
 
-/** The notification toast containing `text`, once shown. */
+/**
+ * The notification containing `text`, once shown: its toast, or its row in the notification center.
+ * why: a warning with actions is not sticky; with the window focused, VS Code removes its toast after
+ * 12 s (the notification stays in the center), so a toast that came while the machine was slow to look
+ * can be gone. On failure, every notification the center holds is listed.
+ */
 async function toast(page: Page, text: string): Promise<Locator> {
   const t = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
-  await t.waitFor({ timeout: 30_000 }).catch(async (err) => {
-    const shown = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
-    throw new Error(`${(err as Error).message}; toasts: ${JSON.stringify(shown)}`);
+  const shownToast = await t.waitFor({ timeout: 30_000 }).then(() => true, () => false);
+  if (shownToast) return t;
+  await runCommand(page, 'Notifications: Show Notifications');
+  const row = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  await row.waitFor({ timeout: 10_000 }).catch(async (err) => {
+    const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+    const center = await page.locator('.notifications-center .notification-list-item').allInnerTexts();
+    throw new Error(`${(err as Error).message}; toasts: ${JSON.stringify(toasts)}; notification center: ${JSON.stringify(center)}`);
   });
-  return t;
+  return row;
 }
 
 /** The Endpoints view's rows: label and description. */

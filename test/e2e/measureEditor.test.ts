@@ -24,7 +24,7 @@ import { REPO_ROOT } from '../support/paths';
 import { goToLine, hoverOver, openViewContainer, openWorkbench, quickOpen, runCommand, screenshot } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
-import { connectionSettings, startSampleDb } from './sampleDb';
+import { connectionSettings, SAMPLE_DB, startSampleDb } from './sampleDb';
 
 let db: MariaDbServer | undefined;
 let session: EditorSession | undefined;
@@ -89,8 +89,14 @@ void test('Start measuring, the demo\'s load, Stop measuring: the Queries view, 
   const summary = /Measured \d+ s: ([\d,]+) statements, (\d+) query shapes, (\d+) found in the source/.exec(text(await toast.innerText()));
   assert.ok(summary, `the summary line: ${await toast.innerText()}`);
   const statements = Number(summary[1].replace(/,/g, ''));
-  const appStatements = [...logged.values()].reduce((n, s) => n + s.count, 0);
-  assert.ok(statements >= appStatements, `the window holds at least the app's ${appStatements} statements: ${summary[0]}`);
+  // why: the window counts performance_schema's digests of the app's database; the slow log also holds what
+  // any session ran meanwhile with no database or another one, which the window leaves out. Both sides are
+  // then the same set: the app's database's statements, no administrator commands. (Seen once: 2,027 in the
+  // slow log against 2,026 in the window, when all of them were compared.)
+  const appStats = [...logged.values()].filter((s) => !s.admin && s.exampleSchema === SAMPLE_DB);
+  const appStatements = appStats.reduce((n, s) => n + s.count, 0);
+  assert.ok(statements >= appStatements, `the window holds at least the app's ${appStatements} statements: ${summary[0]}; `
+    + `slow log: ${JSON.stringify([...logged.values()].map((s) => [s.fingerprint, s.exampleSchema, s.count]))}`);
   assert.ok(Number(summary[3]) >= 5, `the app's statements are found in the source: ${summary[0]}`);
   await measuring.waitFor({ state: 'hidden', timeout: 15_000 });
   await screenshot(page, 'measure-stopped');
