@@ -54,11 +54,6 @@ async function paneRows(page: Page, title: RegExp): Promise<{ label: string; des
   })));
 }
 
-/** performance_schema's count of the statements run in the app's database so far (its digests summed). */
-function digestCount(): number {
-  return Number(db!.sql(`SELECT COALESCE(SUM(COUNT_STAR), 0) FROM performance_schema.events_statements_summary_by_digest WHERE SCHEMA_NAME = '${SAMPLE_DB}'`).trim());
-}
-
 /** The comments loop's user lookup in makePosts (main.go:89): an N+1 the load runs many times. */
 const LOOKUP = 'select * from users where id = ?';
 
@@ -69,7 +64,6 @@ void test('Start measuring, the demo\'s load, Stop measuring: the Queries view, 
   await page.locator('.statusbar-item', { hasText: /MariaDB 10\.\d+/ }).first().waitFor({ timeout: 60_000 });
 
   // Start: the status bar counts the window
-  const countedBefore = digestCount();
   await runCommand(page, 'Query Insight: Start measuring');
   const measuring = page.locator('.statusbar-item', { hasText: /Measuring \d+:\d\d/ }).first();
   await measuring.waitFor({ timeout: 30_000 });
@@ -87,17 +81,6 @@ void test('Start measuring, the demo\'s load, Stop measuring: the Queries view, 
   const lookup = logged.get(LOOKUP);
   assert.ok(lookup && lookup.count > 0, `the round ran the user lookup: ${JSON.stringify([...logged.values()].map((s) => [s.fingerprint, s.count]))}`);
 
-  // why: the window counts performance_schema's digests of the app's database; the slow log also holds what
-  // any session ran meanwhile with no database or another one, which the window leaves out. Both sides are
-  // then the same set: the app's database's statements, no administrator commands.
-  const appStatements = [...logged.values()].filter((s) => !s.admin && s.exampleSchema === SAMPLE_DB).reduce((n, s) => n + s.count, 0);
-  // why: the server writes a statement's slow-log entry before it adds the statement to its digest, so the
-  // round's last statements can be in the slow log and not yet counted (2 of 12 runs at load 4 stopped one
-  // statement short). A user stops later than a test does; the test waits, up to 10 s, until the server's
-  // digests have counted as many statements as the slow log holds, then stops.
-  await waitUntil(async () => digestCount() - countedBefore >= appStatements, `performance_schema counts the round's ${appStatements} statements`, 10_000)
-    .catch(() => undefined);
-
   // Stop: a click on the status-bar item
   await measuring.click();
   // the summary is a status-bar message (it needs no action, so no notification)
@@ -106,6 +89,12 @@ void test('Start measuring, the demo\'s load, Stop measuring: the Queries view, 
   const summary = /Measured \d+ s: ([\d,]+) statements, (\d+) query shapes, (\d+) found in the source/.exec(text(await toast.innerText()));
   assert.ok(summary, `the summary line: ${await toast.innerText()}`);
   const statements = Number(summary[1].replace(/,/g, ''));
+  // why: the window counts performance_schema's digests of the app's database; the slow log also holds what
+  // any session ran meanwhile with no database or another one, which the window leaves out. Both sides are
+  // then the same set: the app's database's statements, no administrator commands. (Seen once: 2,027 in the
+  // slow log against 2,026 in the window, when all of them were compared.)
+  const appStats = [...logged.values()].filter((s) => !s.admin && s.exampleSchema === SAMPLE_DB);
+  const appStatements = appStats.reduce((n, s) => n + s.count, 0);
   assert.ok(statements >= appStatements, `the window holds at least the app's ${appStatements} statements: ${summary[0]}; `
     + `slow log: ${JSON.stringify([...logged.values()].map((s) => [s.fingerprint, s.exampleSchema, s.count]))}`);
   assert.ok(Number(summary[3]) >= 5, `the app's statements are found in the source: ${summary[0]}`);
