@@ -4,7 +4,7 @@
  * kept until a `.sql` file changes, the tables they define (core's schemaFileTables).
  */
 import * as vscode from 'vscode';
-import type { WorkspaceSqlFile } from '../core/analysis/schemaFileEdit';
+import { definesTables, type WorkspaceSqlFile } from '../core/analysis/schemaFileEdit';
 import { schemaFileTables, type SchemaFileTables } from '../core/plan/explainFailure';
 import { relativePath } from './siteIndex';
 
@@ -42,7 +42,7 @@ export class WorkspaceTables implements vscode.Disposable {
   /** What each schema file (a `.sql` file with a CREATE TABLE) defines. */
   tables(): Promise<SchemaFileTables[]> {
     this.current ??= workspaceSqlFiles().then((files) => files
-      .filter((f) => /\bCREATE\s+(?:TEMPORARY\s+)?TABLE\b/i.test(f.text))
+      .filter((f) => definesTables(f.text))
       .map((f) => schemaFileTables(f.path, f.text)));
     const p = this.current;
     // why: a failed read (a file deleted mid-way) is not kept: the next failure asks again.

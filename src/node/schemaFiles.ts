@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { definesTables } from '../core/analysis/schemaFileEdit';
 import { SKIPPED_DIRS } from './scanDir';
 
 /** The nearest directory at or above `dir` that holds `.git` (the repository); `dir` itself outside any. */
@@ -28,7 +29,7 @@ export async function findSchemaFiles(root: string, depth = 6): Promise<string[]
       const st = await stat(p).catch(() => undefined);
       if (!st || st.size > 8 * 1024 * 1024) continue;
       const text = await readFile(p, 'utf8').catch(() => '');
-      if (/\bCREATE\s+(?:TEMPORARY\s+)?TABLE\b/i.test(text)) out.push(p);
+      if (definesTables(text)) out.push(p);
     }
   };
   await walk(root, depth);

@@ -12,11 +12,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { MariaDbServer } from '../support/mariadb';
-import {
-  applyQuickFix, goToLine, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, runCommand, screenshot, webviewFrame,
-} from './support/workbench';
+import { applyQuickFix, goToLine, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, runCommand, screenshot, sqlOnLine, webviewFrame } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { readmeShot } from './readmeShots';
@@ -35,15 +33,6 @@ after(async () => {
   await db?.stop();
 });
 
-/**
- * A rendered piece of the SQL string on the editor line whose text matches `line`. Monaco draws
- * spaces as U+00A0 and splits long tokens into several spans, so the line is matched as a whole
- * and the span by the string's opening.
- */
-function sqlOnLine(page: Page, line: RegExp): Locator {
-  return page.locator('.editor-instance .monaco-editor .view-lines .view-line', { hasText: line })
-    .locator('span span', { hasText: /"SELECT/ }).first();
-}
 
 /** The report closes again (it opened beside the code, in the second group); the code's group gets focus. */
 async function closeReport(page: Page): Promise<void> {

@@ -15,9 +15,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import type { MariaDbServer } from '../support/mariadb';
-import { applyQuickFix, goToLine, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, screenshot } from './support/workbench';
+import { applyQuickFix, goToLine, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, screenshot, sqlOnLine } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { connectionSettings, SAMPLE_DB, startSampleDb } from './sampleDb';
@@ -67,11 +67,6 @@ after(async () => {
   await db?.stop();
 });
 
-/** The rendered start of the SQL string on the editor line whose text matches `line` (see explainEditor.test.ts). */
-function sqlOnLine(page: Page, line: RegExp): Locator {
-  return page.locator('.editor-instance .monaco-editor .view-lines .view-line', { hasText: line })
-    .locator('span span', { hasText: /"SELECT/ }).first();
-}
 
 const text = async (l: Locator): Promise<string> => (await l.innerText()).replace(/\u00a0/g, ' ');
 

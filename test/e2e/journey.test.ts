@@ -26,10 +26,7 @@ import { codeLensTitle, endpointLabel, sortEndpoints } from '../../src/extension
 import { queryLabel } from '../../src/extension/queries/queryRows';
 import type { MariaDbServer } from '../support/mariadb';
 import { REPO_ROOT } from '../support/paths';
-import {
-  applyQuickFix, goToLine, hoverOver, openProblems, openViewContainer, openWorkbench, pickByLabel, pickRun, quickOpen,
-  runCommand, webviewFrame,
-} from './support/workbench';
+import { applyQuickFix, goToLine, hoverOver, openProblems, openViewContainer, openWorkbench, pickByLabel, pickRun, quickOpen, runCommand, sqlOnLine, webviewFrame } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { connectionSettings, SAMPLE_DB, startSampleDb } from './sampleDb';
@@ -72,11 +69,6 @@ void test('journey: hover, index quick fix, access log → Endpoints + CodeLens,
 
 const text = (s: string): string => s.replace(/\u00a0/g, ' ').trim();
 
-/** The rendered opening of the SQL string on the editor line matching `line`. */
-function sqlOnLine(page: Page, line: RegExp): Locator {
-  return page.locator('.editor-instance .monaco-editor .view-lines .view-line', { hasText: line })
-    .locator('span span', { hasText: /"SELECT/ }).first();
-}
 
 function pane(page: Page, title: RegExp): Locator {
   return page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: title }) });

@@ -138,6 +138,11 @@ export function addIndexToSchemaText(text: string, table: string, index: IndexTo
 
 export interface WorkspaceSqlFile { path: string; text: string }
 
+/** True when `text` has a CREATE TABLE: a schema file, not a dump of data or a query file. */
+export function definesTables(text: string): boolean {
+  return /\bCREATE\s+(?:TEMPORARY\s+)?TABLE\b/i.test(text);
+}
+
 /**
  * Picks the file among workspace `.sql` texts whose CREATE TABLE defines `table`. When several do,
  * prefers names that look like the initializer's schema (`schema`, `init`, `0_`…), then the shortest path;
@@ -146,6 +151,6 @@ export interface WorkspaceSqlFile { path: string; text: string }
 export function findSchemaFile(files: readonly WorkspaceSqlFile[], table: string): WorkspaceSqlFile | undefined {
   const score = (p: string) => (/schema/i.test(p) ? 0 : /init|setup|ddl|create/i.test(p) ? 1 : /^\d|\/\d/.test(p) ? 2 : 3);
   return files
-    .filter((f) => /\bCREATE\s+(?:TEMPORARY\s+)?TABLE\b/i.test(f.text) && findTable(f.text, table) !== undefined)
+    .filter((f) => definesTables(f.text) && findTable(f.text, table) !== undefined)
     .sort((a, b) => score(a.path) - score(b.path) || a.path.length - b.path.length || (a.path < b.path ? -1 : 1))[0];
 }

@@ -6,6 +6,7 @@
  */
 import { formatCount } from '../../core/format/numbers';
 import type { IndexSuggestion } from '../../core/model';
+import { indexFixSets } from '../../core/analysis/indexFixSets';
 import type { PlanFinding } from '../../core/analysis/planFindings';
 import type { Plan } from '../../core/plan/planModel';
 import type { Substitution } from '../../core/sql/fillPlaceholders';
@@ -140,8 +141,7 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
     ].join(' · '));
     used.add(commands.addToDatabase).add(commands.addToSchemaFile).add(commands.copyDdl);
   }
-  const sets = new Set(input.suggestions.map((s) => s.mergeGroup ?? `index:${s.name}`));
-  if (sets.size > 1 && commands.allArgs !== undefined) {
+  if (commands.allArgs !== undefined && indexFixSets(input.suggestions, []).length > 1) {
     // why: a join chain needs an index per table, and one alone may leave the plan as it was.
     out.push('', `**All ${input.suggestions.length} indexes together** · ${[
       commandLink('Add them to the database', commands.addToDatabase, commands.allArgs),

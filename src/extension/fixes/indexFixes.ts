@@ -22,7 +22,7 @@ import type { SiteIndex } from '../siteIndex';
 import { workspaceSqlFiles } from '../schemaFiles';
 import { analyzeSite, refOf, siteOf, type SiteAnalysis, type SiteRef } from '../explain/siteAnalysis';
 import { suggestionFor } from '../explain/explainFindings';
-import { indexFixSets } from './indexFixSets';
+import { indexFixSets } from '../../core/analysis/indexFixSets';
 
 const PLAN_CODES: ReadonlySet<string> = new Set(PLAN_FINDING_CODES);
 

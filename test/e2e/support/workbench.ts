@@ -316,3 +316,13 @@ export async function openProblems(page: Page): Promise<Locator> {
   await panel.waitFor({ state: 'visible' });
   return panel;
 }
+
+/**
+ * The rendered opening of the SQL string on the editor line whose text matches `line`. Monaco draws
+ * spaces as U+00A0 and splits long tokens into several spans, so the line is matched as a whole and
+ * the span by the string's opening.
+ */
+export function sqlOnLine(page: Page, line: RegExp): Locator {
+  return page.locator('.editor-instance .monaco-editor .view-lines .view-line', { hasText: line })
+    .locator('span span', { hasText: /"SELECT/ }).first();
+}

@@ -5,7 +5,7 @@
  * livestreams(user_id)") has no finding of its own, as the plan reads that table without a scan; it
  * is offered all the same, after. Pure.
  */
-import type { IndexSuggestion } from '../../core/model';
+import type { IndexSuggestion } from '../model';
 
 /** The fixes in order, each the suggestions one action applies. */
 export function indexFixSets(suggestions: readonly IndexSuggestion[], findingTables: readonly (string | undefined)[]): IndexSuggestion[][] {

@@ -1,7 +1,7 @@
 /** The index quick fixes of one statement: every suggested index once, the finding's own table first. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { indexFixSets } from '../../../src/extension/fixes/indexFixSets';
+import { indexFixSets } from '../../../src/core/analysis/indexFixSets';
 import type { IndexSuggestion } from '../../../src/core/model';
 
 const idx = (table: string, columns: string[], mergeGroup?: string): IndexSuggestion => ({
