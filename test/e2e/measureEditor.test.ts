@@ -5,9 +5,10 @@
  * sample app served by Node with its real SQL, the seeded request mix) runs against the server;
  * clicking the item stops. Then the user sees: one line with the window's figures, a "server stats"
  * run in the Runs view, the Queries view ranked from the window, and the statement's CodeLens and
- * hover with its calls. The calls are checked against an independent witness: the round also
- * writes the slow log (long_query_time = 0) of the app's sessions, whose per-fingerprint counts
- * the server's digests must equal.
+ * hover with its calls. The calls are those performance_schema counted, read by the test itself
+ * before Start and after Stop; an independent witness checks that count: the round also writes the
+ * slow log (long_query_time = 0) of the app's sessions, whose per-fingerprint counts the server's
+ * digests must match within the few calls its unlocked counters can lose.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ import type { Page } from 'playwright-core';
 import { runBenchmark } from '../../src/node/demo/benchmark';
 import { analyzeSlowLogFile } from '../../src/node/slowLogFile';
 import type { QueryStats } from '../../src/core/logs/slowStats';
+import { digestFingerprint } from '../../src/core/serverStats/digestText';
 import { callsText, queryLabel } from '../../src/extension/queries/queryRows';
 import type { MariaDbServer } from '../support/mariadb';
 import { REPO_ROOT } from '../support/paths';
@@ -96,19 +98,28 @@ void test('Start measuring, the demo\'s load, Stop measuring: the Queries view, 
   const summary = /Measured \d+ s: ([\d,]+) statements, (\d+) query shapes, (\d+) found in the source/.exec(text(await toast.innerText()));
   assert.ok(summary, `the summary line: ${await toast.innerText()}`);
   const statements = Number(summary[1].replace(/,/g, ''));
-  // why: the window counts performance_schema's digests of the app's database; the slow log also holds what
-  // any session ran meanwhile with no database or another one, which the window leaves out. Both sides are
-  // then the same set: the app's database's statements, no administrator commands. (Seen once: 2,027 in the
-  // slow log against 2,026 in the window, when all of them were compared.)
-  const appStats = [...logged.values()].filter((s) => !s.admin && s.exampleSchema === SAMPLE_DB);
-  const appStatements = appStats.reduce((n, s) => n + s.count, 0);
-  if (statements < appStatements) {
-    // why: which statement the window lacks, and whether performance_schema itself counted it (read here, apart from the extension)
-    const after = digestCounts();
-    const server = [...after].map(([d, n]) => [d, n - (digestsBefore.get(d) ?? 0)] as const).filter(([, n]) => n > 0);
-    assert.fail(`the window holds at least the app's ${appStatements} statements: ${summary[0]}; `
-      + `slow log: ${JSON.stringify([...logged.values()].map((s) => [s.fingerprint, s.exampleSchema, s.count]))}; `
-      + `performance_schema's digests of ${SAMPLE_DB} since Start (read after Stop): ${JSON.stringify(server)}`);
+  // the window's own source, read by the test apart from the extension: performance_schema's count per
+  // digest of the app's database between before Start and after Stop, for the app's statements (those the
+  // slow log also has: the extension's own schema reads run in that database too, and the window leaves them out)
+  const appFingerprints = new Set([...logged.values()].filter((s) => !s.admin && s.exampleSchema === SAMPLE_DB).map((s) => s.fingerprint));
+  const server = new Map<string, number>();
+  for (const [digest, n] of digestCounts()) {
+    const fp = digestFingerprint(digest).fingerprint;
+    const delta = n - (digestsBefore.get(digest) ?? 0);
+    if (appFingerprints.has(fp) && delta > 0) server.set(fp, (server.get(fp) ?? 0) + delta);
+  }
+  const serverStatements = [...server.values()].reduce((n, c) => n + c, 0);
+  const counts = (): string => `${summary[0]}; slow log: ${JSON.stringify([...logged.values()].map((s) => [s.fingerprint, s.exampleSchema, s.count]))}; `
+    + `performance_schema since Start: ${JSON.stringify([...server])}`;
+  assert.equal(statements, serverStatements, `the window holds the app's statements as performance_schema counted them: ${counts()}`);
+  // why: performance_schema adds a finished statement to its digest row with a plain, unlocked increment
+  // (m_count++), so two sessions that end the same statement at once can count it once (seen: 307 against the
+  // slow log's 308 of ~1,800, in 3 of 16 runs); the slow log writes every statement. So the two witnesses
+  // agree per statement within a few calls, and never with more in performance_schema.
+  for (const fp of appFingerprints) {
+    const want = logged.get(fp)!.count;
+    const got = server.get(fp) ?? 0;
+    assert.ok(got <= want && want - got <= Math.max(2, Math.ceil(want / 100)), `performance_schema counted ${got} of the slow log's ${want} "${fp}": ${counts()}`);
   }
   assert.ok(Number(summary[3]) >= 5, `the app's statements are found in the source: ${summary[0]}`);
   await measuring.waitFor({ state: 'hidden', timeout: 15_000 });
@@ -131,22 +142,23 @@ void test('Start measuring, the demo\'s load, Stop measuring: the Queries view, 
       if (!m || Number(m[1]) !== i + 1) return false;
       const s = [...logged.values()].find((q) => queryLabel(q) === m[2]);
       if (!s) continue;
-      if (!row.description.split(' · ').includes(callsText(s.count))) return false;
+      if (!row.description.split(' · ').includes(callsText(server.get(s.fingerprint) ?? 0))) return false;
       checked.push(m[2]);
     }
     return checked.length >= 3 && shown[0] !== undefined && checked[0] === shown[0].label.replace(/^1\. /, '');
   }, 'the Queries rows with the calls of the window', 60_000)
     .catch((err: Error) => {
-      throw new Error(`${err.message}; shown: ${JSON.stringify(shown)}; slow log: ${JSON.stringify([...logged.values()].map((s) => [s.fingerprint, s.count]))}`);
+      throw new Error(`${err.message}; shown: ${JSON.stringify(shown)}; ${counts()}`);
     });
   await screenshot(page, 'measure-queries-view');
+  const lookupCalls = server.get(LOOKUP) ?? 0;
 
   // the statement's CodeLens: its calls in the window, the max (performance_schema keeps no percentile)
   await quickOpen(page, 'main.go');
   await goToLine(page, 89);
-  const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: callsText(lookup.count) }).first();
+  const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: callsText(lookupCalls) }).first();
   await lens.waitFor({ timeout: 30_000 });
-  assert.match(text(await lens.innerText()), new RegExp(`^#\\d+ · ${escapeRe(callsText(lookup.count))} · [^·]+ · max [^·]+ · .* · \\d+\\.\\d% of query time$`));
+  assert.match(text(await lens.innerText()), new RegExp(`^#\\d+ · ${escapeRe(callsText(lookupCalls))} · [^·]+ · max [^·]+ · .* · \\d+\\.\\d% of query time$`));
   const line89 = page.locator('.editor-instance .monaco-editor .view-lines .view-line', { hasText: /db\.Get\(&comments\[i\]\.User/ }).first();
   const [lensBox, lineBox] = [await lens.boundingBox(), await line89.boundingBox()];
   assert.ok(lensBox && lineBox && lineBox.y - (lensBox.y + lensBox.height) >= -2 && lineBox.y - (lensBox.y + lensBox.height) < 30,
@@ -158,6 +170,6 @@ void test('Start measuring, the demo\'s load, Stop measuring: the Queries view, 
   await hover.locator('text=Server statistics').first().waitFor({ timeout: 30_000 });
   const hoverText = text(await hover.innerText());
   assert.match(hoverText, /Server statistics · performance_schema isupic/);
-  assert.ok(hoverText.includes(callsText(lookup.count)), hoverText);
+  assert.ok(hoverText.includes(callsText(lookupCalls)), hoverText);
   await screenshot(page, 'measure-hover');
 });
