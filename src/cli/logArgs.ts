@@ -74,6 +74,17 @@ export function reportSourceErrors(reads: readonly SourceRead[], io: CommandIo):
   return failed;
 }
 
+/**
+ * Prints one stderr line per source whose gzip data ended early or was corrupt, naming the file and
+ * the lines read before the damage; returns true when any was. Called after the report, which covers
+ * those lines.
+ */
+export function reportDamagedSources(reads: readonly SourceRead[], io: CommandIo, command: string): boolean {
+  const damaged = reads.filter((r) => r.result?.damaged);
+  for (const r of damaged) io.stderr.write(`query-insight ${command}: ${r.result!.damaged!.message}\n`);
+  return damaged.length > 0;
+}
+
 /** `{ host: count }` as one table cell: `isu1 120, isu2 80`. */
 export function hostsCell(hosts: Record<string, number> | undefined): string {
   return hosts ? Object.entries(hosts).map(([h, n]) => `${h} ${n}`).join(', ') : '';

@@ -10,8 +10,9 @@ import { serializeRun, type Run, type RunKind } from '../../core/report/runs';
 import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../../core/logs/accessParsers';
 import { splitMatchingGroups } from '../../core/logs/grouping';
 import { bufferDecoder } from '../../node/accessLogFile';
+import type { SourceRead } from '../../node/logSources';
 import { loadRunFromSources } from '../../node/runSources';
-import { LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
+import { LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
 import { loadRoutes } from './endpoints';
 
 const HELP = `usage: query-insight diff BEFORE AFTER [options]
@@ -47,7 +48,10 @@ options:
   --quiet                         no summary on stderr
   --ssh-key FILE                  private key for logs on other boxes (default: ~/.ssh/config, the
                                   agent, ~/.ssh/id_*; host keys checked against ~/.ssh/known_hosts)
-  --accept-new-host-key           trust (and record) a box's host key known_hosts does not list yet`;
+  --accept-new-host-key           trust (and record) a box's host key known_hosts does not list yet
+
+exit status: 0 done; 1 a log could not be read (the comparison covers the others); 2 usage error;
+3 a gzip file is damaged: the comparison covers the lines before the damage, and stderr says where.`;
 
 /** The verdict in a table cell. */
 const VERDICT_WORDS: Record<Verdict, string> = { faster: 'faster', slower: 'slower', mixed: 'mixed', noise: 'noise', unknown: 'too-few', new: 'new', gone: 'gone' };
@@ -147,6 +151,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   const remote = remoteReaderFor(sides.flat(), values, io);
   const runs: Run[] = [];
   let failedSource = false;
+  const allReads: SourceRead[] = [];
   try {
     for (const [i, sources] of sides.entries()) {
       const { run: r, reads } = await loadRunFromSources(sources, {
@@ -154,6 +159,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
         access: { decode: bufferDecoder, ...(logFormat ? { format: logFormat } : {}), ...(matchingGroups ? { matchingGroups } : {}), ...(routes ? { routes } : {}) },
       });
       if (reportSourceErrors(reads, io)) failedSource = true;
+      allReads.push(...reads);
       runs.push(r);
     }
   } finally {
@@ -189,7 +195,9 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     for (const r of runs) if (r.summary.malformed) io.stderr.write(`#   ${r.source}: ${r.summary.malformed} malformed ${r.kind === 'slow' ? 'entries' : 'lines'} skipped\n`);
     if (c.hostsNote) io.stderr.write(`# note: ${c.hostsNote}\n`);
   }
-  return failedSource ? 1 : 0;
+  if (failedSource) return 1;
+  // why: after the output, so the comparison of what was read is whole; a distinct code for scripts.
+  return reportDamagedSources(allReads, io, 'diff') ? 3 : 0;
 }
 
 export const diffCommand: Command = { name: 'diff', summary: 'compare two runs (access logs, slow logs or saved runs) per endpoint or query', help: HELP, run };

@@ -12,7 +12,7 @@ import { describeLogSource, type LogSource } from '../../core/logs/logSource';
 import { accessAnalyzer, analyzeAccessSources } from '../../node/logSources';
 import type { RemoteLogReader } from '../../node/remoteLog';
 import { readLogHead } from '../../node/logHead';
-import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
+import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
 
 const SORTS = ['sum', 'count', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'stddev', 'errors', 'bytes', 'uri'] as const;
 type SortKey = (typeof SORTS)[number];
@@ -234,9 +234,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   // why: the report of what could be read comes first; a source that failed still makes the exit non-zero.
   if (reportSourceErrors(report.sources, io)) return 1;
   // why: after the output, so the report of the lines before the damage is whole; a distinct code for scripts.
-  const damaged = report.sources.filter((r) => r.result?.damaged);
-  for (const r of damaged) io.stderr.write(`query-insight endpoints: ${r.result!.damaged!.message}\n`);
-  return damaged.length ? 3 : 0;
+  return reportDamagedSources(report.sources, io, 'endpoints') ? 3 : 0;
   } finally {
     await remote?.close();
   }

@@ -10,7 +10,7 @@ import { indexSites, sitesFor } from '../../core/logs/slowMapping';
 import type { SqlSite } from '../../core/model';
 import { analyzeSlowSources } from '../../node/logSources';
 import { sniffFile } from '../../node/runFile';
-import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportSourceErrors } from '../logArgs';
+import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
 
 const SORTS: readonly SortKey[] = ['sum', 'count', 'avg', 'p95', 'max'];
 
@@ -28,9 +28,11 @@ options:
   --format table|md|json|csv|tsv  output (json = JSON Lines, one object per fingerprint)
   --quiet                         no summary on stderr
 
-An access log is refused with exit code 2 (use \`query-insight endpoints\`).
+${LOG_SOURCE_HELP}
 
-${LOG_SOURCE_HELP}`;
+exit status: 0 done; 1 a log could not be read (the report covers the others); 2 usage error, or a
+file that is an access log (use \`endpoints\`); 3 a gzip file is damaged: the report covers the
+entries before the damage, and stderr says where.`;
 
 interface Row { rank: number; s: QueryStats; share: number; sites: SqlSite[]; how: string }
 
@@ -164,7 +166,9 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     io.stderr.write(lines.join('\n') + '\n');
   }
   // why: the report of what could be read comes first; a source that failed still makes the exit non-zero.
-  return reportSourceErrors(reads, io) ? 1 : 0;
+  if (reportSourceErrors(reads, io)) return 1;
+  // why: after the output, so the report of the entries before the damage is whole; a distinct code for scripts.
+  return reportDamagedSources(reads, io, 'slow') ? 3 : 0;
 }
 
 export const slowCommand: Command = {

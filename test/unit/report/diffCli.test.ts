@@ -1,13 +1,15 @@
 /**
  * `query-insight diff` answers "did the fix help?": status classes for access logs, rows examined
  * and sent for slow logs, one unit per time column, the app's routes and -m as in `endpoints`,
- * sorting by the change of total or mean, and JSON numbers without float noise. Logs written here.
+ * sorting by the change of total or mean, JSON numbers without float noise, and a gzip log cut short
+ * named with exit 3 rather than read as a run with fewer requests. Logs written here.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { diffCommand } from '../../../src/cli/commands/diff';
 import { roundTo, timeUnitFor, formatIn } from '../../../src/core/report/compare';
 import { runCommand } from '../../support/runCommand';
@@ -179,6 +181,29 @@ void test('access diff groups by the app routes (--routes) and -m, and sorts by 
     assert.equal(keys.length, 2);
     const bad = await diff(['before.ltsv', 'after.ltsv', '--sort', 'p99'], dir).catch((e: Error) => e);
     assert.match(String(bad), /--sort must be total, mean or count/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('a gzip log cut short: the comparison of what was read, then the file and its lines named, exit 3', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-diff-'));
+  try {
+    const rows = Array.from({ length: 20000 }, (_, i): [string, string, number, number] => ['GET', `/api/items/${i % 7}`, 200, 0.01]);
+    writeFileSync(join(dir, 'before.ltsv'), ltsv(rows));
+    const gz = gzipSync(ltsv(rows));
+    writeFileSync(join(dir, 'after.ltsv.gz'), gz);
+    writeFileSync(join(dir, 'cut.ltsv.gz'), gz.subarray(0, Math.floor(gz.length / 2)));
+
+    const whole = await diff(['before.ltsv', 'after.ltsv.gz', '-m', '/api/items/.+'], dir);
+    assert.equal(whole.code, 0, whole.err);
+    assert.match(whole.err, /requests 20000 -> 20000/);
+
+    const cut = await diff(['before.ltsv', 'cut.ltsv.gz', '-m', '/api/items/.+'], dir);
+    assert.equal(cut.code, 3, cut.err);
+    const m = /^query-insight diff: \S*cut\.ltsv\.gz: gzip data ends early after (\d+) lines \(truncated\?\)$/m.exec(cut.err);
+    assert.ok(m && Number(m[1]) > 0 && Number(m[1]) < 20000, cut.err);
+    assert.ok(cut.err.indexOf('# access runs') < cut.err.indexOf('gzip data ends early'), 'the summary comes before the message');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
