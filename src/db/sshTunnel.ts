@@ -178,6 +178,11 @@ export class SshTunnel {
     return { host: '127.0.0.1', port: await this.listen() };
   }
 
+  /** Logs in now unless a session is up or being set up, so a later command starts at once. Rejects with SshTunnelError. */
+  async connect(): Promise<void> {
+    await this.session();
+  }
+
   /** Returns the last failure the tunnel saw since the previous call, and forgets it. */
   takeError(): SshTunnelError | undefined {
     const e = this.lastError;

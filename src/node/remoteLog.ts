@@ -57,6 +57,8 @@ interface Parked {
 export class RemoteLogReader {
   private readonly runner: CommandRunner;
   private readonly parked = new Map<string, Parked>();
+  /** Logins connect() started, by session key, until the first command on that session takes the outcome. */
+  private readonly logins = new Map<string, Promise<void>>();
 
   constructor(private readonly login: SshLogin, options: RemoteLogReaderOptions = {}) {
     const script = options.worker === false ? undefined : sshWorkerScript();
@@ -66,6 +68,31 @@ export class RemoteLogReader {
 
   /** True when the sessions run on the SSH worker thread. */
   get onWorker(): boolean { return this.runner instanceof WorkerRunner; }
+
+  /**
+   * Logs in to every box of `sources` at once, so that reading their logs one after another does
+   * not wait for each login in turn (a login takes several round trips, and the box's shell start).
+   * Resolves once every login has started: the login options are worked out one box after another,
+   * so a passphrase is asked once and a host key shown once. A failure is not reported here; the
+   * first command on that box gets it, without logging in again.
+   */
+  async connect(sources: readonly LogSource[]): Promise<void> {
+    const seen = new Set<string>();
+    for (const s of sources) {
+      if (s.kind !== 'ssh') continue;
+      let login: { key: string; options: SshOptions };
+      try {
+        login = await this.loginFor(s);
+      } catch {
+        continue; // why: the read of this source asks again and reports it with the file
+      }
+      if (seen.has(login.key) || this.logins.has(login.key)) continue;
+      seen.add(login.key);
+      const started = this.runner.connect(login.key, login.options);
+      started.catch(() => undefined);
+      this.logins.set(login.key, started);
+    }
+  }
 
   /**
    * Reads `source` from byte `offset` (0: the whole file) line by line into `onLine`. A gzip file is
@@ -225,6 +252,8 @@ export class RemoteLogReader {
     }
     const timer = setTimeout(() => this.unpark(where), PARK_MS);
     timer.unref();
+    // why: two heads of the same file at once (the file named twice) keep the later one; the other is closed.
+    this.unpark(where);
     this.parked.set(where, { running, it, start, timer });
     let b = Buffer.concat(start).subarray(0, bytes);
     if (b[0] === 0x1f && b[1] === 0x8b) {
@@ -236,6 +265,7 @@ export class RemoteLogReader {
 
   /** Closes every session. */
   async close(): Promise<void> {
+    this.logins.clear();
     for (const where of [...this.parked.keys()]) this.unpark(where);
     await this.runner.close();
   }
@@ -272,7 +302,7 @@ export class RemoteLogReader {
     const starting = (async () => {
       const { key, options } = await this.loginFor(source);
       try {
-        return await this.runner.exec(key, options, command);
+        return await this.execOn(key, options, command);
       } catch (err) {
         throw new RemoteReadError(source, `${hostLabel(source)}: cannot read ${source.path}: ${(err as Error).message}`, undefined, err);
       }
@@ -305,12 +335,22 @@ export class RemoteLogReader {
     return { key: `${options.username}@${options.host}:${options.port ?? 22}`, options };
   }
 
+  /** Starts `command` on session `key`, after the login connect() started for it (whose failure it reports instead of logging in again). */
+  private async execOn(key: string, options: SshOptions, command: string): Promise<RemoteCommand> {
+    const login = this.logins.get(key);
+    if (login) {
+      this.logins.delete(key);
+      await login;
+    }
+    return this.runner.exec(key, options, command);
+  }
+
   /** Runs a short command and returns its whole stdout. */
   private async run(source: RemoteLogSource, command: string): Promise<Buffer> {
     const { key, options } = await this.loginFor(source);
     let running: RemoteCommand;
     try {
-      running = await this.runner.exec(key, options, command);
+      running = await this.execOn(key, options, command);
     } catch (err) {
       throw new RemoteReadError(source, `${hostLabel(source)}: ${(err as Error).message}`, undefined, err);
     }

@@ -46,6 +46,7 @@ export function runReads(reads: readonly SourceRead[]): RunRead[] {
 export async function loadRunFromSources(sources: readonly LogSource[], options: LoadSourcesOptions): Promise<SourcesRun> {
   if (sources.length === 0) throw new Error('no log to read');
   const only = sources.length === 1 ? sources[0] : undefined;
+  await options.remote?.connect(sources);
   const sniff = await sniffSources(sources, options.remote);
   if (only?.kind === 'local' && sniff?.kind === 'run' && options.kind === undefined) {
     const run = await loadRunFromFile(only.path, options);

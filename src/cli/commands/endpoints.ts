@@ -180,17 +180,20 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   };
   const remote = remoteReaderFor(sources, values, io);
   try {
-  // why: each source's head is fetched once: on a box every command costs a round trip and the start of the login shell.
-  const sniffs: (LogSniff | undefined)[] = [];
-  for (const s of sources) {
-    const sniff = await sniffSource(s, remote);
-    sniffs.push(sniff);
+  // why: the app's routes are scanned while the boxes log in and send the start of their logs.
+  const routesLoading = values.routes ? loadRoutes(values.routes) : undefined;
+  routesLoading?.catch(() => undefined);
+  await remote?.connect(sources);
+  // why: each source's head is fetched once, all at the same time: on a box every command costs a
+  // round trip and the start of the login shell; the read that follows takes the same `cat`.
+  const sniffs = await Promise.all(sources.map((s) => sniffSource(s, remote)));
+  for (const [i, sniff] of sniffs.entries()) {
     const wrong = sniff ? wrongKindMessage(sniff, 'access') : '';
-    if (wrong) { io.stderr.write(`query-insight endpoints: ${describeLogSource(s)}: ${wrong}\n`); return 2; }
+    if (wrong) { io.stderr.write(`query-insight endpoints: ${describeLogSource(sources[i])}: ${wrong}\n`); return 2; }
   }
   logFormat ??= guessSourcesFormat(sniffs);
   let routes: Route[] | undefined;
-  if (values.routes) routes = await loadRoutes(values.routes);
+  if (routesLoading) routes = await routesLoading;
   let matchingGroups: string[] | undefined;
   if (values['matching-groups'] !== undefined) matchingGroups = splitMatchingGroups(values['matching-groups']);
   const options: AccessAnalysisOptions = {

@@ -101,6 +101,9 @@ class Boxes implements vscode.Disposable {
         try {
           let access: BoxesAccessRun | undefined;
           let slow: BoxesSlowRun | undefined;
+          // why: every box logs in at once; the logs are then read one after another without a login's wait between them.
+          progress.report({ message: `connecting to ${boxes.map((b) => b.name).join(', ')}` });
+          await reader.connect([...accessSources, ...slowSources]);
           if (accessSources.length) {
             progress.report({ message: `${accessSources[0].label}: connecting` });
             access = new BoxesAccessRun(accessSources, await this.accessOptions(reader, accessSources, ac.signal), reader);

@@ -30,6 +30,8 @@ export interface RemoteCommand {
 export interface CommandRunner {
   /** Starts `command` on the box; rejects when the login fails or the box refuses the channel. */
   exec(key: string, options: SshOptions, command: string): Promise<RemoteCommand>;
+  /** Logs in to the box now, unless its session is up or logging in; rejects when the login fails. */
+  connect(key: string, options: SshOptions): Promise<void>;
   /** Closes every session. */
   close(): Promise<void>;
 }
@@ -42,14 +44,7 @@ export class ThreadRunner implements CommandRunner {
   private readonly sessions = new Map<string, SshTunnel>();
 
   async exec(key: string, options: SshOptions, command: string): Promise<RemoteCommand> {
-    let tunnel = this.sessions.get(key);
-    if (!tunnel) {
-      // why: loaded on the first remote command, so a local read does not pay for ssh2 (tens of ms and ~10 MB at start).
-      const { SshTunnel: Tunnel } = await import('../../db/sshTunnel');
-      tunnel = this.sessions.get(key);
-      if (!tunnel) this.sessions.set(key, tunnel = new Tunnel(options));
-    }
-    const channel = await tunnel.exec(command);
+    const channel = await (await this.tunnel(key, options)).exec(command);
     let stderr = '';
     channel.stderr.on('data', (d: Buffer) => { if (stderr.length < STDERR_KEEP) stderr += d.toString('utf8'); });
     let exit: RemoteEnd['exit'];
@@ -58,6 +53,21 @@ export class ThreadRunner implements CommandRunner {
       channel.on('close', () => resolve({ ...(exit ? { exit } : {}), stderr }));
     });
     return { stdout: channel as AsyncIterable<Buffer>, ended, destroy: () => { channel.destroy(); } };
+  }
+
+  async connect(key: string, options: SshOptions): Promise<void> {
+    await (await this.tunnel(key, options)).connect();
+  }
+
+  private async tunnel(key: string, options: SshOptions): Promise<SshTunnel> {
+    let tunnel = this.sessions.get(key);
+    if (!tunnel) {
+      // why: loaded on the first remote command, so a local read does not pay for ssh2 (tens of ms and ~10 MB at start).
+      const { SshTunnel: Tunnel } = await import('../../db/sshTunnel');
+      tunnel = this.sessions.get(key);
+      if (!tunnel) this.sessions.set(key, tunnel = new Tunnel(options));
+    }
+    return tunnel;
   }
 
   async close(): Promise<void> {

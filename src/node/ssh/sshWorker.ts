@@ -78,10 +78,20 @@ function endIfDrained(id: number, r: Running): void {
   if (!r.destroyed) post(r.end);
 }
 
-function exec(id: number, key: string, options: WireSshOptions, command: string): void {
+/** The session `key`, made from `options` the first time. */
+function tunnelFor(key: string, options: WireSshOptions): SshTunnel {
   let tunnel = sessions.get(key);
   if (!tunnel) sessions.set(key, tunnel = new SshTunnel(fromWire(options, key)));
-  tunnel.exec(command).then((channel) => {
+  return tunnel;
+}
+
+function failed(id: number, err: unknown): void {
+  const e = err as Error & { kind?: string };
+  post({ t: 'failed', id, error: { name: e.name ?? 'Error', message: e.message ?? String(err), ...(e.kind ? { kind: e.kind } : {}) } });
+}
+
+function exec(id: number, key: string, options: WireSshOptions, command: string): void {
+  tunnelFor(key, options).exec(command).then((channel) => {
     const r: Running = { channel, out: new RingWriter(RING, BATCH, (off, n) => post({ t: 'data', id, off, n })), flushing: false, paused: false, destroyed: false };
     running.set(id, r);
     post({ t: 'opened', id, ring: r.out.shared });
@@ -101,15 +111,13 @@ function exec(id: number, key: string, options: WireSshOptions, command: string)
       r.end = { t: 'end', id, ...(exit ? { exit } : {}), stderr };
       endIfDrained(id, r);
     });
-  }, (err: unknown) => {
-    const e = err as Error & { kind?: string };
-    post({ t: 'failed', id, error: { name: e.name ?? 'Error', message: e.message ?? String(err), ...(e.kind ? { kind: e.kind } : {}) } });
-  });
+  }, (err: unknown) => failed(id, err));
 }
 
 port.on('message', (m: ToWorker) => {
   switch (m.t) {
     case 'exec': exec(m.id, m.key, m.options, m.command); break;
+    case 'connect': tunnelFor(m.key, m.options).connect().then(() => post({ t: 'connected', id: m.id }), (err: unknown) => failed(m.id, err)); break;
     case 'ack': {
       const r = running.get(m.id);
       if (!r) break;

@@ -79,6 +79,8 @@ export class WorkerRunner implements CommandRunner {
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly opening = new Map<number, { resolve: (c: RemoteCommand) => void; reject: (e: Error) => void }>();
+  /** Logins asked for by connect(), by message id. */
+  private readonly connecting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   private readonly commands = new Map<number, WorkerCommand>();
   /** The verifiers of each session's last login options, by hop. */
   private readonly verifiers = new Map<string, Verifier[]>();
@@ -95,6 +97,18 @@ export class WorkerRunner implements CommandRunner {
       this.opening.set(id, { resolve, reject });
       this.holdOpen();
       this.send(worker, { t: 'exec', id, key, options: wire, command });
+    });
+  }
+
+  connect(key: string, options: SshOptions): Promise<void> {
+    const worker = this.start();
+    const { wire, verifiers } = toWire(options);
+    this.verifiers.set(key, verifiers);
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.connecting.set(id, { resolve, reject });
+      this.holdOpen();
+      this.send(worker, { t: 'connect', id, key, options: wire });
     });
   }
 
@@ -140,10 +154,10 @@ export class WorkerRunner implements CommandRunner {
     return worker;
   }
 
-  /** Keeps the process alive while a command is opening or running, not while the sessions idle. */
+  /** Keeps the process alive while a login or a command is opening or running, not while the sessions idle. */
   private holdOpen(): void {
     if (!this.worker) return;
-    if (this.opening.size + this.commands.size > 0) this.worker.ref();
+    if (this.opening.size + this.connecting.size + this.commands.size > 0) this.worker.ref();
     else this.worker.unref();
   }
 
@@ -153,6 +167,8 @@ export class WorkerRunner implements CommandRunner {
     const why = new Error(`the SSH worker stopped${err ? `: ${err.message}` : ''}`);
     for (const o of this.opening.values()) o.reject(why);
     this.opening.clear();
+    for (const c of this.connecting.values()) c.reject(why);
+    this.connecting.clear();
     for (const c of this.commands.values()) c.finish({ stderr: '' });
     this.commands.clear();
     this.closed?.();
@@ -169,9 +185,16 @@ export class WorkerRunner implements CommandRunner {
         else c.destroy();
         break;
       }
+      case 'connected': {
+        this.connecting.get(m.id)?.resolve();
+        this.connecting.delete(m.id);
+        this.holdOpen();
+        break;
+      }
       case 'failed': {
-        const o = this.opening.get(m.id);
+        const o = this.opening.get(m.id) ?? this.connecting.get(m.id);
         this.opening.delete(m.id);
+        this.connecting.delete(m.id);
         o?.reject(rebuild(m.error));
         this.holdOpen();
         break;

@@ -13,6 +13,8 @@ export interface WireError { name: string; message: string; kind?: string }
 
 export type ToWorker =
   | { t: 'exec'; id: number; key: string; options: WireSshOptions; command: string }
+  /** Log in to the box of session `key` now (answered by 'connected' or 'failed'). */
+  | { t: 'connect'; id: number; key: string; options: WireSshOptions }
   /** The next `n` bytes of the command's stdout were consumed: their part of the ring is free again. */
   | { t: 'ack'; id: number; n: number }
   | { t: 'destroy'; id: number }
@@ -22,6 +24,7 @@ export type ToWorker =
 export type FromWorker =
   /** The command runs; its stdout comes through `ring`, memory both threads share. */
   | { t: 'opened'; id: number; ring: SharedArrayBuffer }
+  | { t: 'connected'; id: number }
   | { t: 'failed'; id: number; error: WireError }
   /** The next `n` bytes of stdout, in the ring from `off` (they stay there until acknowledged). */
   | { t: 'data'; id: number; off: number; n: number }
