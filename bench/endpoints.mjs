@@ -4,6 +4,7 @@
 //   LINES=200000 RUNS=5 node bench/endpoints.mjs
 //   QI_CLI=/path/to/cli.js node bench/endpoints.mjs   time that build of the CLI instead of a fresh one
 //   SSH=0 node bench/endpoints.mjs            without the over-SSH part (e.g. with QI_CLI of an old build)
+//   BOXES=0 node bench/endpoints.mjs          over SSH one box only (not also two boxes, one log each)
 //
 // Static files are not grouped by extension here (--no-static-groups), so the groups are alp's.
 // Needs ../shared/bench (the generator gen_access_ltsv.py and run_peers.sh, whose install steps
@@ -210,6 +211,30 @@ else {
     console.log(`  a one-line file: local ${f(fixedLocal, 2)} s, remote ${f(fixedRemote, 2)} s (median): ${f(fixedRemote - fixedLocal, 2)} s to log in and run one command; `
       + `of that, ${shell} -c true as sshd starts it (reading ~/.bashrc) takes ${f(med(shellRuns), 2)} s here`);
     console.log(`  streaming alone (each run less its one-line time): remote/local ${f((bl.wall - fixedLocal) / (br.wall - fixedRemote), 2)} best, ${f((median(local) - fixedLocal) / (median(runs) - fixedRemote), 2)} median`);
+
+    // why: a team reads one log per box; with every box logged in to at once, the second box's login and
+    // shell start overlap the first. Two boxes (a second sshd serving the same file) against the file read twice locally.
+    if (process.env.BOXES !== '0') {
+      const box2 = await startSshd({ authorizedKeys: [box.clientKey.publicKey] });
+      try {
+        const key2 = readFileSync(join(box2.dir, 'host_ed25519.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' ');
+        writeFileSync(join(home, '.ssh', 'known_hosts'), `[${box.host}]:${box.port} ${hostKey}\n[${box2.host}]:${box2.port} ${key2}\n`);
+        const two = (sources) => [cli, 'endpoints', ...sources, '--ssh-key', box.clientKey.path, '-m', M, '--log-format', 'ltsv', '--no-static-groups', '--format', 'json', '--quiet'];
+        const remoteTwo = [url, `ssh://${box2.user}@${box2.host}:${box2.port}${log}`];
+        const [local2, remote2] = [[], []];
+        const total = (file) => readFileSync(file, 'utf8').trim().split('\n').reduce((n, l) => n + JSON.parse(l).count, 0);
+        for (let i = 0; i < RUNS; i++) {
+          local2.push(timed(process.execPath, two([log, log]), undefined, env));
+          remote2.push(timed(process.execPath, two(remoteTwo), i === 0 ? out : undefined, env));
+          if (i === 0 && total(out) !== 2 * LINES) { console.log(`  two boxes: ${total(out)} requests, expected ${2 * LINES}`); remoteBad = true; }
+        }
+        const [b2l, b2r] = [bestOf(local2), bestOf(remote2)];
+        console.log(`  two boxes, one log each (${f(2 * LINES)} requests): local (the file twice) best ${f(b2l.wall, 2)} s, median ${f(median(local2), 2)} s; `
+          + `remote best ${f(b2r.wall, 2)} s, median ${f(median(remote2), 2)} s -> remote/local ${f(b2l.wall / b2r.wall, 2)} best, ${f(median(local2) / median(remote2), 2)} median`);
+      } finally {
+        await box2.stop();
+      }
+    }
   } finally {
     await box.stop();
   }
