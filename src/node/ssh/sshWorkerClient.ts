@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SshOptions } from '../../db/sshTunnel';
 import type { CommandRunner, RemoteCommand, RemoteEnd } from './remoteCommand';
-import { toWire, type FromWorker, type ToWorker, type WireError } from './sshWorkerProtocol';
+import { toWire, type FromWorker, type ToWorker, type WireError, type WireSshOptions } from './sshWorkerProtocol';
 
 /**
  * The worker's script: beside this code (dist/sshWorker.js for the extension, dist/cli/sshWorker.js
@@ -89,26 +89,24 @@ export class WorkerRunner implements CommandRunner {
   constructor(private readonly script: string) {}
 
   exec(key: string, options: SshOptions, command: string): Promise<RemoteCommand> {
-    const worker = this.start();
-    const { wire, verifiers } = toWire(options);
-    this.verifiers.set(key, verifiers);
-    const id = this.nextId++;
-    return new Promise<RemoteCommand>((resolve, reject) => {
-      this.opening.set(id, { resolve, reject });
-      this.holdOpen();
-      this.send(worker, { t: 'exec', id, key, options: wire, command });
-    });
+    return this.ask(this.opening, key, options, (id, wire) => ({ t: 'exec', id, key, options: wire, command }));
   }
 
   connect(key: string, options: SshOptions): Promise<void> {
+    return this.ask(this.connecting, key, options, (id, wire) => ({ t: 'connect', id, key, options: wire }));
+  }
+
+  /** Sends the worker a request about session `key`; its answer settles the promise kept in `pending`. */
+  private ask<T>(pending: Map<number, { resolve: (v: T) => void; reject: (e: Error) => void }>, key: string, options: SshOptions,
+    message: (id: number, wire: WireSshOptions) => ToWorker): Promise<T> {
     const worker = this.start();
     const { wire, verifiers } = toWire(options);
     this.verifiers.set(key, verifiers);
     const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
-      this.connecting.set(id, { resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
       this.holdOpen();
-      this.send(worker, { t: 'connect', id, key, options: wire });
+      this.send(worker, message(id, wire));
     });
   }
 
