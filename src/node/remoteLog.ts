@@ -77,7 +77,6 @@ export class RemoteLogReader {
    * first command on that box gets it, without logging in again.
    */
   async connect(sources: readonly LogSource[]): Promise<void> {
-    const seen = new Set<string>();
     for (const s of sources) {
       if (s.kind !== 'ssh') continue;
       let login: { key: string; options: SshOptions };
@@ -86,8 +85,7 @@ export class RemoteLogReader {
       } catch {
         continue; // why: the read of this source asks again and reports it with the file
       }
-      if (seen.has(login.key) || this.logins.has(login.key)) continue;
-      seen.add(login.key);
+      if (this.logins.has(login.key)) continue;
       const started = this.runner.connect(login.key, login.options);
       started.catch(() => undefined);
       this.logins.set(login.key, started);

@@ -111,11 +111,14 @@ async function run(args: string[], io: CommandIo): Promise<number> {
 
   const started = Date.now();
   const remote = remoteReaderFor(sources, values, io);
-  const analyzed = (async () => {
+  let analyzed: Awaited<ReturnType<typeof analyzeSlowSources>>;
+  try {
     await remote?.connect(sources);
-    return analyzeSlowSources(sources, {}, { remote, byHost: values['by-host'] });
-  })();
-  const { stats, summary, overflowEntries, sources: reads } = await analyzed.finally(() => remote?.close());
+    analyzed = await analyzeSlowSources(sources, {}, { remote, byHost: values['by-host'] });
+  } finally {
+    await remote?.close();
+  }
+  const { stats, summary, overflowEntries, sources: reads } = analyzed;
   const read = { bytes: reads.reduce((a, r) => a + r.bytes, 0), gzip: reads.some((r) => r.gzip) };
   const elapsed = (Date.now() - started) / 1000;
   let sites: SqlSite[] = [];
