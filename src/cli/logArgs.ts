@@ -4,11 +4,14 @@
  * the user and port given in the argument, the key by --ssh-key, else what ~/.ssh/config and `ssh`'s
  * defaults say, and the host key checked against ~/.ssh/known_hosts (see sshArgs.ts).
  */
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { isatty } from 'node:tty';
 import { LogSourceError, parseLogSource, type LogSource } from '../core/logs/logSource';
 import type { SshOptions } from '../db/sshTunnel';
 import { RemoteLogReader, type RemoteLogSource } from '../node/remoteLog';
 import type { SourceRead } from '../node/logSources';
+import { isPiped, STDIN } from '../node/pipedLog';
 import type { CommandIo } from './command';
 import { UsageError } from './output';
 
@@ -20,7 +23,8 @@ export const LOG_SOURCE_OPTIONS = {
 } as const;
 
 /** Help lines for the log arguments and the options above. */
-export const LOG_SOURCE_HELP = `LOG is a local file, or a file on another box read over SSH as it streams (gzip too):
+export const LOG_SOURCE_HELP = `LOG is a local file, - for standard input (a pipe, <(...) too), or a file on another box
+read over SSH as it streams (gzip too):
   ssh://[USER@]HOST[:PORT]/ABSOLUTE/PATH   or   [USER@]HOST:/ABSOLUTE/PATH
 Several logs, local and remote mixed, are merged into one report.
 
@@ -37,9 +41,18 @@ export interface LogSourceArgValues {
   'accept-new-host-key'?: boolean;
 }
 
-/** Reads the positional log arguments; local paths are resolved against the working directory. */
+/**
+ * Reads the positional log arguments; local paths are resolved against the working directory, and
+ * `-` stays `-`: standard input (`ssh isu1 cat /var/log/nginx/access.log | query-insight endpoints -`).
+ */
 export function parseLogArgs(positionals: readonly string[], cwd: string): LogSource[] {
+  if (positionals.includes(STDIN)) {
+    if (positionals.filter((p) => p === STDIN).length > 1) throw new UsageError('- (standard input) can be given once');
+    // why: a terminal as input would wait for typing that never comes; say what - is for instead.
+    if (isatty(0)) throw new UsageError('- reads the log from standard input, which is a terminal here: pipe a log in, e.g. ssh isu1 cat /var/log/nginx/access.log | query-insight endpoints -');
+  }
   return positionals.map((p) => {
+    if (p === STDIN) return { kind: 'local', path: STDIN };
     let s: LogSource;
     try {
       s = parseLogSource(p);
@@ -49,6 +62,18 @@ export function parseLogArgs(positionals: readonly string[], cwd: string): LogSo
     }
     return s.kind === 'local' ? { kind: 'local', path: resolve(cwd, s.path) } : s;
   });
+}
+
+/**
+ * Refuses, before anything is read, a local file that does not exist and `-` named more than once
+ * (on the two sides of `diff`, say): standard input can be read once.
+ */
+export async function checkLocalSources(sources: readonly LogSource[]): Promise<void> {
+  if (sources.filter((s) => s.kind === 'local' && s.path === STDIN).length > 1) throw new UsageError('- (standard input) can be given once');
+  for (const s of sources) {
+    if (s.kind !== 'local' || isPiped(s.path)) continue;
+    if (!(await stat(s.path).catch(() => undefined))?.isFile()) throw new Error(`cannot read ${s.path}: no such file`);
+  }
 }
 
 /** The SSH login the CLI uses for a box a log is on (the rules of --ssh: ~/.ssh/config, agent, known_hosts). */

@@ -15,6 +15,11 @@ export function readLogHead(path: string): Uint8Array {
   } finally {
     closeSync(fd);
   }
+  return logHeadText(head);
+}
+
+/** The text of a log's first bytes: gunzipped as far as they go when they are gzip; an unreadable gzip head gives no bytes. */
+export function logHeadText(head: Buffer): Uint8Array {
   if (head[0] === 0x1f && head[1] === 0x8b) {
     // why: the head is a cut-off gzip stream; a sync flush returns what it holds instead of failing.
     try { return gunzipSync(head, { finishFlush: 2 }).subarray(0, SNIFF_BYTES); } catch { return new Uint8Array(0); }

@@ -13,6 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { describeLogSource, hostLabel, type LogSource } from '../core/logs/logSource';
 import type { SshOptions } from '../db/sshTunnel';
 import { LineReadError, readLineStream, readLines, type LineHandler, type ReadLinesOptions, type ReadLinesResult } from './lineReader';
+import { isPiped, readPipedLines } from './pipedLog';
 import { ThreadRunner, type CommandRunner, type RemoteCommand } from './ssh/remoteCommand';
 import { sshWorkerScript, WorkerRunner } from './ssh/sshWorkerClient';
 
@@ -366,7 +367,7 @@ export class RemoteLogReader {
  * (required for remote sources).
  */
 export async function readLogSource(source: LogSource, onLine: LineHandler, options: ReadLinesOptions, remote: RemoteLogReader | undefined): Promise<ReadLinesResult> {
-  if (source.kind === 'local') return readLines(source.path, onLine, options);
+  if (source.kind === 'local') return isPiped(source.path) ? readPipedLines(source.path, onLine, options) : readLines(source.path, onLine, options);
   if (!remote) throw new RemoteReadError(source, `${describeLogSource(source)} is on another box, and no SSH login is set up here`, undefined);
   return remote.read(source, onLine, options);
 }

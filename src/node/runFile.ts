@@ -8,7 +8,7 @@ import type { AccessAnalysisOptions } from '../core/logs/accessAnalysis';
 import { sniffLog, type LogSniff } from '../core/logs/logKind';
 import { parseRun, runFromAccessReport, runFromSlowStats, type Run, type RunKind, type RunLimits, type RunMeta } from '../core/report/runs';
 import { analyzeAccessLogFile } from './accessLogFile';
-import { readLogHead } from './logHead';
+import { isPiped, localLogHead, readPipedText } from './pipedLog';
 import { analyzeSlowLogFile } from './slowLogFile';
 
 /**
@@ -16,7 +16,7 @@ import { analyzeSlowLogFile } from './slowLogFile';
  * head, decompressed when gzip. A file that cannot be read throws.
  */
 export async function sniffFile(path: string): Promise<LogSniff> {
-  return sniffLog(readLogHead(path));
+  return sniffLog(await localLogHead(path));
 }
 
 export interface LoadRunOptions {
@@ -33,7 +33,7 @@ export interface LoadRunOptions {
 export async function loadRunFromFile(path: string, options: LoadRunOptions): Promise<Run> {
   const sniff = await sniffFile(path);
   if (sniff.kind === 'run' && options.kind === undefined) {
-    const run = parseRun(await readFile(path, 'utf8'));
+    const run = parseRun(isPiped(path) ? await readPipedText(path) : await readFile(path, 'utf8'));
     return options.meta.label ? { ...run, label: options.meta.label } : run;
   }
   const kind = options.kind ?? (sniff.kind === 'slow' ? 'slow' : 'access');

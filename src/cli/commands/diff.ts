@@ -1,5 +1,5 @@
 /** `query-insight diff BEFORE AFTER`: compares two runs (access logs, slow logs or saved runs) per endpoint or query. */
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
@@ -12,7 +12,7 @@ import { splitMatchingGroups } from '../../core/logs/grouping';
 import { bufferDecoder } from '../../node/accessLogFile';
 import type { SourceRead } from '../../node/logSources';
 import { loadRunFromSources } from '../../node/runSources';
-import { LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
+import { checkLocalSources, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
 import { loadRoutes } from './endpoints';
 
 const HELP = `usage: query-insight diff BEFORE AFTER [options]
@@ -21,8 +21,8 @@ Compares two benchmark runs, before -> after. Each of BEFORE and AFTER is an ngi
 MySQL / MariaDB slow log (plain or .gz) or a run saved as JSON (by --save, or exported by the
 extension). Both must be of the same kind. Either may be several logs joined by commas, local or
 on other boxes (HOST:/PATH or ssh://[USER@]HOST[:PORT]/PATH), read into one run: e.g.
-isu1:/var/log/nginx/access.log,isu2:/var/log/nginx/access.log. The comparison says when the two
-sides did not read the same hosts.
+isu1:/var/log/nginx/access.log,isu2:/var/log/nginx/access.log. One side may be - (standard
+input). The comparison says when the two sides did not read the same hosts.
 
 Access logs: one row per endpoint (method + URI, grouped as in \`endpoints\`: --routes, -m, ids in
 paths folded) with count, responses per status class (2xx 3xx 4xx 5xx 499) and total, mean and p99
@@ -145,9 +145,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   const routes = values.routes !== undefined ? await loadRoutes(resolve(io.cwd, values.routes)) : undefined;
 
   const sides = positionals.map((p) => parseLogArgs(p.split(','), io.cwd));
-  for (const s of sides.flat()) {
-    if (s.kind === 'local' && !(await stat(s.path).catch(() => undefined))?.isFile()) throw new Error(`cannot read ${s.path}: no such file`);
-  }
+  await checkLocalSources(sides.flat());
   const remote = remoteReaderFor(sides.flat(), values, io);
   const runs: Run[] = [];
   let failedSource = false;

@@ -12,6 +12,7 @@ import { describeLogSource, type LogSource } from '../../core/logs/logSource';
 import { accessAnalyzer, analyzeAccessSources } from '../../node/logSources';
 import type { RemoteLogReader } from '../../node/remoteLog';
 import { readLogHead } from '../../node/logHead';
+import { localLogHead } from '../../node/pipedLog';
 import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
 
 const SORTS = ['sum', 'count', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'stddev', 'errors', 'bytes', 'uri'] as const;
@@ -129,7 +130,7 @@ function guessSourcesFormat(sniffs: readonly (LogSniff | undefined)[]): AccessLo
 /** What the head of a source looks like; undefined when it cannot be read (its read says why). */
 async function sniffSource(s: LogSource, remote: RemoteLogReader | undefined): Promise<LogSniff | undefined> {
   try {
-    if (s.kind === 'local') return sniffLog(readLogHead(s.path));
+    if (s.kind === 'local') return sniffLog(await localLogHead(s.path));
     if (remote) return sniffLog(Buffer.from(await remote.head(s)));
   } catch { /* unreadable */ }
   return undefined;

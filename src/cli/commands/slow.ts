@@ -1,6 +1,6 @@
 /** `query-insight slow LOG`: a pt-query-digest-like ranking of a MySQL / MariaDB slow query log. */
-import { formatCount } from '../../core/format/numbers';
 import { stat } from 'node:fs/promises';
+import { formatCount } from '../../core/format/numbers';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
@@ -10,7 +10,7 @@ import { indexSites, sitesFor } from '../../core/logs/slowMapping';
 import type { SqlSite } from '../../core/model';
 import { analyzeSlowSources } from '../../node/logSources';
 import { sniffFile } from '../../node/runFile';
-import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
+import { checkLocalSources, hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
 
 const SORTS: readonly SortKey[] = ['sum', 'count', 'avg', 'p95', 'max'];
 
@@ -101,8 +101,8 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   const limit = values.limit === undefined ? 30 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit must be a whole number >= 0 (got "${values.limit}")`);
   const sources = parseLogArgs(positionals, io.cwd);
+  await checkLocalSources(sources);
   for (const [i, s] of sources.entries()) {
-    if (s.kind === 'local' && !(await stat(s.path).catch(() => undefined))?.isFile()) throw new Error(`cannot read ${s.path}: no such file`);
     if (s.kind === 'local' && (await sniffFile(s.path).then((k) => k.kind === 'access'))) {
       io.stderr.write(`query-insight slow: ${oneLine(positionals[i] ?? s.path)}: this looks like an access log; use \`query-insight endpoints\`\n`);
       return 2;
