@@ -86,3 +86,49 @@ void test('a whole gzip stream is not damaged; without a name the message still 
   const cut = await readLineStream(chunks(gz.subarray(0, 100), 7), () => undefined);
   assert.match(cut.damaged!.message, /^the stream: gzip data ends early after \d+ lines \(truncated\?\)$/);
 });
+
+/** A source that hands out every chunk in one reused buffer, overwritten once the next is asked for (as the SSH ring is). */
+async function* reusedChunks(bytes: Buffer, sizes: () => number): AsyncGenerator<Buffer> {
+  const ring = Buffer.alloc(bytes.length + 1);
+  for (let at = 0; at < bytes.length;) {
+    const n = Math.min(bytes.length - at, sizes());
+    ring.fill(0x23);
+    bytes.copy(ring, 0, at, at + n);
+    yield ring.subarray(0, n);
+    at += n;
+  }
+}
+
+void test('lines read in place from any cut of the stream equal the file\'s: CRLF, blank and too-long lines, no final newline', async () => {
+  let seed = 7;
+  const rand = (n: number): number => { seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff; return (seed >>> 8) % n; };
+  const parts: string[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const kind = rand(20);
+    if (kind === 0) parts.push('\n');
+    else if (kind === 1) parts.push(`${'x'.repeat(300 + rand(400))}\n`);
+    else if (kind === 2) parts.push(`crlf ${i}\r\n`);
+    else if (kind === 3) parts.push('\r\n');
+    else parts.push(`line ${i} ${'ab'.repeat(rand(60))}\n`);
+  }
+  parts.push('last line without a newline');
+  const text = Buffer.from(parts.join(''));
+  const file = join(dir, 'cuts.log');
+  writeFileSync(file, text);
+  const maxLineBytes = 512;
+  const collect = () => {
+    const lines: string[] = [];
+    const long: string[] = [];
+    return { lines, long, onLine: (b: Buffer, s: number, e: number, n: number) => { lines.push(`${n}:${b.toString('latin1', s, e)}`); }, onLongLine: (n: number, len: number) => { long.push(`${n}:${len}`); } };
+  };
+  const expected = collect();
+  const fromFile = await readLines(file, expected.onLine, { maxLineBytes, onLongLine: expected.onLongLine, chunkBytes: 4096 });
+  assert.ok(expected.long.length > 10, 'the text has lines past the limit');
+  for (const sizes of [() => 1, () => 2, () => 513, () => 4096, () => 1 + rand(1500), () => [1, 700, 3, 1024][rand(4)]]) {
+    const got = collect();
+    const r = await readLineStream(reusedChunks(text, sizes), got.onLine, { maxLineBytes, onLongLine: got.onLongLine, chunkBytes: 4096 });
+    assert.deepEqual(got.lines, expected.lines);
+    assert.deepEqual(got.long, expected.long);
+    assert.deepEqual({ ...r }, { ...fromFile });
+  }
+});
