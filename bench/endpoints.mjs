@@ -164,6 +164,15 @@ else {
     };
     const local = [];
     const runs = [];
+    // The peer for the transport: OpenSSH's own client doing the same read, into the same parser
+    // through a pipe (ssh box cat log | query-insight endpoints -), as a team would do by hand.
+    const ssh = spawnSync('bash', ['-c', 'command -v ssh'], { encoding: 'utf8' }).stdout.trim();
+    const sshArgs = ['-p', String(box.port), '-i', box.clientKey.path, '-o', `UserKnownHostsFile=${join(home, '.ssh', 'known_hosts')}`,
+      '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR', `${box.user}@${box.host}`];
+    const shq = (a) => a.map((x) => `'${x.replace(/'/g, `'\\''`)}'`).join(' ');
+    const pipeCmd = (file) => `${shq([ssh, ...sshArgs, `cat ${file}`])} | ${shq([process.execPath, cli, 'endpoints', '-', ...args.slice(3)])}`;
+    const piped = [];
+    const opensshOne = [];
     // why: a one-line file read the same two ways gives the fixed cost of a remote read (the login,
     // the start of the user's shell on the box, one command), apart from the streaming itself.
     const one = join(work, 'one-line.ltsv');
@@ -174,6 +183,7 @@ else {
     for (let i = 0; i < RUNS; i++) {
       localOne.push(timed(process.execPath, oneArgs(one), undefined, env));
       remoteOne.push(timed(process.execPath, oneArgs(`ssh://${box.user}@${box.host}:${box.port}${one}`), undefined, env));
+      if (ssh) opensshOne.push(timed(ssh, [...sshArgs, `cat ${one}`], undefined, env));
     }
     for (let i = 0; i < RUNS; i++) {
       local.push(timed(tools[0].cmd, tools[0].args));
@@ -185,6 +195,11 @@ else {
       r.sshd = sshdCpu() - c0;
       r.other = Math.max(0, r.other - r.sshd / r.wall);
       runs.push(r);
+      if (ssh) {
+        const pipedOut = join(work, 'piped.out');
+        piped.push(timed('bash', ['-c', `set -o pipefail; ${pipeCmd(log)}`], i === 0 ? pipedOut : undefined, env));
+        if (i === 0 && checkRows(tools[0].rows(readFileSync(pipedOut, 'utf8'))).bad.length) { console.log('  the piped read does not match the truth'); remoteBad = true; }
+      }
     }
     const bestOf = (rs) => rs.reduce((a, b) => (b.wall < a.wall ? b : a));
     const median = (rs) => [...rs].map((r) => r.wall).sort((a, b) => a - b)[Math.floor(rs.length / 2)];
@@ -211,6 +226,12 @@ else {
     console.log(`  a one-line file: local ${f(fixedLocal, 2)} s, remote ${f(fixedRemote, 2)} s (median): ${f(fixedRemote - fixedLocal, 2)} s to log in and run one command; `
       + `of that, ${shell} -c true as sshd starts it (reading ~/.bashrc) takes ${f(med(shellRuns), 2)} s here`);
     console.log(`  streaming alone (each run less its one-line time): remote/local ${f((bl.wall - fixedLocal) / (br.wall - fixedRemote), 2)} best, ${f((median(local) - fixedLocal) / (median(runs) - fixedRemote), 2)} median`);
+    if (ssh) {
+      const bp = bestOf(piped);
+      console.log(`  peer, OpenSSH's ssh: the one-line file by ssh box cat takes ${f(median(opensshOne), 2)} s (median; the remote read above ${f(fixedRemote, 2)} s, node's start included);`
+        + ` the whole log by ssh box cat log | query-insight endpoints - best ${f(bp.wall, 2)} s, median ${f(median(piped), 2)} s,`
+        + ` ${f(bl.wall / bp.wall, 2)} best / ${f(median(local) / median(piped), 2)} median of local; the built-in read takes ${f(br.wall / bp.wall, 2)} of its time (best)`);
+    } else console.log('  peer, OpenSSH\'s ssh: skipped (no ssh client on PATH)');
 
     // why: a team reads one log per box; with every box logged in to at once, the second box's login and
     // shell start overlap the first. Two boxes (a second sshd serving the same file) against the file read twice locally.
