@@ -212,7 +212,7 @@ else {
     console.log(`  remote  best ${f(br.wall, 2)} s, median ${f(median(runs), 2)} s, ${f(LINES / br.wall)} lines/s, CPU client ${f(Math.min(...runs.map((r) => r.cpu)), 2)} s `
       + `(median ${f(med(runs.map((r) => r.cpu)), 2)}), sshd and cat ${f(med(runs.map((r) => r.sshd)), 2)} s (median), `
       + `maxRSS ${f(Math.max(...runs.map((r) => r.rss)), 1)} MB, other load ${runs.map((x) => f(x.other, 1)).join('/')}; ${check.text}`);
-    console.log(`remote/local throughput ${f(bl.wall / br.wall, 2)} best, ${f(median(local) / median(runs), 2)} median (goal ≥ 0.8)`);
+    console.log(`  whole run, the login and the box's shell included: remote/local ${f(bl.wall / br.wall, 2)} best, ${f(median(local) / median(runs), 2)} median`);
     const fixedLocal = median(localOne);
     const fixedRemote = median(remoteOne);
     // why: sshd runs the command through the user's login shell, which (bash, under sshd) reads ~/.bashrc first.
@@ -225,7 +225,7 @@ else {
     });
     console.log(`  a one-line file: local ${f(fixedLocal, 2)} s, remote ${f(fixedRemote, 2)} s (median): ${f(fixedRemote - fixedLocal, 2)} s to log in and run one command; `
       + `of that, ${shell} -c true as sshd starts it (reading ~/.bashrc) takes ${f(med(shellRuns), 2)} s here`);
-    console.log(`  streaming alone (each run less its one-line time): remote/local ${f((bl.wall - fixedLocal) / (br.wall - fixedRemote), 2)} best, ${f((median(local) - fixedLocal) / (median(runs) - fixedRemote), 2)} median`);
+    console.log(`remote/local throughput while streaming (each run less its one-line time): ${f((bl.wall - fixedLocal) / (br.wall - fixedRemote), 2)} best, ${f((median(local) - fixedLocal) / (median(runs) - fixedRemote), 2)} median (goal ≥ 0.8)`);
     if (ssh) {
       const bp = bestOf(piped);
       console.log(`  peer, OpenSSH's ssh: the one-line file by ssh box cat takes ${f(median(opensshOne), 2)} s (median; the remote read above ${f(fixedRemote, 2)} s, node's start included);`
