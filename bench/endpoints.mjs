@@ -5,6 +5,8 @@
 //   QI_CLI=/path/to/cli.js node bench/endpoints.mjs   time that build of the CLI instead of a fresh one
 //   SSH=0 node bench/endpoints.mjs            without the over-SSH part (e.g. with QI_CLI of an old build)
 //   BOXES=0 node bench/endpoints.mjs          over SSH one box only (not also two boxes, one log each)
+//   BOX_USER=isucon node bench/endpoints.mjs  log in to the box as that user (default: this one); its login
+//                                             shell and rc files are part of every remote read's fixed cost
 //
 // Static files are not grouped by extension here (--no-static-groups), so the groups are alp's.
 // Needs ../shared/bench (the generator gen_access_ltsv.py and run_peers.sh, whose install steps
@@ -14,7 +16,7 @@
 // the "other load" column says how many cores other processes kept busy during each run.
 import { buildCli } from '../scripts/build.mjs';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,7 +155,14 @@ else {
     writeFileSync(join(home, '.ssh', 'known_hosts'), `[${box.host}]:${box.port} ${hostKey}\n`);
     const env = { ...process.env, HOME: home, USER: box.user };
     delete env.SSH_AUTH_SOCK;
-    const url = `ssh://${box.user}@${box.host}:${box.port}${log}`;
+    // why: sshd runs every command through the user's login shell, so whose account it is counts: this
+    // machine's root may run a version manager's init from ~/.bashrc, a contest box's user a default rc.
+    const boxUser = process.env.BOX_USER ?? box.user;
+    const account = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${boxUser}:`))?.split(':');
+    if (!account) throw new Error(`BOX_USER=${boxUser}: no such user here`);
+    // why: sshd reads authorized_keys as that user; the box's private dir is root's (its host key stays unreadable).
+    if (boxUser !== box.user) { chmodSync(box.dir, 0o755); chmodSync(join(box.dir, 'authorized_keys'), 0o644); }
+    const url = `ssh://${boxUser}@${box.host}:${box.port}${log}`;
     const args = [cli, 'endpoints', url, '--ssh-key', box.clientKey.path, '-m', M, '--log-format', 'ltsv', '--no-static-groups', '--format', 'json', '--quiet'];
     const out = join(work, 'remote.out');
     const sshdPid = Number(readFileSync(join(box.dir, 'sshd.pid'), 'utf8'));
@@ -168,7 +177,7 @@ else {
     // through a pipe (ssh box cat log | query-insight endpoints -), as a team would do by hand.
     const ssh = spawnSync('bash', ['-c', 'command -v ssh'], { encoding: 'utf8' }).stdout.trim();
     const sshArgs = ['-p', String(box.port), '-i', box.clientKey.path, '-o', `UserKnownHostsFile=${join(home, '.ssh', 'known_hosts')}`,
-      '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR', `${box.user}@${box.host}`];
+      '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR', `${boxUser}@${box.host}`];
     const shq = (a) => a.map((x) => `'${x.replace(/'/g, `'\\''`)}'`).join(' ');
     const pipeCmd = (file) => `${shq([ssh, ...sshArgs, `cat ${file}`])} | ${shq([process.execPath, cli, 'endpoints', '-', ...args.slice(3)])}`;
     const piped = [];
@@ -182,7 +191,7 @@ else {
     const remoteOne = [];
     for (let i = 0; i < RUNS; i++) {
       localOne.push(timed(process.execPath, oneArgs(one), undefined, env));
-      remoteOne.push(timed(process.execPath, oneArgs(`ssh://${box.user}@${box.host}:${box.port}${one}`), undefined, env));
+      remoteOne.push(timed(process.execPath, oneArgs(`ssh://${boxUser}@${box.host}:${box.port}${one}`), undefined, env));
       if (ssh) opensshOne.push(timed(ssh, [...sshArgs, `cat ${one}`], undefined, env));
     }
     for (let i = 0; i < RUNS; i++) {
@@ -206,21 +215,21 @@ else {
     const [bl, br] = [bestOf(local), bestOf(runs)];
     const check = checkRows(tools[0].rows(readFileSync(out, 'utf8')));
     remoteBad = check.bad.length > 0;
-    console.log(`\nover SSH (loopback sshd, ${url.replace(log, '…')}), alternating with local runs:`);
+    console.log(`\nover SSH (loopback sshd, ${url.replace(log, '…')}, login shell ${account[6] || '/bin/sh'}), alternating with local runs:`);
     console.log(`  local   best ${f(bl.wall, 2)} s, median ${f(median(local), 2)} s, ${f(LINES / bl.wall)} lines/s, CPU ${f(Math.min(...local.map((r) => r.cpu)), 2)} s, other load ${local.map((x) => f(x.other, 1)).join('/')}`);
     const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     console.log(`  remote  best ${f(br.wall, 2)} s, median ${f(median(runs), 2)} s, ${f(LINES / br.wall)} lines/s, CPU client ${f(Math.min(...runs.map((r) => r.cpu)), 2)} s `
-      + `(median ${f(med(runs.map((r) => r.cpu)), 2)}), sshd and cat ${f(med(runs.map((r) => r.sshd)), 2)} s (median), `
+      + `(median ${f(med(runs.map((r) => r.cpu)), 2)}), ${boxUser === box.user ? `sshd and cat ${f(med(runs.map((r) => r.sshd)), 2)} s (median)` : 'sshd and cat in "other load" (another user\'s sessions are not reaped into the listener\'s figures)'}, `
       + `maxRSS ${f(Math.max(...runs.map((r) => r.rss)), 1)} MB, other load ${runs.map((x) => f(x.other, 1)).join('/')}; ${check.text}`);
     console.log(`  whole run, the login and the box's shell included: remote/local ${f(bl.wall / br.wall, 2)} best, ${f(median(local) / median(runs), 2)} median`);
     const fixedLocal = median(localOne);
     const fixedRemote = median(remoteOne);
     // why: sshd runs the command through the user's login shell, which (bash, under sshd) reads ~/.bashrc first.
-    const shell = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${box.user}:`))?.split(':')[6] || '/bin/sh';
+    const shell = account[6] || '/bin/sh';
     const shellRuns = Array.from({ length: 5 }, () => {
       const t0 = performance.now();
       // why: the environment sshd gives a session (bash reads ~/.bashrc only at the first shell level).
-      spawnSync(shell, ['-c', 'true'], { env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: homedir(), USER: box.user, SHELL: shell, SSH_CLIENT: '127.0.0.1 40000 22' } });
+      spawnSync(shell, ['-c', 'true'], { env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: account[5], USER: boxUser, SHELL: shell, SSH_CLIENT: '127.0.0.1 40000 22' } });
       return (performance.now() - t0) / 1000;
     });
     console.log(`  a one-line file: local ${f(fixedLocal, 2)} s, remote ${f(fixedRemote, 2)} s (median): ${f(fixedRemote - fixedLocal, 2)} s to log in and run one command; `
@@ -238,10 +247,11 @@ else {
     if (process.env.BOXES !== '0') {
       const box2 = await startSshd({ authorizedKeys: [box.clientKey.publicKey] });
       try {
+        if (boxUser !== box.user) { chmodSync(box2.dir, 0o755); chmodSync(join(box2.dir, 'authorized_keys'), 0o644); }
         const key2 = readFileSync(join(box2.dir, 'host_ed25519.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' ');
         writeFileSync(join(home, '.ssh', 'known_hosts'), `[${box.host}]:${box.port} ${hostKey}\n[${box2.host}]:${box2.port} ${key2}\n`);
         const two = (sources) => [cli, 'endpoints', ...sources, '--ssh-key', box.clientKey.path, '-m', M, '--log-format', 'ltsv', '--no-static-groups', '--format', 'json', '--quiet'];
-        const remoteTwo = [url, `ssh://${box2.user}@${box2.host}:${box2.port}${log}`];
+        const remoteTwo = [url, `ssh://${boxUser}@${box2.host}:${box2.port}${log}`];
         const [local2, remote2] = [[], []];
         const total = (file) => readFileSync(file, 'utf8').trim().split('\n').reduce((n, l) => n + JSON.parse(l).count, 0);
         for (let i = 0; i < RUNS; i++) {
