@@ -161,7 +161,8 @@ else {
     const account = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${boxUser}:`))?.split(':');
     if (!account) throw new Error(`BOX_USER=${boxUser}: no such user here`);
     // why: sshd reads authorized_keys as that user; the box's private dir is root's (its host key stays unreadable).
-    if (boxUser !== box.user) { chmodSync(box.dir, 0o755); chmodSync(join(box.dir, 'authorized_keys'), 0o644); }
+    const letUserIn = (b) => { if (boxUser !== box.user) { chmodSync(b.dir, 0o755); chmodSync(join(b.dir, 'authorized_keys'), 0o644); } };
+    letUserIn(box);
     const url = `ssh://${boxUser}@${box.host}:${box.port}${log}`;
     const args = [cli, 'endpoints', url, '--ssh-key', box.clientKey.path, '-m', M, '--log-format', 'ltsv', '--no-static-groups', '--format', 'json', '--quiet'];
     const out = join(work, 'remote.out');
@@ -247,7 +248,7 @@ else {
     if (process.env.BOXES !== '0') {
       const box2 = await startSshd({ authorizedKeys: [box.clientKey.publicKey] });
       try {
-        if (boxUser !== box.user) { chmodSync(box2.dir, 0o755); chmodSync(join(box2.dir, 'authorized_keys'), 0o644); }
+        letUserIn(box2);
         const key2 = readFileSync(join(box2.dir, 'host_ed25519.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' ');
         writeFileSync(join(home, '.ssh', 'known_hosts'), `[${box.host}]:${box.port} ${hostKey}\n[${box2.host}]:${box2.port} ${key2}\n`);
         const two = (sources) => [cli, 'endpoints', ...sources, '--ssh-key', box.clientKey.path, '-m', M, '--log-format', 'ltsv', '--no-static-groups', '--format', 'json', '--quiet'];

@@ -47,7 +47,7 @@ export interface LogSourceArgValues {
  */
 export function parseLogArgs(positionals: readonly string[], cwd: string): LogSource[] {
   if (positionals.includes(STDIN)) {
-    if (positionals.filter((p) => p === STDIN).length > 1) throw new UsageError('- (standard input) can be given once');
+    stdinOnce(positionals);
     // why: a terminal as input would wait for typing that never comes; say what - is for instead.
     if (isatty(0)) throw new UsageError('- reads the log from standard input, which is a terminal here: pipe a log in, e.g. ssh isu1 cat /var/log/nginx/access.log | query-insight endpoints -');
   }
@@ -64,12 +64,17 @@ export function parseLogArgs(positionals: readonly string[], cwd: string): LogSo
   });
 }
 
+/** Standard input can be read once: `-` named twice is a usage error. */
+function stdinOnce(paths: readonly string[]): void {
+  if (paths.filter((p) => p === STDIN).length > 1) throw new UsageError('- (standard input) can be given once');
+}
+
 /**
  * Refuses, before anything is read, a local file that does not exist and `-` named more than once
  * (on the two sides of `diff`, say): standard input can be read once.
  */
 export async function checkLocalSources(sources: readonly LogSource[]): Promise<void> {
-  if (sources.filter((s) => s.kind === 'local' && s.path === STDIN).length > 1) throw new UsageError('- (standard input) can be given once');
+  stdinOnce(sources.map((s) => (s.kind === 'local' ? s.path : '')));
   for (const s of sources) {
     if (s.kind !== 'local' || isPiped(s.path)) continue;
     if (!(await stat(s.path).catch(() => undefined))?.isFile()) throw new Error(`cannot read ${s.path}: no such file`);

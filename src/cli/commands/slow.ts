@@ -1,6 +1,6 @@
 /** `query-insight slow LOG`: a pt-query-digest-like ranking of a MySQL / MariaDB slow query log. */
-import { stat } from 'node:fs/promises';
 import { formatCount } from '../../core/format/numbers';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
