@@ -27,6 +27,8 @@ export interface ReadLinesOptions {
   onLongLine?: (lineNo: number, length: number) => void;
   /** Forces (true) or forbids (false) gzip decoding; by default the magic bytes decide. */
   gzip?: boolean;
+  /** Byte of a plain file to start at (a run reads what was appended since the last one); gzip files are always read whole. */
+  offset?: number;
 }
 
 export interface ReadLinesResult {
@@ -232,7 +234,7 @@ export async function readLines(path: string, onLine: LineHandler, options: Read
       // why: synchronous reads of a local file avoid the thread pool and a promise per chunk (the
       // hot loop is CPU-bound anyway); yielding whenever a slice has run sliceMs keeps the thread's
       // other work (an editor's commands, each a few IPC round trips) answering, and cancel and progress live.
-      let position = 0;
+      let position = Math.min(options.offset ?? 0, total);
       let sliceStart = performance.now();
       let lastProgress = 0;
       for (;;) {

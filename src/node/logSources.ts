@@ -9,6 +9,7 @@ import { AccessAnalyzer, type AccessAnalysisOptions, type AccessReport } from '.
 import { describeLogSource, hostLabel, type LogSource } from '../core/logs/logSource';
 import { emptySlowSummary, SlowLogParser, type SlowLogParseSummary } from '../core/logs/slowLogParser';
 import { SlowStatsCollector, type QueryStats, type SlowStatsOptions } from '../core/logs/slowStats';
+import type { SlowLogEntry } from '../core/logs/slowLogTypes';
 import { bufferDecoder } from './accessLogFile';
 import type { ReadLinesOptions, ReadLinesResult } from './lineReader';
 import { readLogSource, RemoteReadError, type RemoteLogReader } from './remoteLog';
@@ -35,11 +36,13 @@ export interface MultiSourceOptions {
   /** Count per host (`hosts` on each endpoint or fingerprint). */
   byHost?: boolean;
   signal?: AbortSignal;
+  /** Byte to start each source at (by index; a run reads what was appended since the previous one). Absent or 0: the whole file. */
+  offsets?: readonly number[];
   /** Bytes read from the source being read, its total when known, and which source it is. */
   onProgress?: (source: LogSource, bytesRead: number, bytesTotal: number) => void;
 }
 
-type Feed = (source: LogSource, lineBase: number) => {
+type Feed = (source: LogSource, lineBase: number, index: number) => {
   onLine: (b: Buffer, s: number, e: number, n: number) => void;
   onLongLine: (n: number, length: number) => void;
 };
@@ -47,16 +50,17 @@ type Feed = (source: LogSource, lineBase: number) => {
 async function readAll(sources: readonly LogSource[], options: MultiSourceOptions, read: Omit<ReadLinesOptions, 'onLongLine' | 'signal' | 'onProgress'>, setHost: ((host: string) => void) | undefined, feed: Feed): Promise<SourceRead[]> {
   const out: SourceRead[] = [];
   let lineBase = 0;
-  for (const source of sources) {
+  for (const [index, source] of sources.entries()) {
     const host = hostLabel(source);
     // why: feed() ends the previous source's parser, which may still hand out that file's last entry.
-    const f = feed(source, lineBase);
+    const f = feed(source, lineBase, index);
+    const offset = options.offsets?.[index] ?? 0;
     setHost?.(host);
     const entry: SourceRead = { source, name: describeLogSource(source), host, lines: 0, bytes: 0, gzip: false };
     let r: ReadLinesResult | undefined;
     try {
       r = await readLogSource(source, f.onLine, {
-        ...read, signal: options.signal, onLongLine: f.onLongLine,
+        ...read, signal: options.signal, onLongLine: f.onLongLine, ...(offset > 0 ? { offset } : {}),
         onProgress: options.onProgress ? (done, total) => options.onProgress!(source, done, total) : undefined,
       }, options.remote);
     } catch (err) {
@@ -73,7 +77,12 @@ async function readAll(sources: readonly LogSource[], options: MultiSourceOption
 
 export interface AccessSourcesResult extends AccessReport {
   sources: SourceRead[];
+  /** Lines a `keep` filter left out (outside a run's window); counted in `lines`, not in the report's figures. */
+  outside?: number;
 }
+
+/** Which lines of which source an analysis takes (a run's window): the source's index and the line's bytes and number within that read. */
+export type LineKeep = (index: number, b: Buffer, s: number, e: number, lineNo: number) => boolean;
 
 /** An analyzer reading bytes with Node's fast decoders. Throws on bad options (a regex that does not compile …). */
 export function accessAnalyzer(analysis: AccessAnalysisOptions): AccessAnalyzer {
@@ -81,17 +90,23 @@ export function accessAnalyzer(analysis: AccessAnalysisOptions): AccessAnalyzer 
 }
 
 /** Analyses access logs from several places into one endpoint report. */
-export async function analyzeAccessSources(sources: readonly LogSource[], analyzer: AccessAnalyzer, options: MultiSourceOptions = {}): Promise<AccessSourcesResult> {
-  const read = await readAll(sources, options, {}, options.byHost ? (h) => analyzer.setHost(h) : undefined, (_source, base) => ({
-    onLine: (b, s, e, n) => analyzer.line(b, s, e, base + n),
+export async function analyzeAccessSources(sources: readonly LogSource[], analyzer: AccessAnalyzer, options: MultiSourceOptions & { keep?: LineKeep } = {}): Promise<AccessSourcesResult> {
+  let outside = 0;
+  const keep = options.keep;
+  const read = await readAll(sources, options, {}, options.byHost ? (h) => analyzer.setHost(h) : undefined, (_source, base, index) => ({
+    onLine: keep
+      ? (b, s, e, n) => { if (keep(index, b, s, e, n)) analyzer.line(b, s, e, base + n); else outside++; }
+      : (b, s, e, n) => analyzer.line(b, s, e, base + n),
     onLongLine: (n, length) => analyzer.tooLong(base + n, length),
   }));
   const report = analyzer.finish();
-  return { ...report, lines: read.reduce((a, r) => a + r.lines, 0), sources: read };
+  return { ...report, lines: read.reduce((a, r) => a + r.lines, 0), sources: read, outside };
 }
 
 export interface SlowSourcesResult {
   stats: QueryStats[];
+  /** Entries an `accept` filter left out (outside a run's window). */
+  outside: number;
   summary: SlowLogParseSummary;
   overflowEntries: number;
   sources: SourceRead[];
@@ -115,8 +130,11 @@ function mergeSummary(total: SlowLogParseSummary, part: SlowLogParseSummary, nam
 }
 
 /** Analyses slow logs from several places into one per-fingerprint report (a new parser per file, one collector). */
-export async function analyzeSlowSources(sources: readonly LogSource[], statsOptions: SlowStatsOptions = {}, options: MultiSourceOptions & { maxLineBytes?: number } = {}): Promise<SlowSourcesResult> {
+export async function analyzeSlowSources(sources: readonly LogSource[], statsOptions: SlowStatsOptions = {}, options: MultiSourceOptions & { maxLineBytes?: number; accept?: (e: SlowLogEntry) => boolean } = {}): Promise<SlowSourcesResult> {
   const collector = new SlowStatsCollector(statsOptions);
+  const accept = options.accept;
+  let outside = 0;
+  const add = accept ? (e: SlowLogEntry): void => { if (accept(e)) collector.add(e); else outside++; } : (e: SlowLogEntry): void => collector.add(e);
   const decode = (b: Uint8Array, s: number, e: number): string =>
     (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString('utf8', s, e);
   const summary = emptySlowSummary();
@@ -133,12 +151,12 @@ export async function analyzeSlowSources(sources: readonly LogSource[], statsOpt
   // why: a bulk INSERT can be long; lines past 16 MiB are counted as too long (SlowLogParser.skippedLine).
   const read = await readAll(sources, options, { maxLineBytes: options.maxLineBytes ?? 16 << 20 }, options.byHost ? (h) => collector.setHost(h) : undefined, (source) => {
     close();
-    const p = new SlowLogParser((e) => collector.add(e), { decode });
+    const p = new SlowLogParser(add, { decode });
     parser = p;
     current = { name: describeLogSource(source) };
     return { onLine: (b, s, e, n) => p.line(b, s, e, n), onLongLine: (line, length) => p.skippedLine(line, length) };
   });
   close();
   summary.lines = read.reduce((a, r) => a + r.lines, 0);
-  return { stats: collector.result(), summary, overflowEntries: collector.overflowEntries, sources: read };
+  return { stats: collector.result(), outside, summary, overflowEntries: collector.overflowEntries, sources: read };
 }

@@ -2,7 +2,7 @@
  * Route discovery over a project directory (the CLI's `endpoints --routes DIR`): every source file's
  * routes, with handlers named in one file and defined in another resolved across the project.
  */
-import type { FileError, FileFacts, Route } from '../core/model';
+import type { FileError, FileFacts, Route, SqlSite } from '../core/model';
 import { resolveHandlers } from '../core/source/routes/resolveHandlers';
 import { ParserSet } from '../core/source/treeSitter';
 import { FactsCache } from '../core/workspace';
@@ -12,6 +12,8 @@ import { listSourceFiles, readSourceFile } from './scanDir';
 export interface DirRoutes {
   /** Paths relative to the directory, `/`-separated. */
   routes: Route[];
+  /** Every SQL statement found, for callers that map code to the slow log's fingerprints. */
+  sites: SqlSite[];
   files: number;
   errors: FileError[];
 }
@@ -30,5 +32,5 @@ export async function discoverRoutesInDir(root: string, parsers: ParserSet = new
     facts.push(ff);
     for (const e of ff.errors) if (/route/.test(e.message)) errors.push(e);
   }
-  return { routes: resolveHandlers(facts), files: facts.length, errors };
+  return { routes: resolveHandlers(facts), sites: facts.flatMap((f) => f.sites), files: facts.length, errors };
 }

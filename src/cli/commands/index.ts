@@ -11,5 +11,6 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   explain: async () => (await import('./explain')).explainCommand,
   scan: async () => (await import('./scan')).scanCommand,
   'server-stats': async () => (await import('./serverStats')).serverStatsCommand,
+  runs: async () => (await import('./runs')).runsCommand,
   slow: async () => (await import('./slow')).slowCommand,
 };

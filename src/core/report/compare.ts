@@ -17,7 +17,7 @@
 import { formatCount } from '../format/numbers';
 import type { Run, RunEndpoint, RunInfo, RunKind, RunQuery } from './runs';
 import { hostsMismatch, runInfo } from './runs';
-import { meanShift, sampleSd, tailShift, type Shift, type Spread } from './compareNoise';
+import { meanShift, noiseBand, sampleSd, tailShift, type NoiseBand, type Shift, type Spread } from './compareNoise';
 import type { QuantileInterval } from '../logs/quantileInterval';
 
 /** One figure before → after. `delta` = after − before (a missing side counts as 0); `ratio` = after / before, null when before is 0 or missing. */
@@ -66,6 +66,8 @@ export interface ComparisonRow {
   tail: Change;
   /** Access rows: responses per status class (`499` is nginx's client-closed, also counted in 4xx). */
   classes?: Record<StatusClass, Change>;
+  /** Why the mean did or did not move beyond noise: the counts and the interval of the change (absent under 2 on a side). */
+  band?: NoiseBand;
   /** Query rows: mean rows examined and sent per execution. */
   rowsExamined?: Change;
   rowsSent?: Change;
@@ -168,9 +170,10 @@ export function verdictOf(shifts: Shifts): Verdict {
   return shifts.mean === 'unknown' ? 'unknown' : 'noise';
 }
 
-function judge(x: Flat | undefined, y: Flat | undefined, kind: RunKind): { verdict: Verdict; shifts: Shifts } {
+function judge(x: Flat | undefined, y: Flat | undefined, kind: RunKind): { verdict: Verdict; shifts: Shifts; band?: NoiseBand } {
   if (!x || !y) return { verdict: x ? 'gone' : 'new', shifts: { mean: 'unknown', tail: 'unknown' } };
   const spread = (f: Flat): Spread => ({ n: f.count, mean: f.mean, sd: f.sd });
+  const band = noiseBand(spread(x), spread(y), RESOLUTION[kind]);
   const shifts: Shifts = {
     mean: meanShift(spread(x), spread(y), RESOLUTION[kind]),
     tail: tailShift(x.tailRange, y.tailRange, x.tail, y.tail),
@@ -180,7 +183,19 @@ function judge(x: Flat | undefined, y: Flat | undefined, kind: RunKind): { verdi
     shifts.rowsExamined = x.rowsSd === undefined || y.rowsSd === undefined ? 'unknown'
       : meanShift({ n: x.count, mean: x.rowsExamined, sd: x.rowsSd }, { n: y.count, mean: y.rowsExamined, sd: y.rowsSd }, 1);
   }
-  return { verdict: verdictOf(shifts), shifts };
+  return { verdict: verdictOf(shifts), shifts, ...(band ? { band: roundBand(band) } : {}) };
+}
+
+function roundBand(b: NoiseBand): NoiseBand {
+  return { ...b, diff: roundTo(b.diff, TIME), low: roundTo(b.low, TIME), high: roundTo(b.high, TIME) };
+}
+
+/** Why a row reads as it does, in words: `n 3 → 4, mean −9.6 ms, 99 % interval −25.1 ms … +5.9 ms`. */
+export function bandText(band: NoiseBand | undefined, per = 'request'): string {
+  if (!band) return `fewer than 2 values per ${per} on a side: too few to judge`;
+  const pct = Math.round(band.level * 100);
+  return `n ${formatCount(band.nBefore)} → ${formatCount(band.nAfter)}, mean ${formatDelta(band.diff, 's')}, ${pct} % interval ${formatDelta(band.low, 's')} … ${formatDelta(band.high, 's')}`
+    + (band.low <= 0 && band.high >= 0 ? ' (holds 0)' : '');
 }
 
 /**

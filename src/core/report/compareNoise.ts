@@ -87,3 +87,42 @@ export function tailShift(before: QuantileInterval | undefined, after: QuantileI
   if (after.high !== null && before.low > after.high) return 'down';
   return 'noise';
 }
+
+/** Two-sided critical value of Student's t for `df` degrees of freedom at level `alpha` (bisection on the p-value). */
+export function studentCritical(df: number, alpha: number): number {
+  if (!Number.isFinite(df)) df = 1e6;
+  let lo = 0;
+  let hi = 1e3;
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (studentTwoSided(mid, df) > alpha) lo = mid; else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** The noise band of a mean's change: both counts, the change (after − before) and its (1 − ALPHA) interval, as Welch's test sees it. */
+export interface NoiseBand {
+  nBefore: number;
+  nAfter: number;
+  diff: number;
+  low: number;
+  high: number;
+  /** The interval's level, e.g. 0.99. */
+  level: number;
+}
+
+/**
+ * Why a mean's change is or is not beyond noise: the change with its Welch interval at the test's
+ * level (the change is significant when the interval leaves out 0). Undefined under 2 values on a side.
+ */
+export function noiseBand(before: Spread, after: Spread, resolution: number): NoiseBand | undefined {
+  if (before.n < 2 || after.n < 2) return undefined;
+  const floor = resolution / Math.sqrt(12);
+  const b = { ...before, sd: Math.max(before.sd, floor) };
+  const a = { ...after, sd: Math.max(after.sd, floor) };
+  const { df } = welch(b, a);
+  const se = Math.sqrt((b.sd * b.sd) / b.n + (a.sd * a.sd) / a.n);
+  const half = studentCritical(df, ALPHA) * se;
+  const diff = a.mean - b.mean;
+  return { nBefore: before.n, nAfter: after.n, diff, low: diff - half, high: diff + half, level: 1 - ALPHA };
+}
