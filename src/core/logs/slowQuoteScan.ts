@@ -22,6 +22,17 @@ const LINE = 5;      // -- … or # … up to the newline
 const INTERESTING = new Uint8Array(256);
 for (const c of '\'"`/-#') INTERESTING[c.charCodeAt(0)] = 1;
 
+/**
+ * The first `c` in b[i, end), or `end`. Bounded by `end`: `b` is a buffer with room to grow, and a
+ * search that ran on to its capacity (or to stale bytes past the statement) at every call made a
+ * statement with many header-looking lines inside one literal quadratic.
+ */
+function find(b: Uint8Array, c: number, i: number, end: number): number {
+  // why: indexOf is a native scan; long literals (JSON, blobs) dominate otherwise.
+  const k = b.subarray(i, end).indexOf(c);
+  return k < 0 ? end : i + k;
+}
+
 export class QuoteScan {
   private state = OUT;
   private pos = 0;
@@ -70,9 +81,7 @@ export class QuoteScan {
       } else if (st === SQ || st === DQ || st === BQ) {
         const q = st === SQ ? 39 : st === DQ ? 34 : 96;
         if (esc) { esc = false; i++; continue; }
-        // why: indexOf is a native scan; long literals (JSON, blobs) dominate otherwise.
-        const k = b.indexOf(q, i);
-        const stop = k < 0 || k >= end ? end : k;
+        const stop = find(b, q, i, end);
         if (q !== 96) {
           // a backslash escapes the next byte: find the last run of backslashes before the stop
           let bs = 0;
@@ -89,13 +98,13 @@ export class QuoteScan {
         st = OUT;
         i = stop + 1;
       } else if (st === BLOCK) {
-        const k = b.indexOf(42, i);
-        if (k < 0 || k >= end) { i = end; break; }
+        const k = find(b, 42, i, end);
+        if (k >= end) { i = end; break; }
         if (k + 1 >= end) { i = k; break; }
         if (b[k + 1] === 47) { st = OUT; i = k + 2; } else i = k + 1;
       } else {
-        const k = b.indexOf(10, i);
-        if (k < 0 || k >= end) { i = end; break; }
+        const k = find(b, 10, i, end);
+        if (k >= end) { i = end; break; }
         st = OUT;
         i = k + 1;
       }

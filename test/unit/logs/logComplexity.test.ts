@@ -82,3 +82,37 @@ for (const [name, reader] of READERS) {
     }
   });
 }
+
+/**
+ * Whole slow logs at n and 8n, of the shapes that once made the slow-log reader quadratic: each
+ * header-looking line inside a statement asks the quote scanner whether the statement is still open,
+ * and the scanner's search ran on past the statement to the end of its buffer (a literal holding n
+ * `# Query_time:` lines; a 2 MB statement made of such lines; a block comment holding them).
+ * Linear: about 8 times as long; quadratic: 64 (the old scanner took 70 to 130 times as long). The
+ * bound is 24, three times linear, with the 2 ms floor above.
+ */
+const SLOW_HEADER = '# Time: 2024-05-01T10:00:00.000000Z\n# User@Host: app[app] @ localhost []  Id: 7\n# Query_time: 0.5  Lock_time: 0.0 Rows_sent: 0  Rows_examined: 0\nSET timestamp=1714557600;\n';
+const FORGED = '# Query_time: 9 Lock_time: 0 Rows_sent: 0 Rows_examined: 0\n';
+const PAIRS = '# Thread_id: 8  Schema: app  QC_hit: No\n';
+const inLiteral = (text: string): string => `${SLOW_HEADER}INSERT INTO notes (body) VALUES ('${text}');\n`;
+
+const SLOW_SHAPES: [string, (n: number) => string, number][] = [
+  // why: 16000 lines stay under the reader's re-read window (1 MiB), past which an open literal is read again as headers
+  ['one literal holding n `# Query_time:` lines', (n) => inLiteral(FORGED.repeat(n)), 2000],
+  ['statements of 256 KB and 2 MB, a literal of header-looking lines', (n) => inLiteral(PAIRS.repeat(n)), (256 * 1024) / PAIRS.length],
+  ['a block comment holding n header lines', (n) => `${SLOW_HEADER}SELECT 1 /* ${FORGED.repeat(n)} */;\n`, 2000],
+];
+
+const slowReader = READERS.find(([name]) => name === 'slow log')![1];
+
+for (const [name, make, n] of SLOW_SHAPES) {
+  void test(`slow log, ${name}: 8n takes < 24× n`, () => {
+    const small = enc.encode(make(Math.round(n)));
+    const big = enc.encode(make(Math.round(8 * n)));
+    slowReader(small);
+    slowReader(big);
+    const [fast, tb] = best(slowReader, small, big, 7);
+    const ts = Math.max(fast, 2);
+    assert.ok(tb / ts < 24, `${(small.length / 1024).toFixed(0)} KB ${ts.toFixed(2)} ms, ${(big.length / 1024).toFixed(0)} KB ${tb.toFixed(2)} ms (×${(tb / ts).toFixed(1)})`);
+  });
+}
