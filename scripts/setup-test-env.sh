@@ -12,7 +12,8 @@
 #
 # What the suites use:
 #   integration  mariadbd + mariadb client (mariadb-server), nginx, pt-query-digest (percona-toolkit),
-#                a private sshd on a loopback port for the SSH tunnel (openssh-server)
+#                a private sshd on a loopback port for the SSH tunnel (openssh-server), Go (golang-go)
+#                to build the small net/http/pprof app the CPU-profile test runs
 #   e2e          code-server from npm (native modules built with build-essential, python3, libkrb5-dev),
 #                Debian's chromium driven by playwright-core, ripgrep (see the workaround below)
 set -euo pipefail
@@ -24,7 +25,7 @@ die() { log "ERROR: $*"; exit 1; }
 
 # ---- 1. Debian packages ------------------------------------------------------------------------
 APT_PKGS=(ca-certificates git build-essential python3 libkrb5-dev ripgrep chromium
-          mariadb-server mariadb-client nginx percona-toolkit openssh-server)
+          mariadb-server mariadb-client nginx percona-toolkit openssh-server golang-go)
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 if [ "${SKIP_APT:-0}" != 1 ]; then

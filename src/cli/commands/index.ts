@@ -8,6 +8,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   advise: async () => (await import('./advise')).adviseCommand,
   diff: async () => (await import('./diff')).diffCommand,
   endpoints: async () => (await import('./endpoints')).endpointsCommand,
+  profile: async () => (await import('./profile')).profileCommand,
   explain: async () => (await import('./explain')).explainCommand,
   scan: async () => (await import('./scan')).scanCommand,
   'server-stats': async () => (await import('./serverStats')).serverStatsCommand,
