@@ -163,6 +163,11 @@ export interface TableInfo {
   /** Row-count estimate (information_schema.TABLES.TABLE_ROWS). */
   rows: number;
   engine?: string;
+  /**
+   * Distinct values per column (lower-case name), for columns no index leads with: estimated from a
+   * bounded sample of the table (src/db/columnStats.ts). Index cardinality is in IndexInfo.
+   */
+  columnDistinct?: Record<string, number>;
 }
 
 /** The schema of one database, as read by src/db (or built by tests). Table keys are lower-case names. */

@@ -7,7 +7,7 @@
  *   schema  — the read-only SHOW forms listed in SHOW_READS, or SELECT reading only information_schema
  *             (PROCESSLIST included: the state of a waiting statement) / performance_schema
  *             (server-stats snapshots), or SELECT VERSION() / @@variables
- *   sample  — exactly the bounded read built by sampleQuery()
+ *   sample  — exactly the bounded reads built by sampleQuery() and columnStatsQuery()
  *   set     — SET [SESSION] of session variables, SET SESSION TRANSACTION READ ONLY
  *   ddl     — ALTER TABLE … ADD INDEX|KEY / DROP INDEX|KEY, only with `confirmed: true`
  *   analyze — the user's explicit Measure of one SELECT, only with `confirmed: true`, in the two shapes
@@ -43,6 +43,20 @@ export function sampleQuery(database: string, table: string, column: string, cou
 }
 
 const SAMPLE_SHAPE = /^SELECT DISTINCT (`(?:[^`]|``)+`) FROM `(?:[^`]|``)+`\.`(?:[^`]|``)+` WHERE (`(?:[^`]|``)+`) IS NOT NULL LIMIT \d{1,2}$/;
+
+/** Most rows the statistics sample reads. */
+export const STATS_SAMPLE_ROWS = 20000;
+
+/**
+ * The statistics sample of one column: how many distinct values, and how many seen once, among the
+ * first rows of the table (at most STATS_SAMPLE_ROWS), for the rows-per-value estimate. One row back.
+ */
+export function columnStatsQuery(database: string, table: string, column: string): string {
+  const c = quoteIdent(column);
+  return `SELECT COUNT(*) AS d, SUM(k) AS n, SUM(k = 1) AS f1 FROM (SELECT COUNT(*) AS k FROM (SELECT ${c} FROM ${quoteIdent(database)}.${quoteIdent(table)} LIMIT ${STATS_SAMPLE_ROWS}) AS s GROUP BY ${c}) AS g`;
+}
+
+const STATS_SHAPE = new RegExp(`^SELECT COUNT\\(\\*\\) AS d, SUM\\(k\\) AS n, SUM\\(k = 1\\) AS f1 FROM \\(SELECT COUNT\\(\\*\\) AS k FROM \\(SELECT (\`(?:[^\`]|\`\`)+\`) FROM \`(?:[^\`]|\`\`)+\`\\.\`(?:[^\`]|\`\`)+\` LIMIT ${STATS_SAMPLE_ROWS}\\) AS s GROUP BY (\`(?:[^\`]|\`\`)+\`)\\) AS g$`);
 
 /** The schemas a `schema` read may name: metadata, and the server's own counters (never user data). */
 const READABLE_SCHEMAS = new Set(['information_schema', 'performance_schema']);
@@ -92,6 +106,7 @@ export function guardStatement(sql: string, purpose: Purpose, opts: { confirmed?
       break;
     case 'sample':
       if (SAMPLE_SHAPE.test(text)) return;
+      { const m = STATS_SHAPE.exec(text); if (m && m[1] === m[2]) return; }
       break;
     case 'set':
       if (w0 === 'SET' && !/^SET\s+(?:GLOBAL|PERSIST|PERSIST_ONLY|PASSWORD|ROLE|DEFAULT\s+ROLE)\b/i.test(text)

@@ -10,25 +10,28 @@ import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import type { Schema, SqlSite } from '../../core/model';
-import { mergeSuggestions, type MergedSuggestion } from '../../core/analysis/adviceMerge';
-import { adviseStatement } from '../../core/analysis/advisor';
+import { adviseWorkload, type PlannedIndex, type WorkloadStatement } from '../../core/analysis/workloadAdvice';
 import { prepareStatement } from '../../core/plan/statementPrep';
 import { parseSchemaText } from '../../core/analysis/ddlParse';
-import { redundantIndexes, type RedundantIndex } from '../../core/analysis/redundantIndexes';
+import type { RedundantIndex } from '../../core/analysis/redundantIndexes';
 import { ParserSet } from '../../core/source/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { DbConnection } from '../../db/connection';
 import { SSH_ARG_OPTIONS, sshFromArgs } from '../sshArgs';
 import { readSchema } from '../../db/schemaReader';
+import { readColumnStats } from '../../db/columnStats';
+import { columnsToSample } from '../../core/analysis/columnStats';
 import { fsGrammarSource } from '../../node/grammars';
 import { scanProject } from '../../node/scanDir';
 import { findSchemaFiles } from '../../node/schemaFiles';
 
 const HELP = `usage: query-insight advise [DIR] [options]
 
-Suggests the composite indexes the SQL statements in DIR's source need (default DIR: the current
-directory), merged across the app, as ALTER TABLE statements ready to paste, and lists redundant
-indexes already in the schema. Existing indexes come from the database when connection options are
+Chooses one set of indexes for all the SQL statements in DIR's source (default DIR: the current
+directory): one index where one serves several statements, none on small tables the code never
+writes, none led by a column of two or three values. Each comes as an ALTER TABLE ready to paste,
+with the statements it serves, the write sites it slows, what it replaces and the existing indexes
+it makes redundant; redundant indexes already in the schema are listed after. Existing indexes come from the database when connection options are
 given, else from schema files: --schema FILE.sql, or every .sql file under DIR that has a CREATE TABLE
 (row counts are unknown then, so large-table hints are left out).
 
@@ -42,7 +45,8 @@ options:
   --schema FILE.sql                    schema file(s) to read instead of a database (repeatable)
   --format table|json|md               output (default table); json = JSON Lines: one object per
                                        suggestion {kind:"index", table, columns, name, ddl, reason,
-                                       replaces, servesOrderBy, covering, warnings, sites [{file, line}]}
+                                       replaces, servesOrderBy, covering, warnings, sites [{file, line}],
+                                       weight, writes [{file, line}], makesRedundant [index]}
                                        and per redundant index {kind:"redundant", table, index,
                                        columns, coveredBy, ddl, reason}`;
 
@@ -76,6 +80,16 @@ export const adviseCommand: Command = {
     const port = values.port === undefined ? undefined : Number(values.port);
     if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UsageError(`--port must be a port number (got "${values.port}")`);
 
+    const cache = new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
+    const scan = await scanProject(root, cache);
+    const statements: WorkloadStatement[] = [];
+    for (const s of scan.facts.flatMap((f) => f.sites)) {
+      // why: the same statement text explain advises from (locking clause and INTO list left out; incomplete text skipped).
+      const prep = prepareStatement(s.sql);
+      if (!prep.ok) continue;
+      statements.push({ sql: prep.sql, site: { file: s.file, line: siteLine(s), sql: s.sql, ...(s.function ? { function: s.function } : {}) } });
+    }
+
     let schema: Schema | undefined;
     let schemaNote: string;
     if (connect) {
@@ -83,12 +97,17 @@ export const adviseCommand: Command = {
         host: values.host, port, socket: values.socket, user: values.user!, password: io.env[values['password-env'] ?? 'MYSQL_PWD'],
         database: values.database!, queryTimeoutMs: timeout, ssh,
       });
+      let sampled = 0;
       try {
         schema = await readSchema(db, 1);
+        // why: rows per value of the columns no index leads with, from a bounded sample: one index serves every lookup
+        // led by a column that finds a few rows. A first pass names the columns the suggestions would use.
+        const first = adviseWorkload(statements, { schema, fromDatabase: true });
+        sampled = await readColumnStats(db, schema, columnsToSample([...first.perStatement.values()].flatMap((a) => a.suggestions), schema.tables));
       } finally {
         await db.close();
       }
-      schemaNote = `schema of ${values.database} (${schema.flavor} ${schema.version})`;
+      schemaNote = `schema of ${values.database} (${schema.flavor} ${schema.version})${sampled ? `, ${sampled} column(s) sampled for rows per value` : ''}`;
     } else {
       const files = values.schema?.map((f) => resolve(io.cwd, f)) ?? await findSchemaFiles(root);
       const texts: string[] = [];
@@ -101,27 +120,18 @@ export const adviseCommand: Command = {
         : 'no schema (no connection, no --schema, no .sql file with CREATE TABLE under DIR): existing indexes were not checked';
     }
 
-    const cache = new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
-    const scan = await scanProject(root, cache);
-    const sites = scan.facts.flatMap((f) => f.sites);
-    const items: Parameters<typeof mergeSuggestions>[0] = [];
-    let unparsed = 0, statements = 0;
+    const plan = adviseWorkload(statements, { schema, fromDatabase: connect });
     /** Statements on tables the database lacks (another database's, or typos), and those tables. */
-    let elsewhere = 0;
     const lacking = new Set<string>();
-    for (const s of sites) {
-      // why: the same statement text explain advises from (locking clause and INTO list left out; incomplete text skipped).
-      const prep = prepareStatement(s.sql);
-      if (!prep.ok) continue;
-      const advice = adviseStatement(prep.sql, { schema, fromDatabase: connect });
-      if (advice.error) { unparsed++; continue; }
-      statements++;
-      const missing = advice.served.filter((t) => t.missing);
+    let elsewhere = 0;
+    for (const st of statements) {
+      const missing = plan.perStatement.get(st.sql)?.served.filter((t) => t.missing) ?? [];
       if (missing.length) { elsewhere++; for (const t of missing) lacking.add(t.table); }
-      for (const suggestion of advice.suggestions) items.push({ suggestion, site: { file: s.file, line: siteLine(s), sql: s.sql } });
     }
-    const merged = mergeSuggestions(items, schema);
-    const redundant: RedundantIndex[] = schema ? redundantIndexes(schema) : [];
+    const merged = plan.indexes;
+    const redundant: RedundantIndex[] = plan.redundant;
+    const statementsCount = plan.statements, unparsed = plan.unparsed;
+    const where = (list: readonly { file: string; line: number }[]) => list.slice(0, 3).map((x) => `${x.file}:${x.line}`).join(' ') + (list.length > 3 ? ` +${list.length - 3}` : '');
 
     if (format === 'json') {
       io.stdout.write(renderJsonLines([
@@ -129,21 +139,30 @@ export const adviseCommand: Command = {
           kind: 'index', table: m.table, columns: m.columns, name: m.name, ddl: m.ddl, reason: m.reason,
           ...(m.replaces ? { replaces: m.replaces } : {}), servesOrderBy: m.servesOrderBy, covering: m.covering,
           ...(m.warnings ? { warnings: m.warnings } : {}), ...(m.mergeGroup ? { mergeGroup: m.mergeGroup } : {}),
-          sites: m.sites.map(({ file, line }) => ({ file, line })),
+          sites: m.sites.map(({ file, line }) => ({ file, line })), weight: m.weight,
+          writes: m.writes.map(({ file, line }) => ({ file, line })), makesRedundant: m.makesRedundant.map((r) => r.index),
         })),
         ...redundant.map((r) => ({ kind: 'redundant', table: r.table, index: r.index, columns: r.columns, coveredBy: r.coveredBy, ddl: r.ddl, reason: r.reason })),
       ]));
     } else {
-      const cols: Column<MergedSuggestion>[] = [
+      const cols: Column<PlannedIndex>[] = [
         { header: 'table', value: (m) => m.table },
         { header: 'columns', value: (m) => m.columns.join(', ') },
         { header: 'statements', value: (m) => m.sites.length, right: true },
-        { header: 'sites', value: (m) => m.sites.slice(0, 3).map((s) => `${s.file}:${s.line}`).join(' ') + (m.sites.length > 3 ? ` +${m.sites.length - 3}` : '') },
+        { header: 'sites', value: (m) => where(m.sites) },
+        { header: 'writes', value: (m) => m.writes.length, right: true },
         { header: 'ddl', value: (m) => `${m.ddl};` },
       ];
       io.stdout.write(merged.length ? renderRows(merged, cols, format) : 'No index suggestions.\n');
-      for (const m of merged.filter((x) => x.warnings?.length || x.mergeGroup)) {
-        io.stdout.write(`${format === 'md' ? '- ' : '  '}${m.name}: ${oneLine([...(m.warnings ?? []), m.mergeGroup ? 'one of an index-merge pair for an OR' : ''].filter(Boolean).join(' '))}\n`);
+      const item = format === 'md' ? '- ' : '  ';
+      for (const m of merged) {
+        const notes = [
+          ...(m.replaces ? [`replaces ${m.replaces}`] : []),
+          ...(m.makesRedundant.length ? [`makes ${m.makesRedundant.map((r) => `${r.index} (${r.columns.join(', ')})`).join(', ')} redundant: ${m.makesRedundant.map((r) => `${r.ddl};`).join(' ')}`] : []),
+          ...(m.writes.length ? [`slows ${m.writes.length} write site(s) on ${m.table}: ${where(m.writes)}`] : []),
+          ...(m.warnings ?? []), ...(m.mergeGroup ? ['one of an index-merge pair for an OR'] : []),
+        ];
+        if (notes.length) io.stdout.write(`${item}${m.name}: ${oneLine(notes.join('; '))}\n`);
       }
       if (redundant.length) {
         io.stdout.write(format === 'md' ? '\n**Redundant indexes** (each costs every write):\n\n' : '\nRedundant indexes (each costs every write):\n');
@@ -155,7 +174,7 @@ export const adviseCommand: Command = {
         ], format));
       }
     }
-    io.stderr.write(`${statements} statements analysed in ${scan.files} files${unparsed ? `, ${unparsed} not parsed` : ''}; `
+    io.stderr.write(`${statementsCount} statements analysed in ${scan.files} files${unparsed ? `, ${unparsed} not parsed` : ''}; `
       + `${elsewhere ? `${elsewhere} read tables the database lacks (${[...lacking].sort().join(', ')}): no index suggested on those; ` : ''}`
       + `${merged.length} index suggestions, ${redundant.length} redundant indexes; ${schemaNote}\n`);
     return 0;

@@ -8,6 +8,7 @@
  */
 import type { IndexInfo, IndexSuggestion, Schema, TableInfo } from '../model';
 import { buildQueryModel, type PredicateFacts, type QueryBlock, type QueryModel, type TableFacts } from '../sql/queryModel';
+import { distinctValues, lowCardinality, orShareAtLeast } from './columnStats';
 import { addIndexDdl, indexName } from './ddl';
 
 export interface AdviseOptions {
@@ -22,6 +23,19 @@ export interface AdviseOptions {
    * Schema files read offline may be partial: a table they lack still gets a suggestion then.
    */
   fromDatabase?: boolean;
+  /** Below this many rows a table is small (default 1000). */
+  tinyRows?: number;
+  /**
+   * Lower-case names of the tables the code writes outside its initialiser. When given (with a schema
+   * from the database, so row counts are real), a small table that is not in it is a static master
+   * table: it stays small, a scan of it is cheap, and no index is suggested there.
+   */
+  writtenTables?: ReadonlySet<string>;
+  /**
+   * Rows one key may find and still count as few (default 100): an existing primary or unique key
+   * whose leading columns narrow to this many makes a second index led by the same columns pointless.
+   */
+  fewRowsPerKey?: number;
 }
 
 /** A table the statement reads that needs no new index, and why. */
@@ -81,16 +95,6 @@ function effectiveColumns(idx: { columns: string[]; primary?: boolean }, info: T
   return [...idx.columns, ...primaryColumns(info).filter((c) => !has(idx.columns, c))];
 }
 
-/** Distinct values of a column, from the cardinality of an index that starts with it. */
-function distinctValues(info: TableInfo | undefined, column: string): number | undefined {
-  let best: number | undefined;
-  for (const idx of info?.indexes ?? []) {
-    if (!idx.columns.length || lower(idx.columns[0]) !== lower(column)) continue;
-    const card = (idx.primary || idx.unique) && idx.columns.length === 1 ? info?.rows : idx.cardinality?.[0];
-    if (card !== undefined) best = Math.max(best ?? 0, card);
-  }
-  return best;
-}
 
 /** How well an index (its effective key parts) serves a shape. */
 function quality(cols: string[], s: Shape): Quality {
@@ -131,8 +135,9 @@ type ReadBefore = (table: string) => boolean;
 
 function shapeOf(t: TableFacts, facts: PredicateFacts, block: QueryBlock, info: TableInfo | undefined, driving: boolean, readBefore: ReadBefore): Shape {
   const joinEq = facts.joins.filter((j) => readBefore(j.otherTable)).map((j) => j.column);
+  // why: a column of two or three values goes last: leading an index it would narrow to a third of the table at best.
   const cardOrder = (cols: string[]) => cols
-    .map((c, i) => ({ c, i, d: distinctValues(info, c) }))
+    .map((c, i) => ({ c, i, d: lowCardinality(info, c) ? -2 : distinctValues(info, c) }))
     .sort((a, b) => (b.d ?? -1) - (a.d ?? -1) || a.i - b.i)
     .map((x) => x.c);
   // why: TEXT/BLOB columns can only be indexed with a prefix length, which cannot serve sorts or covering reads.
@@ -167,10 +172,16 @@ function shapeOf(t: TableFacts, facts: PredicateFacts, block: QueryBlock, info: 
 
 interface Candidate { columns: string[]; servesOrderBy: boolean; covering: boolean; why: string[] }
 
-/** Builds the ideal column list for a shape; undefined when no index can narrow or order the rows. */
-function candidateFor(s: Shape, block: QueryBlock, info: TableInfo | undefined, maxExtra: number): Candidate | undefined {
+/**
+ * Builds the ideal column list for a shape; undefined when no index can narrow or order the rows.
+ * `lowLead` receives the equality columns of two or three values left out because they would lead.
+ */
+function candidateFor(s: Shape, block: QueryBlock, info: TableInfo | undefined, maxExtra: number, lowLead: string[] = []): Candidate | undefined {
   const why: string[] = [];
-  const cols = [...s.eqSingle, ...s.eqList];
+  const eqAll = [...s.eqSingle, ...s.eqList];
+  // why: no index is led by a column of two or three values; behind a selective column it still filters inside the index.
+  const cols = eqAll.every((c) => lowCardinality(info, c)) ? [] : eqAll;
+  if (!cols.length) lowLead.push(...eqAll);
   if (s.eqSingle.length) why.push(`equality on ${s.eqSingle.join(', ')} first${s.eqSingle.filter((c) => distinctValues(info, c) !== undefined).length > 1 ? ' (more distinct values first)' : ''}`);
   if (s.eqList.length) why.push(`then the IN list on ${s.eqList.join(', ')}`);
   let servesOrderBy = false;
@@ -258,22 +269,41 @@ function extensionOf(cols: string[], s: Shape, indexes: IndexInfo[]): { index: I
 
 interface Ctx { opts: AdviseOptions; out: Advice; taken: Map<string, Set<string>> }
 
-function suggest(ctx: Ctx, t: TableFacts, s: Shape, block: QueryBlock, reasonLead: string, mergeGroup?: string): void {
+/** Suggests an index for one table's shape; returns false when none is suggested nor an existing one serves it. */
+function suggest(ctx: Ctx, t: TableFacts, s: Shape, block: QueryBlock, reasonLead: string, mergeGroup?: string): boolean {
   const info = tableInfo(ctx.opts.schema, t.table);
-  const cand = candidateFor(s, block, info, ctx.opts.maxCoveringExtra ?? 2);
+  const lowLead: string[] = [];
+  const cand = candidateFor(s, block, info, ctx.opts.maxCoveringExtra ?? 2, lowLead);
   if (!cand) {
-    ctx.out.served.push({ table: t.table, reason: 'no predicate, join or ORDER BY … LIMIT an index could use' });
-    return;
+    const random = block.orderBy.some((o) => /^RAND\b/i.test(o.expr ?? ''));
+    const reason = lowLead.length
+      ? `${lowLead.join(', ')} ${lowLead.length > 1 ? 'have' : 'has'} only two or three values: an index led by ${lowLead.length > 1 ? 'them' : 'it'} still reads a large part of the table`
+      : s.unindexable.length ? `no index can serve the condition (${s.unindexable.map((u) => u.replace(/^[^:]*: /, '')).join('; ')})`
+        : 'no predicate, join or ORDER BY … LIMIT an index could use';
+    ctx.out.served.push({ table: t.table, reason: random ? `${reason}; ORDER BY RAND() sorts every row it reads, which no index avoids` : reason });
+    return false;
   }
   let cols = stripImplicitPk(cand.columns, info);
   const want = quality(effectiveColumns({ columns: cols }, info), s);
+  const few = ctx.opts.fewRowsPerKey ?? 100;
   for (const idx of info?.indexes ?? []) {
     if (idx.visible === false) continue;
-    // A unique key fixed by single equalities returns at most one row: nothing to sort or narrow further.
-    const oneRow = (idx.unique || idx.primary) && idx.columns.every((c) => has(s.eqSingle, c));
+    const label = idx.primary ? 'the primary key' : `index ${idx.name}`;
+    // A unique key fixed by equalities (an IN list included) returns one row per value: nothing to sort or narrow further.
+    const oneRow = (idx.unique || idx.primary) && idx.columns.every((c) => has(s.eqSingle, c) || has(s.eqList, c));
     if (oneRow || atLeast(quality(effectiveColumns(idx, info), s), want)) {
-      ctx.out.served.push({ table: t.table, index: idx.name, reason: `already served by ${idx.primary ? 'the primary key' : `index ${idx.name}`} (${idx.columns.join(', ')})` });
-      return;
+      ctx.out.served.push({ table: t.table, index: idx.name, reason: `already served by ${label} (${idx.columns.join(', ')})` });
+      return true;
+    }
+    // why: a key that already narrows to a few rows per value reads them at once; a sibling index led by the same
+    // columns saves only filtering or sorting those few rows, and costs every write. A plain index is extended instead.
+    const k = leadingIn(idx.columns, [...s.eqSingle, ...s.eqList]);
+    const card = k > 0 ? idx.cardinality?.[k - 1] : undefined;
+    const perKey = k > 0 && info && card ? Math.max(1, info.rows / card) : undefined;
+    if ((idx.unique || idx.primary) && perKey !== undefined && perKey <= few && has(cols.slice(0, k), idx.columns[0])) {
+      const lead = idx.columns.slice(0, k);
+      ctx.out.served.push({ table: t.table, index: idx.name, reason: `${label} (${idx.columns.join(', ')}) already narrows to about ${Math.round(perKey)} row(s) per ${lead.join(', ')}: reading them is cheap, and another index led by ${lead.join(', ')} would only cost writes` });
+      return true;
     }
   }
   const ext = extensionOf(cols, s, info?.indexes ?? []);
@@ -284,7 +314,7 @@ function suggest(ctx: Ctx, t: TableFacts, s: Shape, block: QueryBlock, reasonLea
   const name = indexName(t.table, cols, new Set([...taken].filter((n) => n !== lower(ext?.index.name ?? ''))));
   const { ddl, warnings } = addIndexDdl(t.table, cols, name, { rows: info?.rows, largeTableRows: ctx.opts.largeTableRows, replaces: ext?.index.name });
   const dup = ctx.out.suggestions.find((x) => lower(x.table) === key && x.columns.join('\0').toLowerCase() === cols.join('\0').toLowerCase());
-  if (dup) return;
+  if (dup) return true;
   taken.add(lower(name));
   const reason = [reasonLead, ...cand.why].filter(Boolean).join('; ')
     + (ext ? `. Extends ${ext.index.name} (${ext.index.columns.join(', ')}) instead of adding a sibling` : '')
@@ -298,6 +328,7 @@ function suggest(ctx: Ctx, t: TableFacts, s: Shape, block: QueryBlock, reasonLea
     ...(mergeGroup ? { mergeGroup } : {}),
     equalityPrefix: leadingIn(cols, s.eqSingle),
   });
+  return true;
 }
 
 /** How many leading columns of `cols` are in `set`. */
@@ -367,6 +398,11 @@ function adviseBlock(ctx: Ctx, block: QueryBlock, sub: boolean): void {
         continue;
       }
     }
+    const tiny = ctx.opts.tinyRows ?? 1000;
+    if (info && ctx.opts.fromDatabase && ctx.opts.writtenTables && info.rows < tiny && !ctx.opts.writtenTables.has(lower(t.table))) {
+      ctx.out.served.push({ table: t.table, reason: `a static master table (~${info.rows} rows, not written by the code outside its initialiser): it stays this small, and reading it whole is cheap` });
+      continue;
+    }
     const isDriving = t === driving;
     const at = order.get(t.key) ?? 0;
     const readBefore: ReadBefore = (other) => !keys.has(other) || (!isDriving && (order.get(other) ?? Infinity) < at);
@@ -379,9 +415,26 @@ function adviseBlock(ctx: Ctx, block: QueryBlock, sub: boolean): void {
     if (!hasOwn && t.orGroups.length) {
       const group = t.orGroups[0];
       const mergeGroup = `${t.table}:or:${ctx.out.suggestions.length}`;
-      for (const [i, branch] of group.entries()) {
+      const share = orShareAtLeast(info, group.map((b) => ({ eq: b.equalities.filter((e) => e.kind === 'single').map((e) => e.column), range: b.ranges.map((r) => r.column) })));
+      if (share !== undefined && share >= 0.5) {
+        ctx.out.served.push({ table: t.table, reason: `the OR matches at least ${Math.round(share * 100)}% of ${t.table} by its statistics: it returns most of the table, which no index reads faster; cache the result or paginate` });
+        continue;
+      }
+      const marks = { suggestions: ctx.out.suggestions.length, served: ctx.out.served.length };
+      let why: string | undefined;
+      const helped = group.map((branch, i) => {
         const s = shapeOf(t, merge(t.where, branch), block, info, isDriving, readBefore);
-        suggest(ctx, t, s, block, `OR branch ${i + 1} of ${group.length}: one index per branch, which the optimizer can combine (index merge union); with ORDER BY … LIMIT, a UNION ALL of the branches lets each read its index in order`, mergeGroup);
+        const before = ctx.out.served.length;
+        const ok = suggest(ctx, t, s, block, `OR branch ${i + 1} of ${group.length}: one index per branch, which the optimizer can combine (index merge union); with ORDER BY … LIMIT, a UNION ALL of the branches lets each read its index in order`, mergeGroup);
+        if (!ok) why ??= ctx.out.served[before]?.reason;
+        return ok;
+      });
+      const lost = helped.findIndex((ok) => !ok);
+      if (lost >= 0) {
+        // why: index merge needs an index on every branch; one branch without any makes the others' indexes useless too.
+        ctx.out.suggestions.length = marks.suggestions;
+        ctx.out.served.length = marks.served;
+        ctx.out.served.push({ table: t.table, reason: `OR branch ${lost + 1} of ${group.length} cannot use an index (${why ?? 'no index serves it'}), and the OR needs one on every branch: no index helps; split the statement so each part can use its own` });
       }
       continue;
     }
