@@ -63,7 +63,7 @@ export function writtenTable(sql: string): string | undefined {
 
 /** True for the function that resets the app's data (`initialize`, `postInitialize`, `init_db` …). */
 export function isInitialiser(fn: string | undefined): boolean {
-  return !!fn && (/initiali[sz]/i.test(fn) || /(^|[._\s])init([A-Z_.]|$)|^init/i.test(fn));
+  return !!fn && (/initiali[sz]/i.test(fn) || /(^|[._:\s])[iI]nit(?=[A-Z_.:]|$)/.test(fn));
 }
 
 const sameSite = (a: SuggestionSite, b: SuggestionSite): boolean => a.file === b.file && a.line === b.line;
