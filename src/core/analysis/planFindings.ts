@@ -9,12 +9,13 @@ import { formatCount } from '../format/numbers';
 import type { Finding, IndexInfo, Range, Schema, Severity, TableInfo } from '../model';
 import { hasExtra, isInternalTable, type Plan, type PlanRow } from '../plan/planModel';
 import type { Advice } from './advisor';
+import { orShareAtLeast } from './columnStats';
 import type { StatementFacts, TableFacts } from './planFindingsQuery';
 
 export const PLAN_FINDING_CODES = [
   'full-table-scan', 'full-index-scan', 'filesort', 'temporary-table', 'join-without-index', 'dependent-subquery',
   'function-on-column', 'leading-wildcard', 'or-across-columns', 'rows-examined-ratio',
-  'limit-order-scan', 'locking-scan', 'offset-pagination', 'measured-over-estimate',
+  'limit-order-scan', 'locking-scan', 'offset-pagination', 'measured-over-estimate', 'order-by-rand', 'returns-most-rows',
 ] as const;
 export type PlanFindingCode = typeof PLAN_FINDING_CODES[number];
 
@@ -43,6 +44,11 @@ export interface PlanFindingOptions {
   locking?: string;
   /** The LIMIT's offset as written (see PreparedStatement.offset); the plan was made with a run-time one filled as 0. */
   offset?: number | 'run-time';
+  /**
+   * Lower-case names of the tables the code writes outside its initialiser. When given, a small table
+   * not in it is a static master table: it stays small, so its scans and sorts are not reported.
+   */
+  writtenTables?: ReadonlySet<string>;
 }
 
 type Level = 'scan' | 'sort';
@@ -130,6 +136,52 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
   const tiny = (n: number): boolean => n < o.tinyRows;
   const cols = (f: TableFacts | undefined): string[] => (f ? [...f.eq, ...f.range] : []);
   const otherConds = (f: TableFacts | undefined): boolean => !!f && (f.functionCols.length > 0 || f.leadingWildcard.length > 0 || f.orGroups.length > 0);
+  /** A small table the code never writes outside its initialiser: it stays small, and nothing it costs is worth a finding. */
+  const staticTable = (name: string | undefined): boolean => {
+    const t = tableInfo(name);
+    return !!t && !!options.writtenTables && tiny(t.rows) && !options.writtenTables.has(t.name.toLowerCase());
+  };
+  /** The share of the table an OR of the statement matches at least, by the statistics (see columnStats.orShareAtLeast). */
+  const orShare = (f: TableFacts | undefined): number | undefined => {
+    const t = tableInfo(f?.table);
+    const shares = (f?.orGroups ?? []).map((g) => orShareAtLeast(t, g.map((c) => ({ eq: [c], range: [] })))).filter((x): x is number => x !== undefined);
+    return shares.length ? Math.max(...shares) : undefined;
+  };
+  const mostRows = (f: TableFacts | undefined): boolean => (orShare(f) ?? 0) >= 0.5;
+  /** An index that returns the ORDER BY columns in order after equality columns (whatever else it filters). */
+  const ordersBy = (t: TableInfo | undefined, f: TableFacts | undefined): IndexInfo | undefined => {
+    if (!t || !f || !f.order.length) return undefined;
+    return t.indexes.find((i) => {
+      if (i.visible === false) return false;
+      let k = 0;
+      while (k < i.columns.length && has(f.eq, i.columns[k]) && !has(f.inList, i.columns[k]) && !has(f.order, i.columns[k])) k++;
+      return f.order.every((c, j) => i.columns[k + j] !== undefined && same(i.columns[k + j], c));
+    });
+  };
+  /** The existing index the advisor says serves the table (undefined without advice, or when none does). */
+  const servedBy = (t: TableInfo | undefined, name: string): IndexInfo | undefined => {
+    const idx = advice?.served.find((x) => same(x.table, name) && x.index)?.index;
+    return idx ? t?.indexes.find((i) => same(i.name, idx)) : undefined;
+  };
+  const lockingNote = options.locking && !/^(UPDATE|DELETE)$/.test(options.locking) ? `, under ${options.locking}: every row it reads is locked` : '';
+  const randomRows = new Set<number>();
+  if (facts.randomOrder) {
+    // why: ORDER BY RAND() gives every row read a random key and sorts them all (through a temporary table over a
+    // derived table) to keep a few; the cost is the whole set, every call, and no index changes it.
+    const i = plan.rows.findIndex((r) => hasExtra(r, 'Using filesort') || hasExtra(r, 'Using temporary'));
+    if (i >= 0) {
+      const r = plan.rows[i];
+      const name = baseName(r);
+      const n = r.rows ?? (name ? sizeOf(r, name) : 0);
+      if (n >= 100 && !staticTable(name)) {
+        randomRows.add(i);
+        out.push({
+          code: 'order-by-rand', severity: scaled(n, 'scan', o), ...(name ? { table: name } : {}), planRows: [i],
+          message: `ORDER BY RAND() writes all ~${fmt(n)} rows ${name ? `of ${name}` : 'of the derived table'} into a temporary table and sorts them${facts.limit !== undefined ? ` to keep ${facts.limit}` : ''}: the cost is the whole set on every call, and no index avoids it; pick random ids in the code instead (from the id range, retrying a miss) or keep the candidate ids in memory and sample them`,
+        });
+      }
+    }
+  }
 
   const hasOwnCondition = (f: TableFacts | undefined): boolean => cols(f).length > 0 || otherConds(f);
   const keyColumns = (t: TableInfo | undefined, key: string | null): string[] => {
@@ -142,6 +194,7 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
   plan.rows.forEach((row, i) => {
     if (/^(INSERT|REPLACE)$/i.test(row.selectType)) return;
     const name = baseName(row);
+    if (staticTable(name)) return;
     const t = tableInfo(name);
     const f = factsOf(name);
     const size = sizeOf(row, name);
@@ -181,17 +234,20 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
         if (!tiny(size) && !otherConds(f) && facts.limit === undefined) out.push({ code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `reads all ~${fmt(size)} rows of ${label}: ${intentText}` });
       } else if (wholeByIntent) {
         if (!tiny(size)) out.push({ code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `reads all ~${fmt(size)} rows of ${label}: ${intentText}` });
+      } else if (mostRows(f)) {
+        out.push({ code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `reads all ~${fmt(size)} rows of ${label}${lockingNote}: the OR matches at least ${Math.round(orShare(f)! * 100)}% of them by the statistics, so no index reads fewer; it returns most of the table: cache the result or paginate` });
       } else if (tiny(size)) {
-        // why: an index whose first column is compared is no proof it serves here: a join column compared with a table read later looks nothing up (the advisor's suggestion says which index would).
-        const serving = fix?.columns ? undefined : byPred ?? byOrder;
+        // why: an index whose first column is compared is no proof it serves here: a join column compared with a table read later looks
+        // nothing up, and a primary key on a column the statement does not narrow serves nothing. The advisor says which index serves.
+        const serving = fix?.columns ? undefined : advice ? servedBy(t, name) : byPred && has(f?.filtered ?? [], byPred.columns[0]) ? byPred : byOrder;
         out.push(serving
-          ? { code: 'full-table-scan', severity: 'hint', table: name, planRows: [i], message: `scans ${label} now only because the table is tiny (~${fmt(size)} rows): index ${serving.name}(${serving.columns.join(', ')}) can serve this at scale` }
-          : { code: 'full-table-scan', severity: 'info', table: name, planRows: [i], message: `scans ${label} now (~${fmt(size)} rows), and will scan at scale: ${fix ? fix.text : `no index covers ${[...wanted, ...(f?.order ?? [])].join(', ') || 'the query'}`}` });
+          ? { code: 'full-table-scan', severity: 'hint', table: name, planRows: [i], message: `scans ${label} now only because the table is tiny (~${fmt(size)} rows)${lockingNote}: index ${serving.name}(${serving.columns.join(', ')}) can serve this at scale` }
+          : { code: 'full-table-scan', severity: options.locking ? 'warning' : 'info', table: name, planRows: [i], message: `scans ${label} now (~${fmt(size)} rows)${lockingNote}, and will scan at scale: ${fix ? fix.text : `no index covers ${[...wanted, ...(f?.order ?? [])].join(', ') || 'the query'}`}` });
       } else {
         const why = byPred && !fix?.columns
           ? `index ${byPred.name} exists but is not used for this predicate`
           : fix ? fix.text : wanted.length ? `no index on ${label}(${wanted.join(', ')})` : 'no index serves the ORDER BY / GROUP BY';
-        out.push({ code: 'full-table-scan', severity: scaled(size, 'scan', o), table: name, planRows: [i], message: `full table scan of ${label}: reads ~${fmt(scanned)} rows; ${why}` });
+        out.push({ code: 'full-table-scan', severity: scaled(size, 'scan', o), table: name, planRows: [i], message: `full table scan of ${label}: reads ~${fmt(scanned)} rows${lockingNote}; ${why}` });
       }
     } else if (row.type === 'index' && name) {
       const limitWalk = row.rows !== null && size > 0 && row.rows < size / 2;
@@ -202,11 +258,14 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
       }
     }
 
-    if (options.locking && name && !tiny(size) && (row.type === 'ALL' || row.type === 'index' || hasExtra(row, 'Using join buffer'))) {
+    // why: a locking scan serialises every writer of the table however small it is: a table the code writes is reported from one row on.
+    if (options.locking && name && (!tiny(size) || (options.writtenTables?.has(name.toLowerCase()) ?? false) || !options.writtenTables) && size > 0 && (row.type === 'ALL' || row.type === 'index' || hasExtra(row, 'Using join buffer'))) {
       const what = /^(UPDATE|DELETE)$/.test(options.locking) ? `this ${options.locking}` : `this locking read (${options.locking})`;
+      const sev = scaled(size, 'scan', o);
       out.push({
-        code: 'locking-scan', severity: walksForLimit ? 'warning' : scaled(size, 'scan', o), table: name, planRows: [i],
-        message: `${what} ${row.type === 'index' ? `walks index ${row.key ?? ''} of` : 'scans'} ${label} (up to ~${fmt(size)} rows): InnoDB locks every row it reads, not only the matching ones, so other transactions touching ${label} wait until this one ends${fix ? `; ${fix.text}` : ''}`,
+        code: 'locking-scan', severity: walksForLimit || sev === 'info' ? 'warning' : sev, table: name, planRows: [i],
+        message: `${what} ${row.type === 'index' ? `walks index ${row.key ?? ''} of` : 'scans'} ${label} (up to ~${fmt(size)} rows): InnoDB locks every row it reads, not only the matching ones, so other transactions touching ${label} wait until this one ends, which serialises every request that writes it`
+          + (fix?.columns ? `; ${fix.text}: with it the statement reads and locks only the rows it wants (a point lock)` : fix ? `; ${fix.text}` : ''),
       });
     } else if (options.locking && name && row.key && row.rows !== null && row.rows >= o.tinyRows && /^(range|ref|ref_or_null|index_merge)$/.test(row.type ?? '')
       && (hasExtra(row, 'Using where') || hasExtra(row, 'Using index condition'))) {
@@ -220,19 +279,23 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
       });
     }
 
-    if (hasExtra(row, 'Using filesort')) {
+    if (hasExtra(row, 'Using filesort') && !randomRows.has(i)) {
       const sorted = row.rows ?? size;
       const byOrder = t && indexForOrder(t, f);
+      // why: an index that returns the ORDER BY columns in order but does not narrow the condition is no cure (it would read every
+      // entry to find the few rows), yet the order is served: never "no index returns … in order" beside it.
+      const inOrder = !byOrder ? ordersBy(t, f) : undefined;
+      const orderNote = inOrder ? `; index ${inOrder.name} returns ${f!.order.join(', ')} in order, but reading it whole to find the matching rows costs more than sorting them` : undefined;
       const orderFix = fix?.columns ? (fix.servesOrder ? `; ${fix.text}, which returns them in order` : `; ${fix.text} narrows the rows, the sort stays`) : undefined;
       if (tiny(size) && name) {
-        if (!byOrder && (f?.order.length ?? 0) > 0) out.push({ code: 'filesort', severity: 'hint', table: name, planRows: [i], message: `sorts ${label} in memory; tiny now (~${fmt(size)} rows), but no index serves ORDER BY ${f!.order.join(', ')}, so it will sort at scale${orderFix ?? ''}` });
+        if (!byOrder && !inOrder && (f?.order.length ?? 0) > 0) out.push({ code: 'filesort', severity: 'hint', table: name, planRows: [i], message: `sorts ${label} in memory; tiny now (~${fmt(size)} rows), but no index serves ORDER BY ${f!.order.join(', ')}, so it will sort at scale${orderFix ?? ''}` });
       } else if (wholeByIntent) {
         out.push({ code: 'filesort', severity: 'info', table: name, planRows: [i], message: `sorts all ~${fmt(sorted)} rows of ${label}: ${intentText}` });
       } else if (sorted >= 100 || !name) {
-        out.push({ code: 'filesort', severity: scaled(sorted, 'sort', o), ...(name ? { table: name } : {}), planRows: [i], message: `sorts ~${fmt(sorted)} rows (filesort)${byOrder ? `; index ${byOrder.name} could return them in order` : orderFix ?? (f?.order.length ? `; no index returns ${f.order.join(', ')} in order` : '')}` });
+        out.push({ code: 'filesort', severity: scaled(sorted, 'sort', o), ...(name ? { table: name } : {}), planRows: [i], message: `sorts ~${fmt(sorted)} rows (filesort)${byOrder ? `; index ${byOrder.name} could return them in order` : orderFix ?? orderNote ?? (f?.order.length ? `; no index returns ${f.order.join(', ')} in order` : '')}` });
       }
     }
-    if (hasExtra(row, 'Using temporary') && !isInternalTable(row.table)) {
+    if (hasExtra(row, 'Using temporary') && !isInternalTable(row.table) && !randomRows.has(i)) {
       const n = row.rows ?? size;
       if (n >= 100 && !tiny(size)) {
         out.push({ code: 'temporary-table', severity: scaled(n, 'sort', o), ...(name ? { table: name } : {}), planRows: [i], message: `builds a temporary table over ~${fmt(n)} rows${f?.group.length ? ` for GROUP BY ${f.group.join(', ')}` : ''}${fix?.columns ? `; ${fix.text}` : ''}` });
@@ -258,6 +321,7 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
   // Statement-level smells that defeat an index.
   const rowFor = (table: string): number => plan.rows.findIndex((r) => baseName(r) !== undefined && same(baseName(r)!, table));
   for (const f of facts.tables) {
+    if (staticTable(f.table)) continue;
     const t = tableInfo(f.table);
     const size = t?.rows ?? 0;
     const ri = rowFor(f.table);
@@ -272,7 +336,15 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
     }
     if (f.leadingWildcard.length) {
       const idx = f.leadingWildcard.map((c) => leadingIndexOn(t, c)).find(Boolean);
-      if (idx || !tiny(size)) out.push({ code: 'leading-wildcard', severity: idx ? scaled(size, 'scan', o) : 'info', table: f.table, planRows: rows, message: `LIKE with a leading wildcard on ${f.leadingWildcard.map((c) => `${f.table}.${c}`).join(', ')} cannot use ${idx ? `index ${idx.name}` : 'any index'}; it reads every row` });
+      if (idx || !tiny(size)) out.push({ code: 'leading-wildcard', severity: idx ? scaled(size, 'scan', o) : 'info', table: f.table, planRows: rows, message: `LIKE with a leading wildcard on ${f.leadingWildcard.map((c) => `${f.table}.${c}`).join(', ')} cannot use ${idx ? `index ${idx.name}` : 'any index'}: no B-tree index helps, as it is ordered by the leading characters, so it reads every row; use a FULLTEXT index with MATCH … AGAINST (WITH PARSER ngram for Japanese text), or rewrite it (a prefix match, or a search column or table kept in step)` });
+    }
+    const share = orShare(f);
+    if (share !== undefined && share >= 0.5 && !tiny(size)) {
+      out.push({
+        code: 'returns-most-rows', severity: 'info', table: f.table, planRows: rows,
+        message: `the OR over ${f.orGroups.flat().join(', ')} matches at least ${Math.round(share * 100)}% of ${f.table} by its statistics: it returns most of the table, which no index or UNION reads faster; cache the result or paginate`,
+      });
+      continue;
     }
     for (const g of f.orGroups) {
       const row = ri >= 0 ? plan.rows[ri] : undefined;

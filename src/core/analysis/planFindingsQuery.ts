@@ -40,6 +40,8 @@ export interface StatementFacts {
   oneRow?: boolean;
   /** qualifier (alias or name, lower-case) → table name. */
   aliases: Map<string, string>;
+  /** Some SELECT of the statement sorts by RAND(). */
+  randomOrder?: boolean;
 }
 
 const EQ_OPS = new Set(['=', '<=>', 'IN']);
@@ -150,6 +152,7 @@ export function statementFacts(sql: string, schema?: Schema, flavor?: Flavor): S
     return own.length === 1 || !schema ? (own[0] ? factsFor(own[0].name) : undefined) : undefined;
   };
   const add = (list: string[], col: string): void => { if (!list.some((x) => x.toLowerCase() === col.toLowerCase())) list.push(col); };
+  let randomOrder = false;
 
   const condition = (e: AstNode, chain: TableRef[][]): void => {
     const op = String(e.operator ?? '').toUpperCase();
@@ -198,6 +201,7 @@ export function statementFacts(sql: string, schema?: Schema, flavor?: Flavor): S
     if (Array.isArray(sel.from)) for (const t of sel.from) if (isNode(t) && t.on) for (const c of conjuncts(t.on)) condition(c, chain);
     if (Array.isArray(sel.orderby)) {
       for (const o of sel.orderby) {
+        if (isNode(o) && isNode(o.expr) && o.expr.type === 'function' && /^RAND$/.test(fnName(o.expr))) randomOrder = true;
         const c = isNode(o) ? columnRef(o.expr) : undefined;
         const f = c && resolveIn(chain, c);
         if (c && f) add(f.order, c.column);
@@ -231,5 +235,5 @@ export function statementFacts(sql: string, schema?: Schema, flavor?: Flavor): S
   if (Array.isArray(ast.columns)) walk(ast.columns, (n) => { if (isScope(n)) return false; if (n.type === 'aggr_func' && !n.over) aggregate = true; return !aggregate; });
   const aggregated = grouped || ast.distinct === 'DISTINCT' || aggregate;
   const oneRow = aggregate && !grouped && !ast.having;
-  return { parsed: true, tables, aliases, ...(limit !== undefined ? { limit } : {}), ...(aggregated ? { aggregated } : {}), ...(oneRow ? { oneRow } : {}) };
+  return { parsed: true, tables, aliases, ...(randomOrder ? { randomOrder } : {}), ...(limit !== undefined ? { limit } : {}), ...(aggregated ? { aggregated } : {}), ...(oneRow ? { oneRow } : {}) };
 }
