@@ -42,6 +42,8 @@ const actions: Actions = {
     if (state.beforeId && state.afterId && state.beforeId !== state.afterId) post({ type: 'compare', beforeId: state.beforeId, afterId: state.afterId });
   },
   exportComparison(target) { post({ type: 'exportComparison', target }); },
+  showPlanAtCursor() { post({ type: 'showPlanAtCursor' }); },
+  measurePlan() { post({ type: 'measurePlan' }); },
 };
 
 const root = document.getElementById('root')!;
@@ -82,7 +84,7 @@ function apply(m: HostMessage): void {
       state.tab = 'compare';
       state.notice = undefined;
       break;
-    case 'plan': state.plan = { title: m.title, sql: m.sql, plan: m.plan, findings: m.findings, measurement: m.measurement }; state.tab = 'plan'; break;
+    case 'plan': state.plan = { title: m.title, sql: m.sql, plan: m.plan, findings: m.findings, measurement: m.measurement, measurable: m.measurable }; state.tab = 'plan'; break;
     case 'notice': state.notice = { level: m.level, message: m.message }; break;
   }
   update();

@@ -7,7 +7,7 @@
 import { planTree, type PlanNode, type TreeFinding } from '../core/report/planTree';
 import type { Measurement } from '../core/plan/measured';
 import type { Plan } from '../core/plan/planModel';
-import { h, type VNode } from './vnode';
+import { h, on, type VNode } from './vnode';
 
 /** What the page keeps of a `plan` message. */
 export interface PlanState {
@@ -16,6 +16,16 @@ export interface PlanState {
   plan: Plan;
   findings?: TreeFinding[];
   measurement?: Measurement;
+  /** The host knows the statement: the tab offers Measure. */
+  measurable?: boolean;
+}
+
+/** What the Plan tab's buttons ask the host for. */
+export interface PlanActions {
+  /** The plan of the statement under the editor's cursor. */
+  showPlanAtCursor(): void;
+  /** Measure the shown statement (ANALYZE), then draw its plan again. */
+  measurePlan(): void;
 }
 
 const SEVERITY_MARK: Record<string, string> = { error: '✖', warning: '⚠', info: 'ℹ', hint: '•' };
@@ -51,12 +61,23 @@ function treeItem(n: PlanNode, level: number): VNode {
 }
 
 /** The Plan tab's content. */
-export function planView(p: PlanState | undefined): VNode {
-  if (!p) return h('p', { class: 'empty' }, 'No plan yet: hover a SQL statement and choose "Show plan", or run "Explain statement under cursor".');
+export function planView(p: PlanState | undefined, a: PlanActions): VNode {
+  if (!p) {
+    return h('div', {},
+      h('p', { class: 'empty' }, 'No plan yet: put the cursor on a SQL statement in the code and choose Show plan (or hover a statement and choose "Show plan").'),
+      on(h('button', { id: 'plan-show' }, 'Show plan'), { click: () => a.showPlanAtCursor() }));
+  }
   const tree = planTree(p.plan, p.title, { findings: p.findings, measurement: p.measurement });
   const note = p.measurement ? 'rows estimated by EXPLAIN and read by the last Measure (ANALYZE)' : 'rows estimated by EXPLAIN; Measure the statement to see the rows it really reads';
+  const measure = p.measurable
+    ? h('div', { class: 'controls' },
+      on(h('button', { id: 'plan-measure', title: 'Runs this SELECT once under ANALYZE, within the time limit, to count the rows it really reads' },
+        p.measurement ? 'Measure again' : 'Measure'), { click: () => a.measurePlan() }),
+      h('span', { class: 'chart-caption' }, ' runs the SELECT once under ANALYZE and shows the rows it really reads'))
+    : undefined;
   return h('div', {},
     p.sql ? h('pre', { class: 'sql' }, p.sql) : undefined,
+    measure,
     h('figure', { class: 'plan' },
       h('figcaption', {}, h('span', { class: 'chart-title' }, `Plan of ${p.title}`), h('span', { class: 'chart-caption' }, ` — ${note}; selects, their tables in join order, derived tables and subqueries under what reads them`)),
       h('ul', { role: 'tree', id: 'plan-tree', class: 'plan-tree', 'aria-label': `Plan of ${p.title}` }, treeItem(tree, 1))));

@@ -8,7 +8,7 @@ import type { FindingsSummary } from '../core/report/findingsSummary';
 import type { Run, RunEndpoint, RunInfo } from '../core/report/runs';
 import { barChart, dotChart, type BarRow, type Segment } from './charts';
 import { compareTab } from './compareView';
-import { planView, type PlanState } from './planView';
+import { planView, type PlanActions, type PlanState } from './planView';
 import { runPicker } from './runPicker';
 import { h, on, type VNode } from './vnode';
 
@@ -29,7 +29,7 @@ export interface PageState {
   afterId?: string;
 }
 
-export interface Actions {
+export interface Actions extends PlanActions {
   selectTab(tab: Tab): void;
   showRun(id: string): void;
   pick(which: 'beforeId' | 'afterId', id: string): void;
@@ -128,8 +128,8 @@ function runTab(s: PageState, a: Actions): VNode {
   return h('div', {}, picker, summaryLine(s.run), ...(s.run.kind === 'access' ? accessCharts(s.run) : slowCharts(s.run)));
 }
 
-function planTab(s: PageState): VNode {
-  return planView(s.plan);
+function planTab(s: PageState, a: Actions): VNode {
+  return planView(s.plan, a);
 }
 
 const SEVERITIES = ['error', 'warning', 'info', 'hint'] as const;
@@ -151,7 +151,7 @@ export function pageView(s: PageState, a: Actions): VNode {
     role: 'tab', id: `tab-${t.id}`, 'aria-selected': t.id === s.tab ? 'true' : 'false', 'aria-controls': 'panel',
     tabindex: t.id === s.tab ? 0 : -1, 'data-nav': 'tabs', 'data-tab': t.id,
   }, t.title), { click: () => a.selectTab(t.id) })));
-  const body = s.tab === 'run' ? runTab(s, a) : s.tab === 'compare' ? compareTab(s, a) : s.tab === 'plan' ? planTab(s) : findingsTab(s);
+  const body = s.tab === 'run' ? runTab(s, a) : s.tab === 'compare' ? compareTab(s, a) : s.tab === 'plan' ? planTab(s, a) : findingsTab(s);
   return h('main', {},
     tabs,
     s.notice ? h('div', { class: `notice ${s.notice.level}`, role: s.notice.level === 'error' ? 'alert' : 'status' }, s.notice.message) : undefined,

@@ -2,17 +2,18 @@
  * What a user sees with a database: the packaged extension in code-server on the sample app, pointed
  * (by user settings) at a private MariaDB holding the app's schema and 300k generated rows.
  * (c) the status bar shows MariaDB and its version; (a) hovering the statement that filters posts by
- * an unindexed column shows the plan table and the findings; (b) the Problems panel lists the full
+ * an unindexed column shows the verdict and the actions inside the visible hover, then the plan table and the findings; (b) the Problems panel lists the full
  * scan; (d) the light bulb offers the index fixes: the schema-file fix edits schema.sql on disk, the
  * database fix (confirmed in the modal) adds the index and the finding goes away; (e) the N+1
- * diagnostic shows with its loop as related information; (f) the hover's "Show plan" fills the
- * report's Plan tab with the tree; (g) after Measure, Explain statement under cursor adds the rows read.
+ * diagnostic shows with its loop as related information; (f) the report opens beside the code, its
+ * Plan tab's "Show plan" draws the tree of the statement under the cursor, its Measure adds the rows
+ * read; the hover's "Show plan" fills the tab, and the hover's Measure refreshes it there.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { MariaDbServer } from '../support/mariadb';
 import { applyQuickFix, goToLine, hoverOver, openProblems, openQuickFixes, openWorkbench, quickOpen, runCommand, screenshot, sqlOnLine, webviewFrame } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
@@ -61,7 +62,7 @@ async function steps(page: Page): Promise<void> {
   assert.match(await status.innerText(), /MariaDB 10\.\d+\.\d+/);
   await screenshot(page, 'explain-status-bar');
 
-  // (a) hover: the verdict, the suggested index with its links, the plan collapsed under "Plan", the details
+  // (a) hover: the verdict, then the actions, then the suggested index, the plan collapsed under "Plan", the details
   await goToLine(page, 155);
   const bad = sqlOnLine(page, BAD);
   await bad.waitFor();
@@ -72,10 +73,23 @@ async function steps(page: Page): Promise<void> {
   const whole = (await hover.innerText()).replace(/\u00a0/g, ' ');
   const collapsed = whole.slice(whole.indexOf('Query Insight ·'));
   assert.match(collapsed.split('\n')[0], /Query Insight · .*full table scan of posts.*\(\+\d+ more\)/, `the verdict leads:\n${collapsed}`);
-  const order = [/Suggested index/, /ALTER TABLE `posts` ADD INDEX/, /Add index to the database/, /Show plan/, /\nPlan\n/, /Findings/, /Substituted for placeholders/]
+  const order = [/Add index to the database/, /Show plan/, /Measure/, /Suggested index/, /ALTER TABLE `posts` ADD INDEX/, /\nPlan\n/, /Findings/, /Substituted for placeholders/]
     .map((re) => collapsed.search(re));
   assert.ok(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1])), `hover order ${order.join(' < ')}:\n${collapsed}`);
   assert.ok(!collapsed.includes('select_type'), 'the plan table is collapsed');
+  // the actions are inside the hover's visible box as it opens, at 1400×900, below the diagnostics' part
+  const box = await hover.boundingBox();
+  assert.ok(box, 'the hover has a box');
+  const inside = async (el: Locator): Promise<boolean> => {
+    const b = await el.boundingBox();
+    return !!b && b.height > 0 && b.y >= box.y && b.y + b.height <= box.y + box.height && b.x >= box.x && b.x + b.width <= box.x + box.width;
+  };
+  for (const name of ['Add index to the database', 'Add index to the schema file', 'Copy DDL', 'Show plan', 'Measure']) {
+    const link = hover.locator('a', { hasText: new RegExp(`^${name}$`) }).first();
+    assert.ok(await inside(link), `"${name}" is inside the visible hover (${JSON.stringify(box)} vs ${JSON.stringify(await link.boundingBox())})`);
+  }
+  // why: the check above means something only when the hover is capped: its last lines are below the fold
+  assert.equal(await inside(hover.locator('p', { hasText: /Substituted for placeholders/ }).first()), false, 'the details further down need scrolling');
   await screenshot(page, 'explain-hover-collapsed');
   await readmeShot(page, 'hover');
   await planToggle.click();
@@ -86,35 +100,54 @@ async function steps(page: Page): Promise<void> {
   assert.match(text, /filesort/);
   assert.match(text, /ALL/);
   await screenshot(page, 'explain-hover');
+  await page.keyboard.press('Escape');
+  await page.mouse.move(5, 5);
 
-  // (f) the hover's "Show plan" fills the report's Plan tab, beside the code: tables, access type, estimate, findings on their node
-  await hover.locator('a', { hasText: /^Show plan$/ }).first().click();
-  const report = await webviewFrame(page, '#plan-tree');
-  const postsNode = report.locator('#plan-tree li[data-kind="table"]', { has: report.locator(':scope > .plan-line .plan-label', { hasText: /^posts$/ }) }).first();
+  // (f) Show report opens beside the code; the Plan tab offers "Show plan" before any plan, for the statement under the cursor
+  await bad.click();
+  await runCommand(page, 'Query Insight: Show report');
+  const reportTab = page.locator('.tabs-container .tab', { hasText: 'Query Insight Report' }).first();
+  await reportTab.waitFor({ timeout: 30_000 });
+  await waitUntil(async () => await page.locator('.editor-group-container').count() === 2, 'the report in a second editor group', 30_000);
+  assert.equal(await page.locator('.editor-group-container', { has: reportTab }).locator('.tab[data-resource-name="main.go"]').count(), 0, 'the report opened beside the code, not in its place');
+  const empty = await webviewFrame(page, '#tab-plan');
+  await empty.locator('#tab-plan').click();
+  await empty.locator('#plan-show').click();
+  const postsNode = empty.locator('#plan-tree li[data-kind="table"]', { has: empty.locator(':scope > .plan-line .plan-label', { hasText: /^posts$/ }) }).first();
   await postsNode.waitFor({ timeout: 30_000 });
-  assert.equal(await report.locator('#tab-plan').getAttribute('aria-selected'), 'true', 'the Plan tab is the one shown');
+  assert.equal(await empty.locator('#tab-plan').getAttribute('aria-selected'), 'true', 'the Plan tab is the one shown');
   assert.equal(await postsNode.locator(':scope > .plan-line .plan-access').innerText(), 'ALL');
   assert.match(await postsNode.locator(':scope > .plan-line .plan-rows-estimated').innerText(), /^~[\d,]+ est\.$/);
   assert.equal(await postsNode.locator(':scope > .plan-line .plan-rows-measured').count(), 0, 'nothing measured yet');
   assert.match(await postsNode.locator(':scope > .plan-findings').innerText(), /full-table-scan/);
-  assert.match(await report.locator('figure.plan figcaption').innerText(), /main\.go:155/);
-  await screenshot(page, 'explain-plan-tab-from-hover');
-  await closeReport(page);
+  assert.match(await empty.locator('figure.plan figcaption').innerText(), /main\.go:155/);
+  await screenshot(page, 'explain-plan-tab-show-plan');
 
-  // (g) after Measure, "Explain statement under cursor" shows the rows ANALYZE read beside the estimate
-  await goToLine(page, 155);
-  const again = await hoverOver(page, bad);
+  // the tab's own Measure button: the rows ANALYZE read appear beside the estimate
+  await empty.locator('#plan-measure', { hasText: /^Measure$/ }).click();
+  await postsNode.locator(':scope > .plan-line .plan-rows-measured').waitFor({ timeout: 60_000 });
+  assert.match(await postsNode.locator(':scope > .plan-line .plan-rows-measured').innerText(), /^[\d,]+ read/);
+  assert.match(await postsNode.locator(':scope > .plan-line .plan-rows-estimated').innerText(), /^~[\d,]+ est\.$/);
+  assert.equal(await empty.locator('#plan-measure').innerText(), 'Measure again');
+  await screenshot(page, 'explain-plan-tab-measured');
+
+  // the hover's "Show plan" on another statement fills the open tab, and the hover's Measure refreshes it there
+  const count = sqlOnLine(page, /db\.Get\(&commentCount/);
+  await page.keyboard.press('Control+1');
+  await goToLine(page, 160);
+  const countHover = await hoverOver(page, count, 60_000, 40);
+  await countHover.locator('a', { hasText: /^Show plan$/ }).first().click();
+  const commentsNode = empty.locator('#plan-tree li[data-kind="table"]', { has: empty.locator(':scope > .plan-line .plan-label', { hasText: /^comments$/ }) }).first();
+  await commentsNode.waitFor({ timeout: 30_000 });
+  assert.equal(await commentsNode.locator(':scope > .plan-line .plan-rows-measured').count(), 0, 'the count is not measured yet');
+  await page.keyboard.press('Escape');
+  const again = await hoverOver(page, count, 60_000, 40);
   await again.locator('a', { hasText: /^Measure$/ }).first().click();
-  await page.locator('.notifications-toasts', { hasText: /measured — read [\d,]+ rows/ }).first().waitFor({ timeout: 60_000 });
+  await commentsNode.locator(':scope > .plan-line .plan-rows-measured').waitFor({ timeout: 60_000 });
+  assert.match(await empty.locator('figure.plan figcaption').innerText(), /main\.go:160/);
+  await screenshot(page, 'explain-plan-tab-refreshed');
   await page.keyboard.press('Escape');
   await page.mouse.move(5, 5);
-  await bad.click();
-  await runCommand(page, 'Query Insight: Explain statement under cursor');
-  const measuredFrame = await webviewFrame(page, '#plan-tree .plan-rows-measured');
-  const measured = measuredFrame.locator('#plan-tree li[data-kind="table"]', { has: measuredFrame.locator(':scope > .plan-line .plan-label', { hasText: /^posts$/ }) }).first();
-  assert.match(await measured.locator(':scope > .plan-line .plan-rows-measured').innerText(), /^[\d,]+ read/);
-  assert.match(await measured.locator(':scope > .plan-line .plan-rows-estimated').innerText(), /^~[\d,]+ est\.$/);
-  await screenshot(page, 'explain-plan-tab-measured');
   await closeReport(page);
 
   // (b) the Problems panel lists the full scan with its code

@@ -17,7 +17,8 @@ export type HostMessage =
   | { type: 'run'; run: Run }
   | { type: 'findings'; summary: FindingsSummary }
   | { type: 'comparison'; comparison: Comparison }
-  | { type: 'plan'; title: string; sql?: string; plan: Plan; findings?: TreeFinding[]; measurement?: Measurement }
+  /** `measurable`: the host knows the statement, so the tab offers Measure. */
+  | { type: 'plan'; title: string; sql?: string; plan: Plan; findings?: TreeFinding[]; measurement?: Measurement; measurable?: boolean }
   | { type: 'notice'; level: 'info' | 'error'; message: string };
 
 export type ExportTarget = 'file' | 'clipboard';
@@ -27,7 +28,11 @@ export type PageMessage =
   | { type: 'ready' }
   | { type: 'showRun'; runId: string }
   | { type: 'compare'; beforeId: string; afterId: string }
-  | { type: 'exportComparison'; target: ExportTarget };
+  | { type: 'exportComparison'; target: ExportTarget }
+  /** The Plan tab's "Show plan" (before any plan): the plan of the statement under the editor's cursor. */
+  | { type: 'showPlanAtCursor' }
+  /** The Plan tab's "Measure": measures the statement whose plan is shown, then shows the plan again. */
+  | { type: 'measurePlan' };
 
 export type Validated = { ok: true; message: PageMessage } | { ok: false; error: string };
 
@@ -39,6 +44,8 @@ const KEYS: Record<PageMessage['type'], readonly string[]> = {
   showRun: ['type', 'runId'],
   compare: ['type', 'beforeId', 'afterId'],
   exportComparison: ['type', 'target'],
+  showPlanAtCursor: ['type'],
+  measurePlan: ['type'],
 };
 
 function isRunId(v: unknown): v is string {
@@ -62,6 +69,8 @@ export function validatePageMessage(v: unknown): Validated {
   if (extra.length) return { ok: false, error: `${type}: unexpected field(s) ${extra.slice(0, 3).join(', ')}` };
   switch (type) {
     case 'ready':
+    case 'showPlanAtCursor':
+    case 'measurePlan':
       return { ok: true, message: { type } };
     case 'showRun':
       if (!isRunId(o.runId)) return { ok: false, error: 'showRun: runId is not a run id' };

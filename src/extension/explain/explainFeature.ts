@@ -13,6 +13,7 @@ import { ExplainDiagnostics } from './explainDiagnostics';
 import { ExplainHoverProvider } from './explainHover';
 import { explainStatementCommand } from './explainPanel';
 import { measureStatementCommand } from './measureCommand';
+import type { SiteRef } from './siteAnalysis';
 
 /** Source files of every language the extension reads, on disk or over Remote-SSH. */
 export const SOURCE_SELECTOR: vscode.DocumentSelector = ['go', 'ruby', 'python', 'php', 'javascript', 'javascriptreact',
@@ -21,14 +22,17 @@ export const SOURCE_SELECTOR: vscode.DocumentSelector = ['go', 'ruby', 'python',
 export const explainFeature: Feature = ({ context, services }) => {
   const { index, connection: manager, logger, report, queries, workspaceTables } = services;
   const diagnostics = new ExplainDiagnostics(index, manager, logger);
+  const explainStatement = explainStatementCommand(index, manager, report, logger);
+  // why: a Plan tab open on the measured statement is drawn again, with the rows read beside the estimates.
+  const measured = async (site: SiteRef) => { if (report.panel.showsPlanOf(site)) await explainStatement(site); };
   // why: a failure on a table no schema file defined may be judged otherwise once one does (and back).
   context.subscriptions.push(workspaceTables.onDidChange(() => diagnostics.refreshAll()));
   context.subscriptions.push(
     diagnostics,
     vscode.languages.registerHoverProvider(SOURCE_SELECTOR, new ExplainHoverProvider(index, manager, logger, [queries.hoverSection])),
     vscode.languages.registerCodeActionsProvider(SOURCE_SELECTOR, new IndexFixProvider(index, manager), { providedCodeActionKinds: IndexFixProvider.kinds }),
-    command(logger, COMMANDS.explainStatement, 'could not explain the statement', explainStatementCommand(index, manager, report, logger)),
-    command(logger, COMMANDS.measureStatement, 'could not measure the statement', measureStatementCommand(index, manager, logger)),
+    command(logger, COMMANDS.explainStatement, 'could not explain the statement', explainStatement),
+    command(logger, COMMANDS.measureStatement, 'could not measure the statement', measureStatementCommand(index, manager, logger, measured)),
     command(logger, COMMANDS.addIndexToDatabase, 'could not add the index to the database', addIndexToDatabaseCommand(index, manager, logger)),
     command(logger, COMMANDS.addIndexToSchemaFile, 'could not add the index to the schema file', addIndexToSchemaFileCommand(index, manager, logger)),
     command(logger, COMMANDS.copyIndexDdl, 'could not copy the DDL', copyDdlCommand(index, manager, logger)),

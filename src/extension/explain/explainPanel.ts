@@ -12,7 +12,7 @@ import type { ConnectionManager } from '../connection/connectionManager';
 import type { ReportServices } from '../report/reportFeature';
 import type { SiteIndex } from '../siteIndex';
 import { measuredOf } from './measureCommand';
-import { analyzeSite, siteAt, siteOf, type SiteRef } from './siteAnalysis';
+import { analyzeSite, refOf, siteAtCursor, siteOf, type SiteRef } from './siteAnalysis';
 
 /** The plan tab's title for a site: the file as the workspace names it, and the line. */
 function titleOf(uri: vscode.Uri, site: SqlSite): string {
@@ -22,13 +22,7 @@ function titleOf(uri: vscode.Uri, site: SqlSite): string {
 /** Returns true when a plan was drawn. */
 export function explainStatementCommand(index: SiteIndex, manager: ConnectionManager, report: Pick<ReportServices, 'showPlan'>, logger: Logger): (ref?: SiteRef) => Promise<boolean> {
   return async (ref?: SiteRef) => {
-    let found: { uri: vscode.Uri; site: SqlSite } | undefined;
-    if (ref) found = siteOf(index, ref);
-    else {
-      const editor = vscode.window.activeTextEditor;
-      const site = editor && siteAt(index, editor.document.uri, editor.selection.active);
-      if (editor && site) found = { uri: editor.document.uri, site };
-    }
+    const found = ref ? siteOf(index, ref) : siteAtCursor(index);
     if (!found) {
       void vscode.window.showInformationMessage(ref ? 'Query Insight: the statement moved or changed; hover it again.' : 'Query Insight: put the cursor on a SQL statement in the code first.');
       return false;
@@ -50,7 +44,7 @@ export function explainStatementCommand(index: SiteIndex, manager: ConnectionMan
     const findings: TreeFinding[] = [...r.findings, ...(measured?.findings ?? [])]
       .map((f) => ({ code: f.code, severity: f.severity, message: f.message, planRows: f.planRows }));
     report.showPlan(r.plan, titleOf(uri, site), r.explainedSql ?? r.filledSql ?? site.sql,
-      { findings, ...(measured?.measurement ? { measurement: measured.measurement } : {}) });
+      { findings, ...(measured?.measurement ? { measurement: measured.measurement } : {}) }, refOf(uri, site));
     logger.debug(`plan of ${titleOf(uri, site)} shown: ${r.plan.rows.length} rows, ${findings.length} findings${measured?.measurement ? ', measured' : ''}`);
     return true;
   };

@@ -103,8 +103,10 @@ export function planTable(plan: Plan): string {
   return [head, sep, ...rows].join('\n');
 }
 
-function commandLink(title: string, command: string, args: unknown): string {
-  return `[${escapeMarkdown(title)}](command:${command}?${encodeURIComponent(JSON.stringify([args]))})`;
+/** A command link; `tip` is the link's tooltip (a Markdown link title, its quotes escaped). */
+function commandLink(title: string, command: string, args: unknown, tip?: string): string {
+  const t = tip ? ` "${tip.replace(/["\\]/g, (c) => `\\${c}`).replace(/\s+/g, ' ')}"` : '';
+  return `[${escapeMarkdown(title)}](command:${command}?${encodeURIComponent(JSON.stringify([args]))}${t})`;
 }
 
 const SEVERITY_ICON: Record<string, string> = { error: '$(error)', warning: '$(warning)', info: '$(info)', hint: '$(lightbulb)' };
@@ -122,23 +124,30 @@ function summaryLine(input: ExplainHoverInput): string {
   return `**Query Insight** · ${SEVERITY_ICON[worst.severity] ?? ''} ${escapeMarkdown(worst.message)}${more}${on}`;
 }
 
+/** `posts(user_id, created_at)`: an index by its table and columns, escaped. */
+function indexLabel(s: IndexSuggestion): string {
+  return escapeMarkdown(`${s.table}(${s.columns.join(', ')})`);
+}
+
 /**
- * Builds the hover Markdown and the command ids its links use. Order: the verdict in one line, the
- * suggested index with its links, the plan collapsed under "Plan" (an HTML `<details>`: the hover
- * must allow that HTML), then the details (findings, substitutions, the statement as explained).
+ * Builds the hover Markdown and the command ids its links use. Order: the verdict in one line, then
+ * every action (the index links, Show plan, Measure) — VS Code caps a hover's height and puts the
+ * diagnostics' own part above ours, so what the user came for must come before anything long —
+ * then the suggested index with its reason and DDL, the plan collapsed under "Plan" (an HTML
+ * `<details>`: the hover must allow that HTML), then the details (findings, substitutions, the
+ * statement as explained).
  */
 export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCommands): { markdown: string; enabledCommands: string[] } {
   const out: string[] = [summaryLine(input)];
   const used = new Set<string>();
+  const several = input.suggestions.length > 1;
   for (const s of input.suggestions) {
     const args = commands.args(s);
-    out.push('', `**Suggested index** · ${escapeMarkdown(s.reason)}`, '', codeBlock(s.ddl));
-    for (const w of s.warnings ?? []) out.push('', `$(warning) ${escapeMarkdown(w)}`);
-    out.push('', [
+    out.push('', `${several ? `${indexLabel(s)}: ` : ''}${[
       commandLink('Add index to the database', commands.addToDatabase, args),
       commandLink('Add index to the schema file', commands.addToSchemaFile, args),
       commandLink('Copy DDL', commands.copyDdl, args),
-    ].join(' · '));
+    ].join(' · ')}`);
     used.add(commands.addToDatabase).add(commands.addToSchemaFile).add(commands.copyDdl);
   }
   if (commands.allArgs !== undefined && indexFixSets(input.suggestions, []).length > 1) {
@@ -149,10 +158,19 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
       commandLink('Copy DDL', commands.copyDdl, commands.allArgs),
     ].join(' · ')}`);
   }
+  const measureNote = `runs this SELECT once under ANALYZE (${input.measureLimits ?? 'within the time limit'}) to count the rows it really reads`;
   const links: string[] = [];
   if (input.plan && commands.showPlan) { links.push(commandLink('Show plan', commands.showPlan.command, commands.showPlan.args)); used.add(commands.showPlan.command); }
+  if (commands.measure && input.plan && !input.measureRefusal) {
+    links.push(commandLink('Measure', commands.measure, commands.measureArgs ?? {}, `Measure: ${measureNote}`));
+    used.add(commands.measure);
+  }
   if (input.error && !input.error.notExplained) { links.push(commandLink('Show Log', commands.showLog, {})); used.add(commands.showLog); }
   if (links.length) out.push('', links.join(' · '));
+  for (const s of input.suggestions) {
+    out.push('', `**Suggested index**${several ? ` ${indexLabel(s)}` : ''} · ${escapeMarkdown(s.reason)}`, '', codeBlock(s.ddl));
+    for (const w of s.warnings ?? []) out.push('', `$(warning) ${escapeMarkdown(w)}`);
+  }
   if (input.plan && input.plan.rows.length) {
     out.push('', '<details><summary>Plan</summary>', '', planTable(input.plan), '');
     if (input.plan.cost !== undefined) out.push(`Estimated cost: ${escapeMarkdown(formatCount(input.plan.cost))}`, '');
@@ -172,8 +190,7 @@ export function explainHoverMarkdown(input: ExplainHoverInput, commands: HoverCo
     for (const f of m.findings) out.push('', `- ${SEVERITY_ICON[f.severity] ?? ''} ${inlineCode(f.code)} ${escapeMarkdown(f.message)}`);
   }
   if (commands.measure && input.plan && !input.measureRefusal) {
-    out.push('', `${commandLink('Measure', commands.measure, commands.measureArgs ?? {})}: runs this SELECT once under ANALYZE (${escapeMarkdown(input.measureLimits ?? 'within the time limit')}) to count the rows it really reads`);
-    used.add(commands.measure);
+    out.push('', `*Measure* ${escapeMarkdown(measureNote)}`);
   } else if (input.measureRefusal && input.plan) {
     out.push('', `Not measurable: ${escapeMarkdown(input.measureRefusal)}`);
   }

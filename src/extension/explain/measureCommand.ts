@@ -5,12 +5,11 @@
  */
 import { formatWhole } from '../../core/format/numbers';
 import * as vscode from 'vscode';
-import type { SqlSite } from '../../core/model';
 import { describeLimits, measureStatement, type MeasureResult } from '../../db/measureService';
 import type { ConnectionManager, ConnectionSession } from '../connection/connectionManager';
 import type { Logger } from '../logger';
 import type { SiteIndex } from '../siteIndex';
-import { siteAt, siteOf, type SiteRef } from './siteAnalysis';
+import { refOf, siteAtCursor, siteOf, type SiteRef } from './siteAnalysis';
 
 const memoKey = (generation: number, sql: string): string => `measure:${generation}:${sql}`;
 
@@ -21,18 +20,16 @@ export function measuredOf(session: ConnectionSession, generation: number, sql: 
 
 const fmt = (n: number): string => formatWhole(n);
 
-export function measureStatementCommand(index: SiteIndex, manager: ConnectionManager, logger: Logger): (ref?: SiteRef) => Promise<MeasureResult | undefined> {
+/** `measured` is called with the statement after a measurement (the report's open Plan tab draws it again). */
+export function measureStatementCommand(index: SiteIndex, manager: ConnectionManager, logger: Logger,
+  measured: (site: SiteRef) => Promise<unknown> = async () => undefined): (ref?: SiteRef) => Promise<MeasureResult | undefined> {
   return async (ref?: SiteRef) => {
-    let site: SqlSite | undefined;
-    if (ref) site = siteOf(index, ref)?.site;
-    else {
-      const editor = vscode.window.activeTextEditor;
-      site = editor ? siteAt(index, editor.document.uri, editor.selection.active) : undefined;
-    }
-    if (!site) {
+    const found = ref ? siteOf(index, ref) : siteAtCursor(index);
+    if (!found) {
       void vscode.window.showInformationMessage('Query Insight: put the cursor on a SQL statement in the code first.');
       return undefined;
     }
+    const { uri, site } = found;
     const sql = site.sql;
     const got = await manager.explain(sql);
     if (!got) { void vscode.window.showWarningMessage('Query Insight: no database connection to measure with.'); return undefined; }
@@ -45,6 +42,7 @@ export function measureStatementCommand(index: SiteIndex, manager: ConnectionMan
     else if (m.measurement) {
       const x = m.measurement;
       const est = m.explain.plan?.rows.reduce((s, r) => s + (r.rows ?? 0), 0) ?? 0;
+      await measured(refOf(uri, site));
       void vscode.window.showInformationMessage(`Query Insight: measured — read ${x.capped ? 'at least ' : ''}${fmt(x.rowsRead)} rows (EXPLAIN estimated ~${fmt(est)}), returned ${fmt(x.rowsSent)}, ${x.ms.toFixed(1)} ms (${describeLimits(m.limits)}). Hover the statement for the details.`);
     }
     return m;

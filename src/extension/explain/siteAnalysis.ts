@@ -48,6 +48,19 @@ export function siteAt(index: SiteIndex, uri: vscode.Uri, position: vscode.Posit
   return hits.sort((a, b) => (a.range.end.line - a.range.start.line) - (b.range.end.line - b.range.start.line))[0];
 }
 
+/**
+ * The site under the cursor of the active editor or, while another part has focus (the report's own
+ * "Show plan" button), of a visible editor.
+ */
+export function siteAtCursor(index: SiteIndex): { uri: vscode.Uri; site: SqlSite } | undefined {
+  const active = vscode.window.activeTextEditor;
+  for (const editor of active ? [active] : vscode.window.visibleTextEditors) {
+    const site = siteAt(index, editor.document.uri, editor.selection.active);
+    if (site) return { uri: editor.document.uri, site };
+  }
+  return undefined;
+}
+
 /** Resolves a SiteRef from a command argument; undefined when the file changed under it. */
 export function siteOf(index: SiteIndex, ref: SiteRef): { uri: vscode.Uri; site: SqlSite } | undefined {
   if (!ref || typeof ref.uri !== 'string' || typeof ref.line !== 'number' || typeof ref.character !== 'number') return undefined;

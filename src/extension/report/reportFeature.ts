@@ -27,6 +27,7 @@ import { reportNothingRead } from '../logs/nothingReadNotice';
 import { COMMANDS } from '../commands';
 import { command, type Feature } from '../feature';
 import { DIAGNOSTIC_SOURCE } from '../convert';
+import type { SiteRef } from '../explain/siteAnalysis';
 import type { Logger } from '../logger';
 import { ReportPanel } from './reportPanel';
 import { RUNS_VIEW, RunsTree, type RunNode } from './runsView';
@@ -45,7 +46,7 @@ export interface ReportServices {
   /** Keeps an import as a run (bounded summaries, in workspace storage); returns what the Runs view shows. */
   recordRun(input: RunInput): Promise<RunInfo>;
   /** Draws a plan as a tree in the report panel's Plan tab, with its findings and measurement when given. */
-  showPlan(plan: Plan, title: string, sql?: string, extras?: PlanTreeExtras): void;
+  showPlan(plan: Plan, title: string, sql?: string, extras?: PlanTreeExtras, site?: SiteRef): void;
 }
 
 const SEVERITY: Record<vscode.DiagnosticSeverity, Severity> = {
@@ -103,7 +104,7 @@ export function createReport(context: vscode.ExtensionContext, logger: Logger): 
       : input.kind === 'server' ? runFromServerStats(input.result, meta) : runFromSlowStats(input, meta);
     return store.add(run);
   };
-  return { store, panel, recordRun, showPlan: (plan, title, sql, extras) => panel.showPlan(plan, title, sql, extras) };
+  return { store, panel, recordRun, showPlan: (plan, title, sql, extras, site) => panel.showPlan(plan, title, sql, extras, site) };
 }
 
 /** The Runs view and the report commands (show, compare, add, rename, delete). */

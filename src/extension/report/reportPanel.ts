@@ -2,7 +2,8 @@
  * The report panel (one webview panel, revealed if open): it sends the page the list of runs, the
  * shown run, the findings summary, a comparison or a plan, and acts on the page's validated
  * messages. The host never runs anything the page names: it looks runs up by id in the store and
- * does one of four fixed things.
+ * does one of a few fixed things (the Plan tab's buttons run the explain and measure commands on
+ * the statement the host itself recorded with the plan).
  */
 import * as vscode from 'vscode';
 import type { Plan } from '../../core/plan/planModel';
@@ -11,6 +12,8 @@ import type { Comparison } from '../../core/report/compare';
 import type { FindingsSummary } from '../../core/report/findingsSummary';
 import { comparisonMarkdown } from '../../core/report/markdown';
 import { comparisonMessage, validatePageMessage, type ExportTarget, type HostMessage, type PageMessage } from '../../core/report/protocol';
+import { COMMANDS } from '../commands';
+import type { SiteRef } from '../explain/siteAnalysis';
 import type { Logger } from '../logger';
 import { makeNonce, reportHtml } from './reportHtml';
 import type { RunStore } from './runStore';
@@ -22,6 +25,8 @@ export class ReportPanel implements vscode.Disposable {
   private ready = false;
   private queue: HostMessage[] = [];
   private comparison: Comparison | undefined;
+  /** The statement whose plan the Plan tab shows (its Measure button acts on it). */
+  private planSite: SiteRef | undefined;
   private readonly subs: vscode.Disposable[] = [];
   private readonly compared = new vscode.EventEmitter<Comparison>();
   /** Fires after a comparison was shown (the Compare command or the page's Compare button). */
@@ -38,13 +43,16 @@ export class ReportPanel implements vscode.Disposable {
     this.subs.push(store.onDidChange(() => { if (this.panel) this.post({ type: 'runs', runs: store.list() }); }));
   }
 
-  /** Opens the panel (or reveals it) with the runs and the findings summary; `beside` opens it next to the editor, which keeps focus. */
-  show(beside = false): void {
+  /**
+   * Opens the panel (or reveals it) with the runs and the findings summary, beside the code when a
+   * file is open (the figures and the code are read together); `keepFocus` leaves the focus in the editor.
+   */
+  show(keepFocus = false): void {
     if (this.panel) {
       this.panel.reveal(undefined, true);
     } else {
       const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')];
-      const column = beside ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : vscode.ViewColumn.Active;
+      const column = { viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: keepFocus };
       const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, 'Query Insight Report', column, {
         enableScripts: true, localResourceRoots: roots, retainContextWhenHidden: true,
       });
@@ -57,7 +65,7 @@ export class ReportPanel implements vscode.Disposable {
       });
       this.ready = false;
       this.panel = panel;
-      panel.onDidDispose(() => { this.panel = undefined; this.ready = false; this.queue = []; }, undefined, this.subs);
+      panel.onDidDispose(() => { this.panel = undefined; this.ready = false; this.queue = []; this.planSite = undefined; }, undefined, this.subs);
       w.onDidReceiveMessage((m: unknown) => this.onMessage(m), undefined, this.subs);
     }
     this.post({ type: 'runs', runs: this.store.list() });
@@ -92,6 +100,10 @@ export class ReportPanel implements vscode.Disposable {
       case 'showRun': await this.showRun(m.runId); return;
       case 'compare': await this.compare(m.beforeId, m.afterId); return;
       case 'exportComparison': await this.exportComparison(m.target); return;
+      case 'showPlanAtCursor': await vscode.commands.executeCommand(COMMANDS.explainStatement); return;
+      case 'measurePlan':
+        if (this.planSite) await vscode.commands.executeCommand(COMMANDS.measureStatement, this.planSite);
+        return;
     }
   }
 
@@ -113,15 +125,23 @@ export class ReportPanel implements vscode.Disposable {
     return m;
   }
 
-  /** Draws a plan as a tree in the Plan tab (the hover's "Show plan", "Explain statement under cursor"). */
-  showPlan(plan: Plan, title: string, sql?: string, extras: PlanTreeExtras = {}): void {
+  /** Whether the panel is open on the plan of this statement (to draw it again after a Measure). */
+  showsPlanOf(site: SiteRef): boolean {
+    const p = this.planSite;
+    return !!this.panel && !!p && p.uri === site.uri && p.line === site.line && p.character === site.character;
+  }
+
+  /** Draws a plan as a tree in the Plan tab (the hover's "Show plan", "Explain statement under cursor"); `site` is the statement it belongs to. */
+  showPlan(plan: Plan, title: string, sql?: string, extras: PlanTreeExtras = {}, site?: SiteRef): void {
     // why: beside the code, so the statement and its plan are seen together.
     this.show(true);
+    this.planSite = site;
     // why: only the plan's model goes to the page; the raw JSON document can be large and the tree does not read it.
     const model: Plan = { flavor: plan.flavor, rows: plan.rows, source: plan.source, ...(plan.cost !== undefined ? { cost: plan.cost } : {}) };
     this.post({
       type: 'plan', title, plan: model, ...(sql ? { sql } : {}),
       ...(extras.findings?.length ? { findings: [...extras.findings] } : {}), ...(extras.measurement ? { measurement: extras.measurement } : {}),
+      ...(site ? { measurable: true } : {}),
     });
   }
 

@@ -181,16 +181,17 @@ export function editorToken(page: Page, text: string): Locator {
 /**
  * Moves the mouse onto the middle of `target` and returns the visible hover. The editor opens a hover
  * on a pointer move onto the text, so the pointer is first taken off it; a hover that does not come
- * (the move was taken by a widget closing) is asked for again until `timeoutMs`.
+ * (the move was taken by a widget closing) is asked for again until `timeoutMs`. `maxOffset` keeps the
+ * pointer that close to the target's left edge (a long string in a narrow editor runs under what is beside it).
  */
-export async function hoverOver(page: Page, target: Locator, timeoutMs = 60_000): Promise<Locator> {
+export async function hoverOver(page: Page, target: Locator, timeoutMs = 60_000, maxOffset = Infinity): Promise<Locator> {
   const hover = page.locator('.monaco-editor .monaco-hover:not(.hidden)').last();
   const end = Date.now() + timeoutMs;
   for (;;) {
     const box = await target.boundingBox();
     if (!box) throw new Error('hover target is not visible');
     await page.mouse.move(5, 5);
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + Math.min(box.width / 2, maxOffset), box.y + box.height / 2, { steps: 4 });
     try {
       await hover.waitFor({ state: 'visible', timeout: Math.max(1_000, Math.min(20_000, end - Date.now())) });
       return hover;

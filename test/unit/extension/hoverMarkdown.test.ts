@@ -90,7 +90,7 @@ void test('quoted text is escaped: no link, HTML, emphasis or table cell can com
   assert.equal(codeBlock('x ```` y').split('\n')[0], '`````sql');
 });
 
-void test('the hover leads with the verdict and the action: summary line, suggested index and links, the plan collapsed, then details', () => {
+void test('the hover leads with the verdict and the actions: summary line, the links, then the suggested index, the plan collapsed, then details', () => {
   const { markdown } = explainHoverMarkdown({
     sql: 'SELECT * FROM posts WHERE user_id = ? ORDER BY created_at DESC', plan,
     findings: [
@@ -99,11 +99,14 @@ void test('the hover leads with the verdict and the action: summary line, sugges
     ],
     substitutions: [{ placeholder: '?', index: 0, value: '42', column: 'posts.user_id', source: 'sample' }],
     filledSql: 'SELECT * FROM posts WHERE user_id = 42 ORDER BY created_at DESC', suggestions: [suggestion],
-  }, { ...commands, showPlan: { command: 'queryInsight.showPlan', args: { line: 1 } } });
+  }, { ...commands, showPlan: { command: 'queryInsight.showPlan', args: { line: 1 } }, measure: 'queryInsight.measureStatement', measureArgs: { line: 1 } });
   const lines = markdown.split('\n');
   assert.equal(lines[0], '**Query Insight** · $(error) full table scan of posts (+1 more)', 'the worst finding first, one line');
+  // the actions come right after the verdict: the index links on the third line, Show plan and Measure on the fifth
+  assert.match(lines[2], /^\[Add index to the database\]\(command:queryInsight\.addIndexToDatabase\?.*\[Copy DDL\]/);
+  assert.match(lines[4], /^\[Show plan\]\(command:queryInsight\.showPlan\?[^)]*\) · \[Measure\]\(command:queryInsight\.measureStatement\?\S+ "Measure: runs this SELECT once under ANALYZE/);
   const at = (needle: string) => { const i = markdown.indexOf(needle); assert.ok(i >= 0, needle); return i; };
-  const order = [at('**Suggested index**'), at('ALTER TABLE `posts`'), at('command:queryInsight.addIndexToDatabase'), at('command:queryInsight.showPlan'),
+  const order = [at('command:queryInsight.addIndexToDatabase'), at('command:queryInsight.showPlan'), at('command:queryInsight.measureStatement'), at('**Suggested index**'), at('ALTER TABLE `posts`'),
     at('<details><summary>Plan</summary>'), at('| select_type |'), at('</details>'), at('**Findings**'), at('**Substituted for placeholders**'), at('Explained as:')];
   assert.deepEqual([...order].sort((a, b) => a - b), order);
   // the table is Markdown inside the HTML block: blank lines around it
@@ -137,6 +140,9 @@ void test('a statement that needs several indexes (a join chain) also offers the
   const together = links.filter((l) => JSON.parse(decodeURIComponent(l[3]))[0].all === true);
   assert.deepEqual(together.map((l) => `${l[1]} ${l[2]}`), ['Add them to the database queryInsight.addIndexToDatabase', 'Add them to the schema files queryInsight.addIndexToSchemaFile', 'Copy DDL queryInsight.copyIndexDdl']);
   assert.match(both.markdown, /\*\*All 2 indexes together\*\*/);
+  // with several indexes, each line of links names its index
+  assert.match(both.markdown, /^posts\\\(user\\_id, created\\_at\\\): \[Add index to the database\]/m);
+  assert.match(both.markdown, /^users\\\(id, del\\_flg\\\): \[Add index to the database\]/m);
   assert.equal(links.length, 9, 'three links per index and three for both');
   const one = explainHoverMarkdown({ sql: 'SELECT 1', plan, findings: [], substitutions: [], suggestions: [suggestion] }, { ...commands, allArgs: all });
   assert.doesNotMatch(one.markdown, /together/);

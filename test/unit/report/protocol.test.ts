@@ -10,6 +10,8 @@ void test('well-formed page messages are accepted as they are', () => {
     { type: 'compare', beforeId: 'a1', afterId: 'b_2.x' },
     { type: 'exportComparison', target: 'file' },
     { type: 'exportComparison', target: 'clipboard' },
+    { type: 'showPlanAtCursor' },
+    { type: 'measurePlan' },
   ];
   for (const m of good) assert.deepEqual(validatePageMessage(m), { ok: true, message: m });
 });
