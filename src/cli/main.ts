@@ -5,12 +5,12 @@
 import { UsageError } from './output';
 import { COMMANDS } from './commands';
 
-async function usage(): Promise<string> {
+/** The list of commands, their summaries in one column however long the longest name. */
+export async function usage(): Promise<string> {
   const lines = ['usage: query-insight <command> [options]', '', 'commands:'];
-  for (const load of Object.values(COMMANDS)) {
-    const c = await load();
-    lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
-  }
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const width = Math.max(...commands.map((c) => c.name.length));
+  for (const c of commands) lines.push(`  ${c.name.padEnd(width)}  ${c.summary}`);
   lines.push('', 'Run `query-insight <command> --help` for a command\'s options.');
   return lines.join('\n');
 }

@@ -223,3 +223,28 @@ void test('explain CLI: findings as JSON Lines, --fail-on, and only EXPLAIN / sc
     assert.ok(sent.some((s) => kind.test(s)), `no ${kind} in the general log`);
   }
 });
+
+void test('explain CLI: the two variants of one line (a branch appends LIMIT 3) are labelled, not printed as two identical rows', async () => {
+  const app = join(FIXTURES, 'explain', 'variants');
+  const run = async (format: string) => {
+    const out = new PassThrough();
+    const err = new PassThrough();
+    let stdout = '';
+    let stderr = '';
+    out.on('data', (d) => { stdout += d; });
+    err.on('data', (d) => { stderr += d; });
+    const code = await explainCommand.run(['--socket', db.socket, '--user', 'qi', '--database', 'isu', '--format', format, app], { stdout: out, stderr: err, env: { MYSQL_PWD: PASSWORD }, cwd: app });
+    return { code, stdout, stderr };
+  };
+  const json = await run('json');
+  assert.equal(json.code, 0, json.stderr);
+  const scans = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { line: number; code: string; variant?: string })
+    .filter((r) => r.code === 'full-table-scan');
+  assert.deepEqual(scans.map((r) => `${r.line} ${r.variant}`).sort(), ['7 variant 1 of 2: without LIMIT 3', '7 variant 2 of 2: LIMIT 3']);
+  const table = await run('table');
+  const rows = table.stdout.split('\n').filter((l) => /main\.go:7 .*full-table-scan/.test(l));
+  assert.equal(rows.length, 2, table.stdout);
+  assert.notEqual(rows[0], rows[1], 'the two rows differ');
+  assert.match(table.stdout, /\| variant +\|/);
+  assert.ok(rows.some((r) => /variant 2 of 2: LIMIT 3/.test(r)) && rows.some((r) => /variant 1 of 2: without LIMIT 3/.test(r)), rows.join('\n'));
+});

@@ -13,7 +13,7 @@ import { accessAnalyzer, analyzeAccessSources } from '../../node/logSources';
 import type { RemoteLogReader } from '../../node/remoteLog';
 import { readLogHead } from '../../node/logHead';
 import { localLogHead } from '../../node/pipedLog';
-import { hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
+import { checkLocalSources, hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
 
 const SORTS = ['sum', 'count', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'stddev', 'errors', 'bytes', 'uri'] as const;
 type SortKey = (typeof SORTS)[number];
@@ -179,6 +179,8 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} takes a positive integer (got "${v}")`);
     return n;
   };
+  // why: a missing file is said before anything is printed, not after an empty table.
+  await checkLocalSources(sources);
   const remote = remoteReaderFor(sources, values, io);
   try {
   // why: the app's routes are scanned while the boxes log in and send the start of their logs.

@@ -17,6 +17,7 @@ import { DbConnection } from '../../db/connection';
 import { ExplainService } from '../../db/explainService';
 import { describeLimits, measureRefusal, measureStatement } from '../../db/measureService';
 import { scanRow } from './scan';
+import { variantLabels } from '../../core/sql/variantLabels';
 import { SSH_ARG_OPTIONS, SSH_HELP, sshFromArgs } from '../sshArgs';
 import { allowFunctionsFromArgs, EXIT_SERVER_GONE, GUARD_ARG_OPTIONS, GUARD_HELP, stopReason } from '../serverFaults';
 
@@ -53,7 +54,8 @@ ${SSH_HELP}
                            repository DIR is in, else under DIR)
   --format table|json|md   output (default table); json = JSON Lines, one object per finding:
                            file, line, code, severity, table, message, sql, filledSql, plan (the rows
-                           the finding rests on)
+                           the finding rests on), variant (when one line gives several statements:
+                           "variant 2 of 2: LIMIT 3"; a column of the table then)
 ${GUARD_HELP}
   --fail-on warning|error  exit 1 when a finding of this severity or worse exists (for CI)
   --analyze                measure: RUN each SELECT (never a locking read, INTO, UPDATE/DELETE/INSERT)
@@ -81,7 +83,26 @@ export interface ExplainRow {
   measured?: { rowsRead: number; rowsSent: number; ms: number; capped?: boolean };
   /** Clauses left out of what was explained (`FOR UPDATE`, `INTO @x`): the plan is the same without them. */
   explainedWithout?: string[];
+  /** Which of the statements of one line this is (a branch appends a clause): `variant 2 of 2: LIMIT 3`. */
+  variant?: string;
   plan: PlanRow[];
+}
+
+/** The variant label of each statement that shares its line with other texts, by `file:line` and text. */
+function variantsByLine(sites: readonly SqlSite[]): Map<string, string> {
+  const texts = new Map<string, string[]>();
+  for (const site of sites) {
+    const at = `${site.file}:${scanRow(site).line}`;
+    const list = texts.get(at) ?? [];
+    if (!list.includes(site.sql)) list.push(site.sql);
+    texts.set(at, list);
+  }
+  const out = new Map<string, string>();
+  for (const [at, sqls] of texts) {
+    if (sqls.length < 2) continue;
+    variantLabels(sqls).forEach((label, i) => out.set(`${at}\0${sqls[i]}`, label));
+  }
+  return out;
 }
 
 async function promptPassword(io: CommandIo): Promise<string | undefined> {
@@ -237,10 +258,17 @@ export const explainCommand: Command = {
     } finally {
       await svc.close();
     }
+    // why: two variants of one line (a branch appends a clause) would print as two identical rows.
+    const variants = variantsByLine(sites);
+    for (const r of rows) {
+      const v = variants.get(`${r.file}:${r.line}\0${r.sql}`);
+      if (v) r.variant = v;
+    }
     if (format === 'json') io.stdout.write(renderJsonLines(rows));
     else {
       const columns: Column<ExplainRow>[] = [
         { header: 'location', value: (r) => `${r.file}:${r.line}` },
+        ...(rows.some((r) => r.variant) ? [{ header: 'variant', value: (r: ExplainRow) => r.variant ?? '' }] : []),
         { header: 'severity', value: (r) => r.severity },
         { header: 'code', value: (r) => r.code },
         { header: 'table', value: (r) => r.table ?? '' },

@@ -281,7 +281,10 @@ export function timeUnitFor(values: Iterable<number | null>): TimeUnit {
 /** Seconds in a column's unit (no unit name); `signed` writes `+` / `−` / `±`; null is `-`. */
 export function formatIn(v: number | null, u: TimeUnit, signed = false): string {
   if (v === null) return '-';
-  const t = (Math.abs(v) * u.factor).toFixed(u.digits);
+  let t = (Math.abs(v) * u.factor).toFixed(u.digits);
+  // why: a column in seconds may hold a sub-millisecond mean: two significant digits, never a false 0.000
+  // (a change that small beside seconds stays ±0.000: it is no change at that scale).
+  if (!signed && v !== 0 && Number(t) === 0) t = String(Number((Math.abs(v) * u.factor).toPrecision(2)));
   if (!signed) return v < 0 ? `-${t}` : t;
   return (Number(t) === 0 ? '±' : v > 0 ? '+' : '−') + t;
 }

@@ -4,6 +4,7 @@
  */
 import { formatCount } from '../format/numbers';
 import { formatDelta, formatIn, formatRatio, formatSeconds, timeUnitFor, type Change, type Comparison, type ComparisonRow, type TimeUnit, type Verdict } from './compare';
+import type { RunInfo } from './runs';
 
 export interface MarkdownOptions {
   /** Rows shown (default 50; 0 = all); the rest are counted in a closing line. */
@@ -60,6 +61,21 @@ function perSecond(c: Change): string {
   return `${f(c.before)} → ${f(c.after)} (${formatRatio(c)})`;
 }
 
+/**
+ * `, 2024-03-02 10:00:00 – 10:04:59 UTC (299 s)`: the first and last timestamp of the log's entries —
+ * when the benchmark ran, not when the comparison was made; nothing when the log carries no times.
+ */
+export function logSpan(run: Pick<RunInfo, 'window'>): string {
+  if (!run.window) return '';
+  const from = new Date(run.window.from);
+  const to = new Date(run.window.to);
+  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) return '';
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const clock = (d: Date) => d.toISOString().slice(11, 19);
+  const secs = Math.round((to.getTime() - from.getTime()) / 1000);
+  return `, ${day(from)} ${clock(from)} – ${day(to) === day(from) ? '' : `${day(to)} `}${clock(to)} UTC (${formatCount(secs)} s)`;
+}
+
 const STATUS_MARK: Record<ComparisonRow['status'], string> = { changed: '', same: '', new: ' (new)', gone: ' (gone)' };
 
 /** The comparison as a Markdown section. */
@@ -70,8 +86,8 @@ export function comparisonMarkdown(c: Comparison, options: MarkdownOptions = {})
   const tail = c.tailLabel;
   const lines: string[] = [];
   lines.push(`### ${mdCell(c.before.label)} → ${mdCell(c.after.label)}: ${what}`, '');
-  lines.push(`- before: ${mdCell(c.before.label)} — \`${c.before.source}\`, ${c.before.createdAt}`);
-  lines.push(`- after: ${mdCell(c.after.label)} — \`${c.after.source}\`, ${c.after.createdAt}`);
+  lines.push(`- before: ${mdCell(c.before.label)} — \`${c.before.source}\`${logSpan(c.before)}`);
+  lines.push(`- after: ${mdCell(c.after.label)} — \`${c.after.source}\`${logSpan(c.after)}`);
   lines.push(`- ${c.kind === 'access' ? 'requests' : 'statements'}: ${arrow(c.totals.count, 'n')} (${formatDelta(c.totals.count.delta, 'n')}, ${formatRatio(c.totals.count)})`);
   if (c.totals.rate) lines.push(`- throughput: ${perSecond(c.totals.rate)}`);
   lines.push(`- total time: ${arrow(c.totals.total, 's')} (${formatDelta(c.totals.total.delta, 's')}, ${formatRatio(c.totals.total)})`);

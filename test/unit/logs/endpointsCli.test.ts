@@ -114,3 +114,12 @@ void test('a damaged gzip: the lines before the damage reported, then the messag
   assert.match(err, /# ltsv: \d+ lines, \d+ requests, 1 endpoints/);
   assert.match(err, /response time from reqtime/);
 });
+
+void test('a log that does not exist: the error, with no empty table printed before it', async () => {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (d: Buffer) => { text += d.toString(); });
+  await assert.rejects(endpointsCommand.run(['/nonexistent.log'], { stdout: out, stderr: new PassThrough(), env: {}, cwd: REPO_ROOT }),
+    /cannot read \/nonexistent\.log: no such file/);
+  assert.equal(text, '', 'nothing on stdout');
+});

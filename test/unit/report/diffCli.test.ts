@@ -150,6 +150,8 @@ void test('one unit per time column, chosen from its figures', () => {
   assert.equal(timeUnitFor([0.0123, 0.5]).name, 'ms');
   assert.equal(timeUnitFor([0.000024, null]).name, 'µs');
   assert.equal(formatIn(0.000024, timeUnitFor([0.000024])), '24');
+  // a sub-millisecond mean in a column of seconds keeps two significant digits, not 0.000
+  assert.deepEqual([formatIn(0.0004, u), formatIn(0.000024, u), formatIn(0.0123, u)], ['0.0004', '0.000024', '0.012']);
   assert.equal(roundTo(0.1 + 0.2, 6), 0.3);
   assert.equal(roundTo(-0.0000001, 6), 0);
 });
@@ -204,6 +206,28 @@ void test('a gzip log cut short: the comparison of what was read, then the file 
     const m = /^query-insight diff: \S*cut\.ltsv\.gz: gzip data ends early after (\d+) lines \(truncated\?\)$/m.exec(cut.err);
     assert.ok(m && Number(m[1]) > 0 && Number(m[1]) < 20000, cut.err);
     assert.ok(cut.err.indexOf('# access runs') < cut.err.indexOf('gzip data ends early'), 'the summary comes before the message');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('diff --format md: each side stamped with its log\'s time span, not the time of the diff; a sub-millisecond mean is not 0.000', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-diff-'));
+  const at = (entries: [string, number, string][]) => entries.map(([time, qt, sql]) => `# Time: ${time}\n# User@Host: isucon[isucon] @ localhost []  Id:    14\n`
+    + `# Query_time: ${qt.toFixed(6)}  Lock_time: 0.000010 Rows_sent: 1  Rows_examined: 1\nSET timestamp=${Date.parse(time) / 1000};\n${sql};\n`).join('');
+  try {
+    const q = 'SELECT * FROM reservations WHERE schedule_id = 1';
+    const u = 'SELECT * FROM users WHERE id = 1';
+    writeFileSync(join(dir, 'before.log'), at([['2024-03-02T10:00:00.000000Z', 1.5, q], ['2024-03-02T10:00:30.000000Z', 0.0004, u], ['2024-03-02T10:01:00.000000Z', 0.0004, u]]));
+    writeFileSync(join(dir, 'after.log'), at([['2024-03-02T11:00:00.000000Z', 0.002, q], ['2024-03-02T11:00:30.000000Z', 0.0003, u]]));
+    const r = await diff(['before.log', 'after.log', '--format', 'md'], dir);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^- before: before — `before\.log`, 2024-03-02 10:00:00 – 10:01:00 UTC \(60 s\)$/m);
+    assert.match(r.out, /^- after: after — `after\.log`, 2024-03-02 11:00:00 – 11:00:30 UTC \(30 s\)$/m);
+    assert.ok(!r.out.includes(String(new Date().getUTCFullYear())) || new Date().getUTCFullYear() === 2024, 'no stamp of today');
+    const users = r.out.split('\n').find((l) => l.includes('users'))!;
+    assert.match(users, /\| 0\.0004 → 0\.0003 \|/, `the mean in seconds keeps its digits: ${users}`);
+    assert.ok(!/\b0\.000 →|→ 0\.000 /.test(users), users);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
