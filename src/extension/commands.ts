@@ -16,6 +16,10 @@ export const COMMANDS = {
   showRun: 'queryInsight.showRun',
   /** Picks two runs (before, after) and shows their comparison. */
   compareRuns: 'queryInsight.compareRuns',
+  /** Records a benchmark round (asks for the score; logs from .query-insight/config.json) as a run record; its figures fill the views. */
+  recordRun: 'queryInsight.recordRun',
+  /** Picks two recorded rounds and shows their comparison: the score first, verdicts, what changed in the code. */
+  compareRecordedRuns: 'queryInsight.compareRecordedRuns',
   /** Records a run from an access log, a slow log or a saved run file. */
   addRun: 'queryInsight.addRun',
   /** Renames a run. */
@@ -86,6 +90,8 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.showReport]: 'Show report',
   [COMMANDS.showRun]: 'Show run in report',
   [COMMANDS.compareRuns]: 'Compare two runs',
+  [COMMANDS.recordRun]: 'Record run',
+  [COMMANDS.compareRecordedRuns]: 'Compare recorded runs (score, verdicts, what changed)',
   [COMMANDS.addRun]: 'Add a run from a log file',
   [COMMANDS.renameRun]: 'Rename run',
   [COMMANDS.deleteRun]: 'Delete run',

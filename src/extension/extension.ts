@@ -27,6 +27,7 @@ import { boxesFeature } from './boxes/boxesFeature';
 import { findingsFeature } from './findings/findingsView';
 import { measureFeature } from './serverStats/measureFeature';
 import { walkthroughFeature } from './walkthrough/walkthroughFeature';
+import { RoundsService, roundsFeature } from './rounds/roundsFeature';
 
 /** What the services below are built from. */
 export interface BaseServices {
@@ -41,6 +42,8 @@ export interface BaseServices {
   report: ReportServices;
   /** What the workspace's schema files define (read again when a .sql file changes). */
   workspaceTables: WorkspaceTables;
+  /** The recorded benchmark rounds (`.query-insight/runs`): the Runs view lists them, Record run adds one. */
+  rounds: RoundsService;
 }
 
 /** What features get handed. */
@@ -61,7 +64,7 @@ const logFeature: Feature = ({ context, services: { logger } }) => {
 /** In registration order: the connection is configured (at start-up too) before anything explains. */
 const FEATURES: readonly Feature[] = [
   logFeature, connectionFeature, statementsFeature, reportFeature, explainFeature, nPlusOneFeature, queriesFeature,
-  measureFeature, endpointsFeature, boxesFeature, findingsFeature, walkthroughFeature,
+  measureFeature, endpointsFeature, boxesFeature, findingsFeature, walkthroughFeature, roundsFeature,
 ];
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -76,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const workspaceTables = new WorkspaceTables();
   const connection = new ConnectionManager(context.secrets, logger, context.globalState, context.workspaceState, () => workspaceTables.tables());
   context.subscriptions.push(index, presence, workspaceTables, connection);
-  const base: BaseServices = { logger, index, presence, connection, report: createReport(context, logger), workspaceTables };
+  const base: BaseServices = { logger, index, presence, connection, report: createReport(context, logger), workspaceTables, rounds: new RoundsService(logger) };
   const nPlusOne = new NPlusOneService(index, connection, logger);
   const queries = new QueriesService(context, base, nPlusOne);
   const endpoints = new EndpointsService(context, base);

@@ -52,6 +52,8 @@ export const SETTINGS = {
   'slowLog.watchDebounceMs': { type: 'integer', default: 1000, scope: 'window', minimum: 0, maximum: 60_000 } as Spec<number>,
   // why: SSH targets the editor logs in to and reads files from; a repository must not choose them.
   boxes: { type: 'array', items: 'object', default: [], scope: 'window', restricted: true } as Spec<unknown[]>,
+  // why: a place the editor writes files to; a repository must not point it outside the workspace's own folder.
+  'runs.store': { type: 'string', default: '.query-insight/runs', scope: 'window', restricted: true } as Spec<string>,
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -66,6 +68,8 @@ export interface QueryInsightConfig {
   /** `logFormat` is the effective layout: a format name, `auto`, or the nginx log_format string itself. */
   endpoints: { logFormat: string; matchingGroups: string[]; fieldMapping: string[]; watchDebounceMs: number };
   slowLog: { watchDebounceMs: number };
+  /** Where recorded runs are kept, relative to the workspace folder. */
+  runs: { store: string };
 }
 
 /**
@@ -79,6 +83,7 @@ export const SETTING_SECTIONS: readonly { title: string; prefix: string }[] = [
   { title: 'Endpoints', prefix: 'endpoints.' },
   { title: 'Slow log', prefix: 'slowLog.' },
   { title: 'Boxes', prefix: 'boxes' },
+  { title: 'Runs', prefix: 'runs.' },
 ];
 
 /** The title of the section a setting (short key) belongs to: the one with the longest matching prefix. */
@@ -133,6 +138,7 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Query
       fieldMapping: v('endpoints.fieldMapping'), watchDebounceMs: v('endpoints.watchDebounceMs'),
     },
     slowLog: { watchDebounceMs: v('slowLog.watchDebounceMs') },
+    runs: { store: v('runs.store') },
   };
   return { config, problems };
 }

@@ -9,12 +9,11 @@ import { ACCESS_LOG_FORMATS } from '../../core/logs/accessParsers';
 import type { LogSource } from '../../core/logs/logSource';
 import type { Route, SqlSite } from '../../core/model';
 import { parseBenchOutput } from '../../core/runs/benchScore';
-import { changedCode, parseUnifiedDiff, type CodeChange } from '../../core/runs/codeChanges';
-import { recordInfo, shortCommit, type RunRecord } from '../../core/runs/record';
+import { recordInfo, shortCommit } from '../../core/runs/record';
 import { diffRecords } from '../../core/runs/recordDiff';
 import { diffJson, diffText, infoJson, listText, showText, trendText } from '../../core/runs/recordOutput';
 import { trendOf } from '../../core/runs/trend';
-import { commitsBetween, diffBetween, headCommit } from '../../node/runs/git';
+import { codeChangesBetween } from '../../node/runs/git';
 import { recordRound } from '../../node/runs/recordRun';
 import { DEFAULT_STORE, readRunsConfig, RecordStore, type RunsConfig } from '../../node/runs/recordStore';
 import { checkLocalSources, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor } from '../logArgs';
@@ -175,18 +174,6 @@ async function show(args: string[], io: CommandIo): Promise<number> {
   const r = await store.find(positionals[0] ?? 'last');
   io.stdout.write(format === 'json' ? JSON.stringify(r) + '\n' : showText(r, format === 'md'));
   return 0;
-}
-
-/** The handlers and statements the code changes between two rounds touched (none without git on both). */
-export async function codeChangesBetween(root: string, before: RunRecord, after: RunRecord, app: { routes: Route[]; sites: SqlSite[] }): Promise<CodeChange[]> {
-  if (!before.git || !after.git) return [];
-  const head = await headCommit(root);
-  const toWorkingTree = after.git.dirty && head === after.git.commit;
-  if (before.git.commit === after.git.commit && !toWorkingTree) return [];
-  const text = await diffBetween(root, before.git.commit, after.git.commit, toWorkingTree, ['.query-insight']);
-  if (!text) return [];
-  const commits = before.git.commit === after.git.commit ? [] : await commitsBetween(root, before.git.commit, after.git.commit);
-  return changedCode(parseUnifiedDiff(text), app.routes, app.sites, commits);
 }
 
 async function diff(args: string[], io: CommandIo): Promise<number> {

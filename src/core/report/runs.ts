@@ -69,6 +69,10 @@ export interface RunQuery {
   rowsExamined: number;
   /** The slowest execution, cut to `maxExampleChars`. */
   example: string;
+  /** The loop signature of the slow log (slowStats.ts): back-to-back repeats, the busiest second, seconds with a call; absent in older runs. */
+  repeats?: number;
+  peakPerSecond?: number;
+  activeSeconds?: number;
   /** Server-stats runs: executions that read with no index / no good index, temporary tables on disk, rows sorted. */
   noIndexUsed?: number;
   noGoodIndexUsed?: number;
@@ -272,6 +276,7 @@ export function runFromSlowStats(input: SlowRunInput, meta: RunMeta, limits: Run
       ...(s.queryTime.stddev !== undefined ? { stddev: s.queryTime.stddev } : {}), ...(s.queryTime.p95Range ? { p95Range: s.queryTime.p95Range } : {}),
       ...(s.rowsExamined.stddev !== undefined ? { rowsExaminedStddev: s.rowsExamined.stddev } : {}),
       rowsSent: s.rowsSent.total, rowsExamined: s.rowsExamined.total, example: cut(s.example, exMax),
+      repeats: s.repeats, peakPerSecond: s.peakPerSecond, activeSeconds: s.activeSeconds,
     })),
   };
 }

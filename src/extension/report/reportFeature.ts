@@ -110,7 +110,7 @@ export function createReport(context: vscode.ExtensionContext, logger: Logger): 
 /** The Runs view and the report commands (show, compare, add, rename, delete). */
 export const reportFeature: Feature = ({ context, services }) => {
   const { logger, report: { store, panel } } = services;
-  const tree = new RunsTree(store, COMMANDS.showRun);
+  const tree = new RunsTree(store, COMMANDS.showRun, services.rounds);
   context.subscriptions.push(tree, vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: tree }));
 
   // why: Show, Compare, Rename and Delete appear in the palette only when there are runs to act on.

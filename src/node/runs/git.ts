@@ -4,8 +4,9 @@
  * `git` with arguments (no shell); outside a work tree or without git, the answers are undefined.
  */
 import { execFile } from 'node:child_process';
-import type { CommitFiles } from '../../core/runs/codeChanges';
-import type { RecordGit } from '../../core/runs/record';
+import { changedCode, parseUnifiedDiff, type CodeChange, type CommitFiles } from '../../core/runs/codeChanges';
+import type { Route, SqlSite } from '../../core/model';
+import type { RecordGit, RunRecord } from '../../core/runs/record';
 
 function git(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
@@ -58,4 +59,21 @@ export async function headCommit(cwd: string): Promise<string | undefined> {
 /** The top of the work tree holding `cwd`, or undefined. */
 export async function workTreeRoot(cwd: string): Promise<string | undefined> {
   return (await git(cwd, ['rev-parse', '--show-toplevel']))?.trim() || undefined;
+}
+
+/**
+ * The handlers and statements the code changes between two rounds touched: git's diff from the
+ * before round's commit to the after round's (to the files as they are now when the after round was
+ * recorded on a dirty tree that is still checked out), mapped onto the app's routes and statements
+ * as found now. None without git on both rounds.
+ */
+export async function codeChangesBetween(root: string, before: RunRecord, after: RunRecord, app: { routes: readonly Route[]; sites: readonly SqlSite[] }): Promise<CodeChange[]> {
+  if (!before.git || !after.git) return [];
+  const head = await headCommit(root);
+  const toWorkingTree = after.git.dirty && head === after.git.commit;
+  if (before.git.commit === after.git.commit && !toWorkingTree) return [];
+  const text = await diffBetween(root, before.git.commit, after.git.commit, toWorkingTree, ['.query-insight']);
+  if (!text) return [];
+  const commits = before.git.commit === after.git.commit ? [] : await commitsBetween(root, before.git.commit, after.git.commit);
+  return changedCode(parseUnifiedDiff(text), app.routes, app.sites, commits);
 }

@@ -68,7 +68,7 @@ void test('package.json declares no setting the typed table lacks', () => {
 void test('analysis settings are resource-scoped; connection settings and matching-group regexes are restricted in untrusted workspaces', () => {
   for (const [key, spec] of Object.entries(SETTINGS)) {
     if (key.startsWith('scan.') && key !== 'scan.debounceMs') assert.equal(spec.scope, 'resource', key);
-    assert.equal('restricted' in spec && spec.restricted === true, key.startsWith('connection.') || key === 'endpoints.matchingGroups' || key === 'boxes', `${key}: restricted`);
+    assert.equal('restricted' in spec && spec.restricted === true, key.startsWith('connection.') || key === 'endpoints.matchingGroups' || key === 'boxes' || key === 'runs.store', `${key}: restricted`);
   }
   const trust = manifest.capabilities.untrustedWorkspaces;
   assert.equal(trust.supported, 'limited');
