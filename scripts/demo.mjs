@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  cleanDemoDir, dropIndexes, loadKit, missingPrerequisites, nginxPath, rel, run, say, step, twoRounds,
+  cleanDemoDir, dropIndexes, loadKit, missingPrerequisites, nginxPath, recordedRounds, rel, run, say, step, twoRounds,
 } from './demo/setup.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -101,9 +101,12 @@ async function main() {
 
 async function editorMode(kit, db, appDir, t0) {
   const logsDir = join(appDir, 'logs');
-  const { before, after, advice } = await twoRounds({ kit, root, db, appDir, logsDir, opts, track });
-  step('dropping those indexes again, so the editor shows the app as it was');
+  // why: each round is kept as a run record, with the indexes committed between them, so the Runs view has a real comparison
+  const rounds = recordedRounds({ root, appDir, logsDir });
+  const { before, after, advice } = await twoRounds({ kit, root, db, appDir, logsDir, opts, track, onAdvice: rounds.onAdvice, onRound: rounds.onRound });
+  step('dropping those indexes again (and reverting their commit), so the editor shows the app as it was');
   dropIndexes(db, kit.SAMPLE_DB, advice);
+  rounds.revert();
 
   mkdirSync(join(appDir, '.vscode'), { recursive: true });
   writeFileSync(join(appDir, '.vscode', 'settings.json'), JSON.stringify(kit.sampleConnectionSettings(db), null, 2) + '\n');
@@ -134,7 +137,10 @@ The sample app (${rel(appDir)}) is open; the extension is connected to the demo 
      query linked to its statement.
   6. Import logs/access-after.ltsv too (the round after adding the advised indexes), then
      "Query Insight: Compare two runs": before → after per endpoint, in the report panel.
-  7. "Query Insight: Start measuring (server statistics)", load the app (e.g. open a few pages),
+  7. The Runs view lists the two rounds as recorded runs (score, commit, memo); "Query Insight: Compare
+     recorded runs" shows the score change and the commit between them; after each new benchmark,
+     "Record run" (the view's button) keeps the next round.
+  8. "Query Insight: Start measuring (server statistics)", load the app (e.g. open a few pages),
      "Stop measuring" (or the status-bar item): the Queries view and CodeLenses from
      performance_schema, no slow log needed; unused indexes under Findings.
 

@@ -2,7 +2,7 @@
 // helpers in src/node that the tests use too, bundled for this script), the private MariaDB with the
 // sample app's data, and the two benchmark rounds (before / after the advised indexes).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -121,7 +121,7 @@ function serverStats({ root, db, database, appDir, logsDir }, label, phase, prin
 }
 
 /** Both rounds: before, the advised indexes added, after; then (editor mode) the indexes dropped again. */
-export async function twoRounds({ kit, root, db, appDir, logsDir, opts, track, onAdvice, printServerStats = false }) {
+export async function twoRounds({ kit, root, db, appDir, logsDir, opts, track, onAdvice, onRound, printServerStats = false }) {
   const bench = async (label) => {
     mkdirSync(logsDir, { recursive: true });
     const where = { root, db, database: kit.SAMPLE_DB, appDir, logsDir };
@@ -137,6 +137,7 @@ export async function twoRounds({ kit, root, db, appDir, logsDir, opts, track, o
   step(`benchmark round "before": up to ${opts.requests} requests or ${opts.seconds} s`);
   const before = await bench('before');
   say(`    ${loadSummary(before)}`);
+  await onRound?.('before', before);
   const advice = adviseIndexes(root, appDir, db, kit.SAMPLE_DB);
   onAdvice?.(advice);
   step(`adding the ${advice.length} indexes \`query-insight advise\` suggests`);
@@ -144,9 +145,40 @@ export async function twoRounds({ kit, root, db, appDir, logsDir, opts, track, o
   step('benchmark round "after"');
   const after = await bench('after');
   say(`    ${loadSummary(after)}`);
+  await onRound?.('after', after);
   return { before, after, advice };
 }
 
 export function dropIndexes(db, database, advice) {
   for (const a of advice) db.sql(`ALTER TABLE \`${a.table}\` DROP INDEX \`${a.name}\`;`, database);
+}
+
+/**
+ * Keeps each round as a run record in the app's workspace, with a commit between them: the app is a
+ * git repository, the advised indexes go into its schema file and are committed before the second
+ * round, and `query-insight runs record` keeps each round with the 2xx answers as its score, so the
+ * editor's Runs view and `runs diff` show a real comparison. Returns the hooks for twoRounds.
+ */
+export function recordedRounds({ root, appDir, logsDir }) {
+  const git = (...a) => run(appDir, 'git', ['-c', 'user.name=demo', '-c', 'user.email=demo@example.com', ...a], `git ${a[0]}`);
+  run(appDir, 'git', ['init', '-q', '-b', 'main'], 'git init');
+  writeFileSync(join(appDir, '.gitignore'), `${relative(appDir, logsDir).replace(/\\/g, '/') || 'logs'}/\n.vscode/\n`);
+  git('add', '.');
+  git('commit', '-q', '-m', 'the app as handed out');
+  const record = (label, r) => {
+    const ok = Object.entries(r.load.byStatus).filter(([s]) => s.startsWith('2')).reduce((n, [, c]) => n + c, 0);
+    run(appDir, process.execPath, [join(root, 'bin', 'query-insight.js'), 'runs', 'record', '--access', r.accessLog, '--slow', r.slowLog,
+      '--score', String(ok), '--memo', label === 'before' ? 'the app as handed out' : 'the advised indexes', '--format', 'json'], 'query-insight runs record');
+    say(`    recorded as a run: score ${ok} (2xx answers), in ${relative(root, join(appDir, '.query-insight', 'runs'))}/`);
+  };
+  return {
+    onAdvice: (advice) => {
+      const schema = join(appDir, 'webapp', 'sql', 'schema.sql');
+      appendFileSync(schema, advice.map((a) => `${a.ddl};`).join('\n') + '\n');
+      git('commit', '-q', '-am', 'add the indexes query-insight advise suggests');
+    },
+    onRound: record,
+    /** The schema file as it was (a commit that reverts the indexes), for an editor that shows the app as handed out. */
+    revert: () => git('revert', '--no-edit', 'HEAD'),
+  };
 }

@@ -7,7 +7,7 @@
  */
 import { arrow } from '../core/report/markdown';
 import {
-  formatCount, formatDelta, formatRatio, type Change, type Comparison, type Verdict,
+  bandText, formatCount, formatDelta, formatRatio, type Change, type Comparison, type ComparisonRow, type Verdict,
 } from '../core/report/compare';
 import type { Shift } from '../core/report/compareNoise';
 import type { RunInfo } from '../core/report/runs';
@@ -81,7 +81,7 @@ export function comparisonTable(c: Comparison, limit = TABLE_ROWS): VNode {
   const rows = c.rows.slice(0, limit);
   const access = c.kind === 'access';
   const withRate = rows.some((r) => r.rate);
-  const heads = ['', access ? 'endpoint' : 'query', 'verdict', access ? 'mean' : 'mean per call', c.tailLabel,
+  const heads = ['', access ? 'endpoint' : 'query', 'verdict', 'why (requests before → after, interval of the mean\'s change)', access ? 'mean' : 'mean per call', c.tailLabel,
     ...(access ? [] : ['rows examined per call']), access ? 'requests' : 'calls', ...(withRate ? ['per second'] : []), 'total', 'Δ total'];
   const head = h('tr', {}, heads.map((t) => h('th', { scope: 'col' }, t)));
   const body = rows.map((r) => {
@@ -90,7 +90,8 @@ export function comparisonTable(c: Comparison, limit = TABLE_ROWS): VNode {
     return h('tr', { tabindex: 0, class: `row ${cls}`, 'data-nav': 'table', 'data-key': r.key, 'data-verdict': r.verdict, 'aria-label': aria },
       h('td', { class: `badge ${cls}` }, BADGE[r.verdict]),
       h('td', { class: 'key', title: r.key }, r.key.length > 100 ? r.key.slice(0, 99) + '…' : r.key),
-      h('td', { class: `verdict ${cls}` }, VERDICT_TEXT[r.verdict]),
+      h('td', { class: `verdict ${cls}`, title: whyOf(r, access ? 'request' : 'call') }, VERDICT_TEXT[r.verdict]),
+      h('td', { class: 'why', title: whyOf(r, access ? 'request' : 'call') }, r.verdict === 'noise' || r.verdict === 'mixed' || r.verdict === 'unknown' ? bandWords(r, access ? 'request' : 'call') : ''),
       h('td', { class: `num mean ${shiftClass(r.shifts.mean)}`, title: shiftTitle(r.shifts.mean, 'the mean') }, timeChange(r.mean)),
       h('td', { class: `num tail ${shiftClass(r.shifts.tail)}`, title: shiftTitle(r.shifts.tail, `the ${c.tailLabel}`) }, timeChange(r.tail)),
       access ? undefined : h('td', { class: `num rows ${shiftClass(r.shifts.rowsExamined ?? 'unknown')}`, title: shiftTitle(r.shifts.rowsExamined ?? 'unknown', 'rows examined per call') },
@@ -103,6 +104,17 @@ export function comparisonTable(c: Comparison, limit = TABLE_ROWS): VNode {
   return h('table', { class: 'comparison', id: 'comparison-table', 'aria-label': `comparison, ${c.rows.length} rows` },
     h('thead', {}, head), h('tbody', {}, body),
     rows.length < c.rows.length ? h('caption', {}, `${c.rows.length - rows.length} more rows with smaller changes (in the Markdown export)`) : undefined);
+}
+
+/** Why a row reads as it does: the counts of both runs and the interval of the mean's change. */
+function whyOf(r: ComparisonRow, per: string): string {
+  return r.verdict === 'new' || r.verdict === 'gone' ? `only in the ${r.verdict === 'new' ? 'after' : 'before'} run` : bandText(r.band, per);
+}
+
+/** The same, short enough to sit under the verdict: `n 3 → 4 · 99 % interval −25.1 ms … +5.9 ms`. */
+function bandWords(r: ComparisonRow, per: string): string {
+  const full = bandText(r.band, per);
+  return full.replace(/, mean [^,]+, /, ' · ');
 }
 
 /** `3 faster, 1 slower, 2 within noise`: how many rows read each way. */

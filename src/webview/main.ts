@@ -77,6 +77,7 @@ function apply(m: HostMessage): void {
       break;
     case 'run': state.run = m.run; state.tab = 'run'; state.notice = undefined; break;
     case 'findings': state.findings = m.summary; break;
+    case 'trend': state.trend = m.trend; break;
     case 'comparison':
       state.comparison = m.comparison;
       state.beforeId = m.comparison.before.id;

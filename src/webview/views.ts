@@ -8,6 +8,8 @@ import type { FindingsSummary } from '../core/report/findingsSummary';
 import type { Run, RunEndpoint, RunInfo } from '../core/report/runs';
 import { barChart, dotChart, type BarRow, type Segment } from './charts';
 import { compareTab } from './compareView';
+import { trendSection } from './trendView';
+import type { Trend } from '../core/runs/trend';
 import { planView, type PlanActions, type PlanState } from './planView';
 import { runPicker } from './runPicker';
 import { h, on, type VNode } from './vnode';
@@ -23,6 +25,8 @@ export interface PageState {
   run?: Run;
   findings?: FindingsSummary;
   comparison?: Comparison;
+  /** The recorded rounds' score and top endpoints by commit. */
+  trend?: Trend;
   plan?: PlanState;
   notice?: { level: 'info' | 'error'; message: string };
   beforeId?: string;
@@ -151,7 +155,7 @@ export function pageView(s: PageState, a: Actions): VNode {
     role: 'tab', id: `tab-${t.id}`, 'aria-selected': t.id === s.tab ? 'true' : 'false', 'aria-controls': 'panel',
     tabindex: t.id === s.tab ? 0 : -1, 'data-nav': 'tabs', 'data-tab': t.id,
   }, t.title), { click: () => a.selectTab(t.id) })));
-  const body = s.tab === 'run' ? runTab(s, a) : s.tab === 'compare' ? compareTab(s, a) : s.tab === 'plan' ? planTab(s, a) : findingsTab(s);
+  const body = s.tab === 'run' ? runTab(s, a) : s.tab === 'compare' ? h('div', {}, compareTab(s, a), trendSection(s.trend)) : s.tab === 'plan' ? planTab(s, a) : findingsTab(s);
   return h('main', {},
     tabs,
     s.notice ? h('div', { class: `notice ${s.notice.level}`, role: s.notice.level === 'error' ? 'alert' : 'status' }, s.notice.message) : undefined,

@@ -3,7 +3,7 @@
  * whole-run totals, then one table row per endpoint or query (largest change of total time first).
  */
 import { formatCount } from '../format/numbers';
-import { formatDelta, formatIn, formatRatio, formatSeconds, timeUnitFor, type Change, type Comparison, type ComparisonRow, type TimeUnit, type Verdict } from './compare';
+import { bandText, formatDelta, formatIn, formatRatio, formatSeconds, timeUnitFor, type Change, type Comparison, type ComparisonRow, type TimeUnit, type Verdict } from './compare';
 import type { RunInfo } from './runs';
 
 export interface MarkdownOptions {
@@ -101,7 +101,9 @@ export function comparisonMarkdown(c: Comparison, options: MarkdownOptions = {})
   lines.push(`| ${c.kind === 'access' ? 'endpoint' : 'query'} | verdict | count | total (${u.total.name}) | Δ total (${u.delta.name}) | ratio | mean (${u.mean.name}) | ${tail} (${u.tail.name}) |`);
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
-    lines.push(`| ${keyOf(r, maxKey)}${STATUS_MARK[r.status]} | ${VERDICT_WORDS[r.verdict]} | ${arrow(r.count, 'n')} | ${arrowIn(r.total, u.total)} | ${formatIn(r.total.delta, u.delta, true)} | ${formatRatio(r.total)} | ${arrowIn(r.mean, u.mean)} | ${arrowIn(r.tail, u.tail)} |`);
+    // why: "within noise" alone does not say why; the counts and the interval of the change do.
+    const why = r.verdict === 'noise' || r.verdict === 'mixed' ? ` (${bandText(r.band, c.kind === 'access' ? 'request' : 'call')})` : '';
+    lines.push(`| ${keyOf(r, maxKey)}${STATUS_MARK[r.status]} | ${VERDICT_WORDS[r.verdict]}${why} | ${arrow(r.count, 'n')} | ${arrowIn(r.total, u.total)} | ${formatIn(r.total.delta, u.delta, true)} | ${formatRatio(r.total)} | ${arrowIn(r.mean, u.mean)} | ${arrowIn(r.tail, u.tail)} |`);
   }
   if (rows.length < c.rows.length) lines.push('', `…and ${c.rows.length - rows.length} more rows with smaller changes.`);
   return lines.join('\n') + '\n';

@@ -10,6 +10,7 @@ import { compareRuns, type Comparison } from './compare';
 import type { FindingsSummary } from './findingsSummary';
 import type { TreeFinding } from './planTree';
 import type { Run, RunInfo } from './runs';
+import type { Trend } from '../runs/trend';
 
 /** Host → page. */
 export type HostMessage =
@@ -17,6 +18,7 @@ export type HostMessage =
   | { type: 'run'; run: Run }
   | { type: 'findings'; summary: FindingsSummary }
   | { type: 'comparison'; comparison: Comparison }
+  | { type: 'trend'; trend: Trend }
   /** `measurable`: the host knows the statement, so the tab offers Measure. */
   | { type: 'plan'; title: string; sql?: string; plan: Plan; findings?: TreeFinding[]; measurement?: Measurement; measurable?: boolean }
   | { type: 'notice'; level: 'info' | 'error'; message: string };

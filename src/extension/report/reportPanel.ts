@@ -17,6 +17,7 @@ import type { SiteRef } from '../explain/siteAnalysis';
 import type { Logger } from '../logger';
 import { makeNonce, reportHtml } from './reportHtml';
 import type { RunStore } from './runStore';
+import type { Trend } from '../../core/runs/trend';
 
 export const REPORT_VIEW_TYPE = 'queryInsight.report';
 
@@ -41,6 +42,20 @@ export class ReportPanel implements vscode.Disposable {
     private readonly findings: () => FindingsSummary,
   ) {
     this.subs.push(store.onDidChange(() => { if (this.panel) this.post({ type: 'runs', runs: store.list() }); }));
+  }
+
+  private trendOf: (() => Promise<Trend | undefined>) | undefined;
+
+  /** Where the recorded rounds' trend comes from (the rounds feature); posted whenever the panel opens and when `refresh` is called. */
+  setTrendSource(source: () => Promise<Trend | undefined>): void {
+    this.trendOf = source;
+    this.refreshTrend();
+  }
+
+  /** Sends the trend again (after a round was recorded). */
+  refreshTrend(): void {
+    if (!this.trendOf || !this.panel) return;
+    this.trendOf().then((trend) => { if (trend) this.post({ type: 'trend', trend }); }, (err: unknown) => this.logger.warn(`report: trend: ${(err as Error).message}`));
   }
 
   /**
@@ -70,6 +85,7 @@ export class ReportPanel implements vscode.Disposable {
     }
     this.post({ type: 'runs', runs: this.store.list() });
     this.post({ type: 'findings', summary: this.findings() });
+    this.refreshTrend();
   }
 
   private post(m: HostMessage): void {

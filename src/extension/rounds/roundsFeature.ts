@@ -154,6 +154,13 @@ async function sourcesOf(root: string): Promise<{ access: LogSource[]; slow: Log
 /** *Record run*, *Compare recorded runs*, and the newest round's figures restored at start-up (the Runs view lists the rounds). */
 export const roundsFeature: Feature = ({ context, services }) => {
     const { logger, index, endpoints, queries, rounds } = services;
+    // why: the report's Compare tab draws the score and the top endpoints by commit from the same files.
+    services.report.panel.setTrendSource(async () => {
+      const store = rounds.store();
+      const records = store ? (await store.all()).records : [];
+      return records.length ? trendOf(records, 5, 'endpoint') : undefined;
+    });
+    context.subscriptions.push(rounds.onDidChange(() => services.report.panel.refreshTrend()));
     const d: RoundsDeps = { logger, index, endpoints, queries, rounds };
 
     const record = async (arg?: RecordArgs): Promise<RecordInfo | undefined> => {

@@ -136,7 +136,8 @@ void test('a clean install on the Node the README names: no locked dependency as
 });
 
 void test('one language table: activation on each language, no activation merely for containing JS/TS files, the scan glob from the table', () => {
-  assert.ok(!manifest.activationEvents.some((e: string) => e.startsWith('workspaceContains:')), 'a JS/TS repository alone does not activate the extension');
+  // why: a workspace with recorded runs is a Query Insight workspace: its last run's figures come back at start-up.
+  assert.deepEqual(manifest.activationEvents.filter((e: string) => e.startsWith('workspaceContains:')), ['workspaceContains:.query-insight/runs/*.json'], 'a JS/TS repository alone does not activate the extension');
   for (const ext of ['go', 'rb', 'py', 'php', 'js', 'ts', 'pl', 'pm', 'psgi', 't', 'rs']) {
     assert.ok(SOURCE_EXTENSIONS.includes(ext), ext);
     assert.ok(SOURCE_GLOB.includes(`,${ext},`) || SOURCE_GLOB.includes(`{${ext},`) || SOURCE_GLOB.includes(`,${ext}}`), `SOURCE_GLOB has .${ext}`);
@@ -154,9 +155,9 @@ void test('every command has a `when` clause in the palette, so none shows where
     assert.equal(entries.length, 1, `${id}: one palette entry`);
     assert.ok((entries[0]!.when ?? '').trim().length > 0, `${id}: a when clause`);
   }
-  // why: the imports and Connect work in any local workspace, so they may show before activation (they activate it);
+  // why: the imports, Connect and Record run work in any local workspace, so they may show before activation (they activate it);
   // everything else needs a key the extension sets (a statement, a configured connection, runs, a loaded log).
-  const anywhere = new Set<string>([COMMANDS.importAccessLog, COMMANDS.importSlowLog, COMMANDS.addRun, COMMANDS.connectDatabase]);
+  const anywhere = new Set<string>([COMMANDS.importAccessLog, COMMANDS.importSlowLog, COMMANDS.addRun, COMMANDS.connectDatabase, COMMANDS.recordRun, COMMANDS.compareRecordedRuns]);
   for (const m of palette.filter((x) => x.when !== 'false')) {
     if (anywhere.has(m.command)) assert.match(m.when!, /!virtualWorkspace/, m.command);
     else assert.match(m.when!, /queryInsight\./, m.command);

@@ -86,7 +86,9 @@ void test('load-changed runs: faster/slower by the time per request; the request
 
   const md = comparisonMarkdown(c);
   assert.match(md, /\| `GET \/` \| \*\*faster\*\* \| 7 → 57 \|/);
-  assert.match(md, /\| `GET \^\/@\[a-z0-9\]\+\$` \| within noise \| 40 → 90 \|/);
+  assert.match(md, /\| `GET \^\/@\[a-z0-9\]\+\$` \| within noise \(n 40 → 90, mean [^|]*, 99 % interval [^|]* \(holds 0\)\) \| 40 → 90 \|/);
+  // why: "within noise" says why: the sample counts and the interval of the change, in the panel too
+  assert.match(textOf(cell(users, 'why')), /^n 40 → 90 · 99 % interval −[\d.]+ ms … \+[\d.]+ ms \(holds 0\)$/);
 });
 
 void test('runs saved before the spread was kept: judged with the bound of their min and max, never more boldly', async () => {

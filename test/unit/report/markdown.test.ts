@@ -28,7 +28,7 @@ void test('access comparison as Markdown', async () => {
   assert.equal(lines[header], '| endpoint | verdict | count | total (s) | Δ total (ms) | ratio | mean (ms) | p99 (ms) |');
   assert.equal(lines[header + 1], '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   assert.deepEqual(lines.slice(header + 2, header + 6), [
-    '| `GET /items/:id` | within noise | 4 → 4 | 1.000 → 0.200 | −800.00 | ×0.20 | 250.00 → 50.00 | 400.00 → 50.00 |',
+    '| `GET /items/:id` | within noise (n 4 → 4, mean −200 ms, 99 % interval −577 ms … +177 ms (holds 0)) | 4 → 4 | 1.000 → 0.200 | −800.00 | ×0.20 | 250.00 → 50.00 | 400.00 → 50.00 |',
     '| `POST /login` | **slower** | 2 → 3 | 1.000 → 1.800 | +800.00 | ×1.80 | 500.00 → 600.00 | 500.00 → 600.00 |',
     '| `GET /old` (gone) | gone | 1 → – | 0.050 → – | −50.00 | gone | 50.00 → – | 50.00 → – |',
     '| `GET /new` (new) | new | – → 2 | – → 0.020 | +20.00 | new | – → 10.00 | – → 10.00 |',
