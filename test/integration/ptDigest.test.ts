@@ -19,7 +19,7 @@ let dir: string;
 before(() => { dir = mkdtempSync(join(tmpdir(), 'qi-ptdigest-')); });
 after(() => { if (!process.env.QI_KEEP) rmSync(dir, { recursive: true, force: true }); });
 
-interface PtClass { query_count: number; fingerprint: string; metrics: { Query_time?: { sum: string; max: string } } }
+interface PtClass { query_count: number; fingerprint: string; metrics: { Query_time?: { sum: string; max: string }; db?: { value: string } } }
 interface PtReport { classes: PtClass[]; global: { unique_query_count: number; query_count: number } }
 
 function ptDigest(file: string): PtReport {
@@ -31,7 +31,7 @@ function ptDigest(file: string): PtReport {
 
 const tuple = (count: number, sum: number, max: number): string => `${count} ${sum.toFixed(6)} ${max.toFixed(6)}`;
 
-async function compare(name: string, text: string): Promise<{ ours: string[]; pt: string[]; unique: number; ourClasses: number }> {
+async function compare(name: string, text: string): Promise<{ ours: string[]; pt: string[]; unique: number; ourClasses: number; ourNames: string[]; ptNames: string[] }> {
   const file = join(dir, name);
   writeFileSync(file, text);
   const pt = ptDigest(file);
@@ -41,6 +41,9 @@ async function compare(name: string, text: string): Promise<{ ours: string[]; pt
     pt: pt.classes.filter((c) => c.metrics.Query_time).map((c) => tuple(c.query_count, Number(c.metrics.Query_time!.sum), Number(c.metrics.Query_time!.max))).sort(),
     unique: pt.global.unique_query_count,
     ourClasses: stats.length,
+    // each class with its figures and database, for classes named alike by both
+    ourNames: stats.map((s) => `${s.fingerprint} ${tuple(s.count, s.queryTime.total, s.queryTime.max)} ${s.exampleSchema}`).sort(),
+    ptNames: pt.classes.map((c) => `${c.fingerprint} ${tuple(c.query_count, Number(c.metrics.Query_time?.sum ?? 0), Number(c.metrics.Query_time?.max ?? 0))} ${c.metrics.db?.value ?? ''}`).sort(),
   };
 }
 
@@ -130,4 +133,50 @@ void test('where pt-query-digest is wrong: header lines inside a string literal 
   const c = await compare('forged.log', log);
   assert.deepEqual(c.ours, ['1 0.002000 0.002000', '1 0.003000 0.003000']);
   assert.ok(c.pt.includes('1 999.000000 999.000000'), `pt-query-digest reads the forged entry: ${c.pt.join(', ')}`);
+});
+
+/** An entry as Percona Server writes it: `Schema:` on the Thread_id line, statistics lines, then the body. */
+function perconaEntry(i: number, qt: number, body: string, schema = ''): string {
+  return `# Time: 240302 10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}\n# User@Host: isucon[isucon] @  [10.0.0.${2 + (i % 3)}]\n`
+    + `# Thread_id: ${20 + (i % 5)}${schema ? `  Schema: ${schema}` : ''}\n# Query_time: ${qt.toFixed(6)}  Lock_time: 0.000000  Rows_sent: 0  Rows_examined: ${i % 70}\n`
+    + '# QC_Hit: No  Full_scan: No  Full_join: No  Tmp_table: No  Disk_tmp_table: No\n# Filesort: No  Disk_filesort: No  Merge_passes: 0\n'
+    + `# No InnoDB statistics available for this query\n${body}\n`;
+}
+
+void test('pt-query-digest agrees on `use db;` before statements, administrator commands and a database switch mid-log', async () => {
+  const r = rng(17);
+  // why: each database has its own statements, so a class has one database and pt's db attribute can be compared
+  const before = [(n: number) => `SELECT * FROM tenant WHERE id = ${n};`, (n: number) => `UPDATE tenant SET display_name = 'x${n}' WHERE id = ${n};`];
+  const after = [(n: number) => `SELECT player_id, score FROM player_score WHERE tenant_id = ${n} ORDER BY row_num DESC;`, (n: number) => `INSERT INTO visit_history (player_id, tenant_id) VALUES ('p${n}', ${n});`];
+  let log = '';
+  for (let i = 0; i < 400; i++) {
+    const mid = i >= 200;
+    const db = mid ? 'isuports_2' : 'isuports';
+    const shape = (mid ? after : before)[i % 2](Math.floor(r() * 1000));
+    const k = i % 11;
+    let body: string;
+    if (i === 0 || i === 200) body = `use ${db};\n${shape}`;                        // the switch: written once, where it changes
+    else if (k === 3) body = `use ${db};\nSET NAMES utf8mb4;`;                       // the classic: use, then a statement
+    else if (k === 5) body = '# administrator command: Quit;';
+    else if (k === 7) body = `use ${db};\n# administrator command: Quit;`;            // a use before an administrator command
+    else if (k === 9) body = '# administrator command: Ping;';
+    else body = shape;
+    log += perconaEntry(i, QT(r), body, k === 1 ? db : '');
+  }
+  const c = await compare('use-admin.log', log);
+  assert.equal(c.ourClasses, c.unique, 'the same number of classes');
+  assert.deepEqual(c.ours, c.pt);
+  // the names and databases too, but for two habits of pt's fingerprints (README): digits in names (`utf8mb4` is
+  // `utf?m?` there) and a space kept before `(`; the classes seen in both databases are compared without one
+  const same = (n: string): string => n.replace('set names utf?m?', 'set names utf8mb4').replace(/ \(/g, '(').replace(/ isuports(_2)?$/, (db) => (/^(administrator|set names)/.test(n) ? '' : db));
+  assert.deepEqual(c.ourNames.map(same), c.ptNames.map(same).sort());
+  assert.ok(c.ourNames.some((n) => n.startsWith('administrator command: Quit ')), c.ourNames.join('\n'));
+  assert.ok(!c.ourNames.some((n) => n.startsWith(' ') || n.startsWith('use ')), 'no empty class, no `use` class');
+});
+
+void test('where pt-query-digest is wrong: a comment-only statement gets a class of its own, not an empty one', async () => {
+  const log = mysqlEntry(1, 0.001, '/* ping */;') + mysqlEntry(2, 0.002, '-- health check\n;') + mysqlEntry(3, 0.003, 'SELECT 1;');
+  const c = await compare('comments.log', log);
+  assert.ok(c.ptNames.some((n) => n.startsWith(' 2 ')), `pt-query-digest classes both under an empty fingerprint: ${c.ptNames.join(', ')}`);
+  assert.deepEqual(c.ourNames, ['-- health check 1 0.002000 0.002000 ', '/* ping */ 1 0.001000 0.001000 ', 'select ? 1 0.003000 0.003000 ']);
 });

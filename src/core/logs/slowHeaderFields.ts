@@ -16,13 +16,15 @@ export class HeaderFields {
   damage: string | undefined;
   /** The current entry had a `# Query_time:` line. */
   hasQueryTime = false;
+  /** The header had a `Schema:` field (MariaDB writes it on every entry, empty when no database is selected). */
+  hasSchema = false;
   /** Kinds of header seen (see SlowLogParseSummary.features). */
   readonly features = new Set<string>();
 
   constructor(private readonly decode: (bytes: Uint8Array, start: number, end: number) => string) {}
 
   /** Forgets the marks of the previous entry. */
-  reset(): void { this.bad = undefined; this.damage = undefined; this.hasQueryTime = false; }
+  reset(): void { this.bad = undefined; this.damage = undefined; this.hasQueryTime = false; this.hasSchema = false; }
 
   /**
    * A header line of `Key: value` pairs separated by spaces. Linear: each byte is looked at a few
@@ -73,7 +75,7 @@ export class HeaderFields {
         if (n === 17 && b[ks + 1] === 109) { x.tmpTableOnDisk = yesNo(b, vs, ve); return; }
         break;
       case 83: // Schema
-        if (n === 6 && b[ks + 1] === 99) { x.schema = this.decode(b, vs, Math.min(ve, vs + 256)); return; }
+        if (n === 6 && b[ks + 1] === 99) { this.hasSchema = true; x.schema = this.decode(b, vs, Math.min(ve, vs + 256)); return; }
         break;
       case 66: // Bytes_sent
         if (n === 10 && b[ks + 6] === 115) { x.bytesSent = this.count(b, vs, ve); return; }

@@ -133,7 +133,7 @@ export class SlowLogParser {
   private hasUse = false;
   private entryTimeFromHeader = false;
   private bannerLines = 0;
-  /** The database of the last `use db;` in the log: the server writes it only when it changes. */
+  /** The database of the last entry that named one (`use db;`, `Schema:`): the server writes it only when it changes. */
   private lastUse = '';
   /** Cache of the last User@Host line's bytes and its decoded parts. */
   private lastUserHost = new Uint8Array(0);
@@ -203,6 +203,9 @@ export class SlowLogParser {
     if (c === 35 /* # */) {
       const kind = headerKind(b, s, e);
       if (kind !== H_NONE && this.header(kind, b, s, e, lineNo)) return;
+      // why: before the statement any `#` line belongs to the header, as pt-query-digest reads it
+      // (Percona Server's `# No InnoDB statistics available for this query`); it must not become the statement.
+      if (kind === H_NONE && (this.state === S_HEADER || (this.state === S_BODY && !this.hasStatement))) return;
     } else if (c === 47 /* / */ || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
       if (endsWith(b, s, e, P_STARTED) && this.isBanner(b, s, e) && !(this.state === S_BODY && this.openLiteral())) {
         this.finishEntry(lineNo - 1);
@@ -386,6 +389,8 @@ export class SlowLogParser {
     this.state = S_IDLE;
     let reason = this.h.bad;
     if (!reason && !this.hasStatement && !this.hasUse) reason = 'no statement (entry cut short)';
+    // why: a statement that is only `;` has nothing to class (pt-query-digest drops it too)
+    if (!reason && this.hasStatement && !x.admin && statementEnd(x.sqlBytes, x.sqlLength) === 0 && !this.part) reason = 'empty statement';
     if (reason) {
       this.problemFromEntry(reason);
       this.summary.lineCounts.malformed += span;
@@ -409,7 +414,9 @@ export class SlowLogParser {
       x.user = ''; x.host = '';
       if (!x.admin) this.h.damage ??= 'no # User@Host line';
     }
-    if (x.schema === '') x.schema = this.lastUse;
+    // why: an entry without `use` or `Schema:` ran in the database of the entry before (pt-query-digest inherits it too)
+    if (x.schema === '' && !this.h.hasSchema) x.schema = this.lastUse;
+    else this.lastUse = x.schema;
     x.fingerprintPart = this.part;
     // why: nothing fingerprints between the check and here (put and reread, which may, forget it first)
     x.fingerprintBytes = lastFingerprintBytes();

@@ -28,6 +28,11 @@ for (const c of '\'"`/-#') INTERESTING[c.charCodeAt(0)] = 1;
  * statement with many header-looking lines inside one literal quadratic.
  */
 function find(b: Uint8Array, c: number, i: number, end: number): number {
+  if (end - i <= 256) {
+    // why: most calls read one line; a loop there spares making a view per call (its garbage dominated).
+    while (i < end && b[i] !== c) i++;
+    return i;
+  }
   // why: indexOf is a native scan; long literals (JSON, blobs) dominate otherwise.
   const k = b.subarray(i, end).indexOf(c);
   return k < 0 ? end : i + k;

@@ -150,9 +150,22 @@ export class SlowStatsCollector {
   }
 
   private lookup(e: SlowLogEntry): Acc | undefined {
-    const made = e.fingerprintLength >= 0;
-    const n = made ? e.fingerprintLength : fingerprintInto(e.sqlBytes, 0, e.sqlLength, e.fingerprintPart);
-    const out = made ? e.fingerprintBytes : lastFingerprintBytes();
+    let out: Uint8Array;
+    let n: number;
+    if (e.admin) {
+      // why: pt-query-digest's class for `# administrator command: Quit;` is the command as logged
+      out = e.sqlBytes;
+      n = e.sqlLength;
+    } else {
+      const made = e.fingerprintLength >= 0;
+      n = made ? e.fingerprintLength : fingerprintInto(e.sqlBytes, 0, e.sqlLength, e.fingerprintPart);
+      out = made ? e.fingerprintBytes : lastFingerprintBytes();
+      if (n === 0) {
+        // A statement that is only a comment (`/* ping */`) has an empty fingerprint: its class is its text.
+        out = this.commentKey(e.sqlBytes, e.sqlLength);
+        n = out.length;
+      }
+    }
     const h = hashOf(out, n);
     const t = this.table;
     const mask = t.length - 1;
@@ -176,6 +189,20 @@ export class SlowStatsCollector {
     t[slot] = this.accs.length;
     if (this.accs.length * 2 > t.length) this.rehash();
     return a;
+  }
+
+  /** b[0, n) with each run of whitespace made one space, trimmed. */
+  private commentKey(b: Uint8Array, n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    let o = 0;
+    let space = false;
+    for (let i = 0; i < n; i++) {
+      const c = b[i];
+      if (c === 32 || c === 9 || c === 10 || c === 13) { space = o > 0; continue; }
+      if (space) { out[o++] = 32; space = false; }
+      out[o++] = c;
+    }
+    return out.subarray(0, o);
   }
 
   private rehash(): void {

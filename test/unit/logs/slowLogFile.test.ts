@@ -26,7 +26,7 @@ void test('plain and gzip files give the same statistics; malformed entries are 
     assert.equal(plain.summary.damaged, 2);
     const users = plain.stats.find((s) => s.fingerprint === 'select * from users where id = ?');
     assert.equal(users?.count, 7);
-    assert.equal(plain.stats.find((s) => s.fingerprint === 'administrator command: quit')?.admin, true);
+    assert.equal(plain.stats.find((s) => s.fingerprint === 'administrator command: Quit')?.admin, true);
     assert.deepEqual(plain.summary.problems.map((p) => p.line), [1, 8, 11]);
     assert.deepEqual(plain.summary.damagedSamples.map((p) => p.line), [16, 25]);
     assert.equal(plain.summary.banners, 4);

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSlowLog } from '../../../src/core/logs/slowLogParser';
+import { SlowLogParser, forEachLineOf, parseSlowLog } from '../../../src/core/logs/slowLogParser';
+import { SlowStatsCollector } from '../../../src/core/logs/slowStats';
 import { fingerprint } from '../../../src/core/sql/fingerprint';
 
 const HEAD = (t: string, q: number, id = 14) => `# Time: 2024-03-02T10:00:0${t}Z\n# User@Host: isucon[isucon] @ localhost []  Id:    ${id}\n# Query_time: ${q.toFixed(6)}  Lock_time: 0.000010 Rows_sent: 1  Rows_examined: 50\n`;
@@ -160,4 +161,45 @@ void test('header lines: `a:a:a…` fields are capped, a line over 64 KiB is cou
   assert.equal(r.summary.tooLong, 2);
   assert.deepEqual(r.records.map((x) => x.sql), ['SELECT 1'], 'the entry whose Query_time line was unreadable is malformed');
   assert.match(r.summary.problems[0].reason, /^header line too long \(\d+ bytes\)/);
+});
+
+/** The classes of a log: fingerprint → [count, database of the slowest]. */
+function classes(log: string): Map<string, [number, string]> {
+  const c = new SlowStatsCollector();
+  const p = new SlowLogParser((e) => c.add(e));
+  forEachLineOf(new TextEncoder().encode(log), (b, s, e, n) => p.line(b, s, e, n));
+  p.end();
+  return new Map(c.result().map((s) => [s.fingerprint, [s.count, s.exampleSchema]]));
+}
+
+void test('comment lines in the header (Percona Server) stay out of the statement: `use db;` after them sets the database', () => {
+  const percona = (db: string, sql: string, schema = '') => `# User@Host: isucon[isucon] @  [10.0.0.2]\n# Thread_id: 6${schema ? `  Schema: ${schema}` : ''}\n`
+    + '# Query_time: 0.000899  Lock_time: 0.000000  Rows_sent: 0  Rows_examined: 0\n# No InnoDB statistics available for this query\n'
+    + `${db ? `use ${db};\n` : ''}${sql}\n`;
+  const log = percona('isuports', 'SET NAMES utf8mb4;') + percona('', 'SELECT * FROM tenant WHERE id = 1;', 'isuports')
+    + percona('isuports_2', 'SELECT * FROM tenant WHERE id = 2;') + percona('', 'SET NAMES utf8mb4;');
+  const { records, summary } = parseSlowLog(log);
+  assert.equal(summary.malformed, 0);
+  assert.deepEqual(records.map((r) => [r.sql, r.schema]), [
+    ['SET NAMES utf8mb4', 'isuports'], ['SELECT * FROM tenant WHERE id = 1', 'isuports'], ['SELECT * FROM tenant WHERE id = 2', 'isuports_2'], ['SET NAMES utf8mb4', 'isuports_2']]);
+  assert.deepEqual([...classes(log).keys()].sort(), ['select * from tenant where id = ?', 'set names utf8mb4']);
+  assert.equal(lineSum(summary), summary.lines);
+});
+
+void test('administrator commands keep their class as logged; a `use db;` before one does not make it `use ?`', () => {
+  // the database of the last `use` carries on (the server writes it only when it changes)
+  const log = `${HEAD('0.1', 0.002)}# No InnoDB statistics available for this query\n# administrator command: Quit;\n`
+    + `${HEAD('0.2', 0.018)}use isucon;\n# administrator command: Quit;\n${HEAD('0.3', 0.001)}# administrator command: Ping;\n`;
+  const got = classes(log);
+  assert.deepEqual([...got.entries()].sort(), [['administrator command: Ping', [1, 'isucon']], ['administrator command: Quit', [2, 'isucon']]]);
+});
+
+void test('no class has an empty fingerprint: a comment-only statement is its own text, a `;` alone is malformed', () => {
+  const log = `${HEAD('0.1', 0.001)}/* ping */;\n${HEAD('0.2', 0.002)}-- health\n-- check\n;\n${HEAD('0.3', 0.003)};\n${HEAD('0.4', 0.004)}SELECT 1;\n`;
+  const got = classes(log);
+  assert.deepEqual([...got.keys()].sort(), ['-- health -- check', '/* ping */', 'select ?']);
+  assert.ok(![...got.keys()].includes(''));
+  const { summary } = parseSlowLog(log);
+  assert.deepEqual(summary.problems.map((p) => p.reason), ['empty statement']);
+  assert.equal(lineSum(summary), summary.lines);
 });

@@ -107,7 +107,9 @@ void test('the fingerprint the reader makes while checking a statement is the on
   const got = made.result().map((s) => [s.fingerprint, s.count]);
   const { records } = parseSlowLog(log);
   const want = new Map<string, number>();
-  for (const r of records) want.set(fingerprint(r.sql), (want.get(fingerprint(r.sql)) ?? 0) + 1);
+  // an administrator command's class is the command as logged (pt-query-digest's)
+  const key = (r: (typeof records)[number]): string => (r.admin ? r.sql : fingerprint(r.sql));
+  for (const r of records) want.set(key(r), (want.get(key(r)) ?? 0) + 1);
   assert.deepEqual(got, [...want.entries()]);
   assert.equal(records.length, statements.length);
 });
