@@ -111,7 +111,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     }
   });
   const routes: Route[] = values.routes ? await loadRoutes(resolve(io.cwd, values.routes)) : [];
-  const cpu = new CpuAttribution(routes);
+  const cpu = new CpuAttribution(routes, { paths: false });
   const keyPath = values['ssh-key'] === undefined ? undefined : resolve(io.cwd, values['ssh-key']);
   const login = async (box: { host: string; user?: string; port?: number }) =>
     (await import('../sshArgs')).cliBoxLogin(box, keyPath, values['accept-new-host-key'] === true, io);

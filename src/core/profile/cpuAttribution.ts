@@ -48,8 +48,8 @@ export interface EndpointCpu {
   msPerRequest?: number;
   /** Functions under the handler, by self time. */
   top: FunctionCpu[];
-  /** Call paths from the handler down. */
-  flame: FlameNode;
+  /** Call paths from the handler down, when asked for (ProfileReportOptions.flame). */
+  flame?: FlameNode;
 }
 
 export interface BucketCpu {
@@ -74,6 +74,8 @@ export interface ProfileReport {
   buckets: BucketCpu[];
   /** Handlers the routes name that no sample reached. */
   handlersWithoutSamples: number;
+  /** Seconds whose call path was cut short in the flame graphs (MAX_FLAME_NODES reached); 0 normally. */
+  flameCutSeconds: number;
 }
 
 export interface ProfileReportOptions {
@@ -81,23 +83,30 @@ export interface ProfileReportOptions {
   requests?: (routes: readonly { method: string; pattern: string }[]) => number | undefined;
   /** Functions listed per endpoint and bucket (default 10). */
   top?: number;
-  /** Flame graph nodes below this share of their endpoint are merged away (default 0.002). */
+  /** Build each endpoint's flame graph (the editor's report draws it; the CLI does not print it). */
+  flame?: boolean;
+  /** Flame graph nodes below this share of their endpoint are left out (default 0.005: narrower than a pixel in most views). */
   flameMinShare?: number;
 }
 
-interface Trie { fn: number; seconds: number; children: Map<number, Trie> | undefined }
+/**
+ * Call-path nodes kept for the flame graphs, all endpoints together. Past it a sample's path stops
+ * at the deepest node that exists (its time shows as that node's own), so memory stays bounded
+ * however varied the stacks; `flameCut` in the report says when it happened.
+ */
+export const MAX_FLAME_NODES = 400_000;
 
 interface Acc {
   seconds: number;
   driver: number;
   self: Map<number, number>;
   total: Map<number, number>;
-  trie: Trie;
+  /** The handler's call-path root node. */
+  root: number;
 }
 
-function newAcc(): Acc {
-  return { seconds: 0, driver: 0, self: new Map(), total: new Map(), trie: { fn: -1, seconds: 0, children: undefined } };
-}
+/** A node with more children than this finds them through a Map rather than along its sibling list. */
+const LIST_CHILDREN = 8;
 
 function bump(m: Map<number, number>, k: number, v: number): void {
   m.set(k, (m.get(k) ?? 0) + v);
@@ -118,9 +127,53 @@ export class CpuAttribution {
   };
   private total = 0;
   private idle = 0;
+  private flameCut = 0;
+  /** The call-path nodes of every handler, in flat arrays (a node per distinct path from a handler down). */
+  private readonly nodeFn: number[] = [];
+  private readonly nodeParent: number[] = [];
+  private readonly nodeSeconds: number[] = [];
+  /** Children of a node as a list (first child, next sibling), and a Map by function once there are many. */
+  private readonly firstChild: number[] = [];
+  private readonly nextSibling: number[] = [];
+  private readonly childCount: number[] = [];
+  private readonly childMaps = new Map<number, Map<number, number>>();
+
+  private newNode(fn: number, parent: number): number {
+    const id = this.nodeFn.length;
+    this.nodeFn.push(fn);
+    this.nodeParent.push(parent);
+    this.nodeSeconds.push(0);
+    this.firstChild.push(-1);
+    this.childCount.push(0);
+    this.nextSibling.push(parent >= 0 ? this.firstChild[parent] : -1);
+    if (parent >= 0) {
+      this.firstChild[parent] = id;
+      const n = ++this.childCount[parent];
+      const map = this.childMaps.get(parent);
+      if (map) map.set(fn, id);
+      else if (n > LIST_CHILDREN) {
+        const m = new Map<number, number>();
+        for (let c = id; c >= 0; c = this.nextSibling[c]) m.set(this.nodeFn[c], c);
+        this.childMaps.set(parent, m);
+      }
+    }
+    return id;
+  }
+
+  /** The child of `node` for function `fn`, made when new; -1 once MAX_FLAME_NODES are made. */
+  private child(node: number, fn: number): number {
+    if (this.childCount[node] > LIST_CHILDREN) {
+      const found = this.childMaps.get(node)!.get(fn);
+      if (found !== undefined) return found;
+    } else {
+      for (let c = this.firstChild[node]; c >= 0; c = this.nextSibling[c]) if (this.nodeFn[c] === fn) return c;
+    }
+    return this.nodeFn.length >= MAX_FLAME_NODES ? -1 : this.newNode(fn, node);
+  }
   private samples = 0;
 
-  constructor(routes: readonly Route[] | readonly ProfileHandler[]) {
+  /** `paths: false` keeps no call paths (no flame graphs), for a reader that only prints the figures. */
+  constructor(routes: readonly Route[] | readonly ProfileHandler[], private readonly options: { paths?: boolean } = {}) {
     const list = routes.length && 'pattern' in routes[0] ? handlersOf(routes as readonly Route[]) : routes as readonly ProfileHandler[];
     this.matcher = new HandlerMatcher(list);
   }
@@ -130,9 +183,16 @@ export class CpuAttribution {
    * frame's name, file and line (a folded frame's text, a pprof location and line).
    */
   frameId(key: string, make: () => ProfileFrame): number {
-    let id = this.frameIds.get(key);
-    if (id !== undefined) return id;
-    const frame = make();
+    return this.frameIds.get(key) ?? this.addFrame(key, make());
+  }
+
+  /** The id of a frame seen before under `key`, else undefined (then addFrame). */
+  knownFrame(key: string): number | undefined {
+    return this.frameIds.get(key);
+  }
+
+  /** Adds a frame not seen before under `key`; returns its id. */
+  addFrame(key: string, frame: ProfileFrame): number {
     const file = frame.file ? framePath(frame.file) : undefined;
     const fnKey = `${frame.name}\0${file ?? ''}`;
     let fn = this.fnIds.get(fnKey);
@@ -142,7 +202,7 @@ export class CpuAttribution {
       this.fnIds.set(fnKey, fn);
       this.stamp.push(-1);
     }
-    id = this.frames.length;
+    const id = this.frames.length;
     this.frames.push({ ...this.matcher.classify(frame), fn });
     this.frameIds.set(key, id);
     return id;
@@ -170,19 +230,19 @@ export class CpuAttribution {
       return;
     }
     const h = this.frames[stack[at]].handler;
-    const acc = this.perHandler[h] ??= newAcc();
+    const acc = this.perHandler[h] ??= { seconds: 0, driver: 0, self: new Map(), total: new Map(), root: this.newNode(-1, -1) };
     acc.seconds += seconds;
     let driver = false;
-    let node = acc.trie;
-    node.seconds += seconds;
+    let node = this.options.paths === false ? -1 : acc.root;
+    if (node >= 0) this.nodeSeconds[node] += seconds;
     for (let i = at; i < n; i++) {
       const f = this.frames[stack[i]];
       if (f.driver) driver = true;
       if (this.stamp[f.fn] !== sample) { this.stamp[f.fn] = sample; bump(acc.total, f.fn, seconds); }
-      const children = node.children ??= new Map();
-      let child = children.get(f.fn);
-      if (!child) { child = { fn: f.fn, seconds: 0, children: undefined }; children.set(f.fn, child); }
-      child.seconds += seconds;
+      if (node < 0) continue;
+      const child = this.child(node, f.fn);
+      if (child < 0) { this.flameCut += seconds; node = -1; continue; }
+      this.nodeSeconds[child] += seconds;
       node = child;
     }
     if (driver) acc.driver += seconds;
@@ -209,7 +269,7 @@ export class CpuAttribution {
         appSeconds: acc.seconds - acc.driver,
         ...(requests ? { requests, msPerRequest: (acc.seconds * 1000) / requests } : {}),
         top: this.topFunctions(acc.self, acc.total, topN),
-        flame: this.flame(acc.trie, acc.seconds * (options.flameMinShare ?? 0.002), h.name),
+        ...(options.flame && this.options.paths !== false ? { flame: this.flame(acc.root, acc.seconds * (options.flameMinShare ?? 0.005), h.name) } : {}),
       };
       endpoints.push(e);
     });
@@ -220,33 +280,36 @@ export class CpuAttribution {
     });
     return {
       totalSeconds: this.total, handlerSeconds, idleSeconds: this.idle, samples: this.samples,
-      endpoints, buckets, handlersWithoutSamples: handlers.length - endpoints.length,
+      endpoints, buckets, handlersWithoutSamples: handlers.length - endpoints.length, flameCutSeconds: this.flameCut,
     };
   }
 
   private topFunctions(self: Map<number, number>, total: Map<number, number>, n: number): FunctionCpu[] {
-    const ids = [...new Set([...self.keys(), ...total.keys()])];
-    return ids
-      .map((fn) => ({ ...this.fns[fn], selfSeconds: self.get(fn) ?? 0, totalSeconds: total.get(fn) ?? 0 }))
-      .sort((a, b) => b.selfSeconds - a.selfSeconds || b.totalSeconds - a.totalSeconds || a.name.localeCompare(b.name))
-      .slice(0, n);
+    const ids = [...total.keys()];
+    for (const fn of self.keys()) if (!total.has(fn)) ids.push(fn);
+    const name = (fn: number) => this.fns[fn].name;
+    // why: plain comparisons; localeCompare on thousands of tied names took most of a report's time.
+    ids.sort((a, b) => (self.get(b) ?? 0) - (self.get(a) ?? 0) || (total.get(b) ?? 0) - (total.get(a) ?? 0) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+    return ids.slice(0, n).map((fn) => ({ ...this.fns[fn], selfSeconds: self.get(fn) ?? 0, totalSeconds: total.get(fn) ?? 0 }));
   }
 
-  private flame(root: Trie, min: number, name: string): FlameNode {
-    const build = (t: Trie, depth: number): FlameNode => {
-      const f = this.fns[t.fn];
-      const node: FlameNode = { ...f, seconds: t.seconds, children: [] };
-      if (depth >= 128 || !t.children) return node;
-      for (const c of [...t.children.values()].sort((a, b) => b.seconds - a.seconds)) {
-        if (c.seconds < min) break;
-        node.children.push(build(c, depth + 1));
-      }
-      return node;
+  private flame(root: number, min: number, name: string): FlameNode {
+    const kidsOf = (node: number): number[] => {
+      const out: number[] = [];
+      for (let c = this.firstChild[node]; c >= 0; c = this.nextSibling[c]) out.push(c);
+      return out;
     };
-    // why: the trie's root is above the handler; its one child per distinct handler frame (a
-    // handler reached from itself again is still one function) is what the graph starts from.
-    const kids = root.children ? [...root.children.values()] : [];
-    if (kids.length === 1) return build(kids[0], 0);
-    return { name, seconds: root.seconds, children: kids.sort((a, b) => b.seconds - a.seconds).filter((c) => c.seconds >= min).map((c) => build(c, 1)) };
+    const ordered = (node: number): number[] => kidsOf(node).filter((c) => this.nodeSeconds[c] >= min).sort((a, b) => this.nodeSeconds[b] - this.nodeSeconds[a]);
+    const build = (node: number, depth: number): FlameNode => {
+      const f = this.fns[this.nodeFn[node]];
+      const out: FlameNode = { ...f, seconds: this.nodeSeconds[node], children: [] };
+      if (depth < 128) for (const c of ordered(node)) out.children.push(build(c, depth + 1));
+      return out;
+    };
+    // why: the root is above the handler; its one child per distinct handler frame (a handler reached
+    // again from itself is still one function) is what the graph starts from.
+    const top = kidsOf(root);
+    if (top.length === 1) return build(top[0], 0);
+    return { name, seconds: this.nodeSeconds[root], children: ordered(root).map((c) => build(c, 1)) };
   }
 }

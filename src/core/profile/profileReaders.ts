@@ -53,7 +53,7 @@ export class FoldedReader {
       if (end < 0 || end > sp) end = sp;
       if (end > start) {
         const frame = text.slice(start, end);
-        stack.push(this.into.frameId(frame, () => parseFrameText(frame)));
+        stack.push(this.into.knownFrame(frame) ?? this.into.addFrame(frame, parseFrameText(frame)));
       }
       if (end === sp) break;
       start = end + 1;

@@ -18,7 +18,7 @@ function folded(routes: readonly Route[], text: string, hz = 100): { report: Pro
   const cpu = new CpuAttribution(routes);
   const reader = new FoldedReader(cpu, hz);
   for (const line of text.split('\n')) reader.line(line);
-  return { report: cpu.report(), reader };
+  return { report: cpu.report({ flame: true }), reader };
 }
 
 function byHandler(r: ProfileReport): Record<string, number> {
@@ -60,9 +60,9 @@ void test('Go (perf, stackcollapse): main.getItem gets its samples, the driver a
   assert.equal(Math.round(item.driverSeconds * 100), 20);
   assert.equal(item.top[0].name, 'encoding/json.mapEncode.encode');
   assert.equal(item.top.find((f) => f.name === 'main.getItem')!.totalSeconds.toFixed(2), '0.90');
-  assert.equal(item.flame.name, 'main.getItem');
-  assert.equal(item.flame.seconds.toFixed(2), '0.90');
-  assert.deepEqual(item.flame.children.map((c) => c.name), ['encoding/json.(*Encoder).Encode', 'database/sql.(*Row).Scan', 'encoding/json.Marshal']);
+  assert.equal(item.flame!.name, 'main.getItem');
+  assert.equal(item.flame!.seconds.toFixed(2), '0.90');
+  assert.deepEqual(item.flame!.children.map((c) => c.name), ['encoding/json.(*Encoder).Encode', 'database/sql.(*Row).Scan', 'encoding/json.Marshal']);
   assert.equal(bucket(report, 'runtime'), 0.3);
   assert.equal(bucket(report, 'driver'), 0.05);
   assert.equal(bucket(report, 'other'), 0.05);
