@@ -76,6 +76,10 @@ export const COMMANDS = {
   stopMeasuring: 'queryInsight.stopMeasuring',
   /** Quick fix on an unused index: confirmed ALTER TABLE … DROP INDEX (hidden from the palette). */
   dropUnusedIndex: 'queryInsight.dropUnusedIndex',
+  /** Reads a CPU profile (pprof .pb.gz or URL, folded stacks, V8 .cpuprofile) onto the workspace's handlers: the CPU column, the CPU lens, the report's CPU tab. */
+  importProfile: 'queryInsight.importProfile',
+  /** CPU CodeLens: the endpoint's flame graph in the report's CPU tab (hidden from the palette). */
+  showEndpointCpu: 'queryInsight.showEndpointCpu',
   /** Walkthrough Copy button: copies one of its setup snippets (nginx log_format, slow-log settings) (hidden from the palette). */
   copyWalkthroughSnippet: 'queryInsight.copyWalkthroughSnippet',
 } as const;
@@ -121,6 +125,8 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.stopMeasuring]: 'Stop measuring',
   [COMMANDS.dropUnusedIndex]: 'Drop the unused index from the database',
   [COMMANDS.copyWalkthroughSnippet]: 'Copy a setup snippet from the walkthrough',
+  [COMMANDS.importProfile]: 'Import profile',
+  [COMMANDS.showEndpointCpu]: 'Show the endpoint\'s CPU flame graph',
 };
 
 /** The command category every public command carries. */

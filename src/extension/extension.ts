@@ -24,6 +24,7 @@ import { createReport, reportFeature, type ReportServices } from './report/repor
 import { QueriesService, queriesFeature } from './queries/queriesFeature';
 import { EndpointsService, endpointsFeature } from './endpoints/endpointsFeature';
 import { boxesFeature } from './boxes/boxesFeature';
+import { profileFeature } from './profile/profileFeature';
 import { findingsFeature } from './findings/findingsView';
 import { measureFeature } from './serverStats/measureFeature';
 import { walkthroughFeature } from './walkthrough/walkthroughFeature';
@@ -64,7 +65,7 @@ const logFeature: Feature = ({ context, services: { logger } }) => {
 /** In registration order: the connection is configured (at start-up too) before anything explains. */
 const FEATURES: readonly Feature[] = [
   logFeature, connectionFeature, statementsFeature, reportFeature, explainFeature, nPlusOneFeature, queriesFeature,
-  measureFeature, endpointsFeature, boxesFeature, findingsFeature, walkthroughFeature, roundsFeature,
+  measureFeature, endpointsFeature, profileFeature, boxesFeature, findingsFeature, walkthroughFeature, roundsFeature,
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

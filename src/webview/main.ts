@@ -44,6 +44,7 @@ const actions: Actions = {
   exportComparison(target) { post({ type: 'exportComparison', target }); },
   showPlanAtCursor() { post({ type: 'showPlanAtCursor' }); },
   measurePlan() { post({ type: 'measurePlan' }); },
+  chooseCpuEndpoint(endpoint) { state.cpuEndpoint = endpoint; update('cpu-endpoint'); },
 };
 
 const root = document.getElementById('root')!;
@@ -86,6 +87,7 @@ function apply(m: HostMessage): void {
       state.notice = undefined;
       break;
     case 'plan': state.plan = { title: m.title, sql: m.sql, plan: m.plan, findings: m.findings, measurement: m.measurement, measurable: m.measurable }; state.tab = 'plan'; break;
+    case 'profile': state.profile = m.profile; state.cpuEndpoint = m.endpoint ?? state.cpuEndpoint; state.tab = 'cpu'; break;
     case 'notice': state.notice = { level: m.level, message: m.message }; break;
   }
   update();

@@ -10,13 +10,15 @@ import { barChart, dotChart, type BarRow, type Segment } from './charts';
 import { compareTab } from './compareView';
 import { trendSection } from './trendView';
 import type { Trend } from '../core/runs/trend';
+import { cpuTab } from './flameGraph';
+import type { ProfileView } from '../core/report/protocol';
 import { planView, type PlanActions, type PlanState } from './planView';
 import { runPicker } from './runPicker';
 import { h, on, type VNode } from './vnode';
 
-export type Tab = 'run' | 'compare' | 'plan' | 'findings';
+export type Tab = 'run' | 'compare' | 'plan' | 'cpu' | 'findings';
 export const TABS: { id: Tab; title: string }[] = [
-  { id: 'run', title: 'Run' }, { id: 'compare', title: 'Compare' }, { id: 'plan', title: 'Plan' }, { id: 'findings', title: 'Findings' },
+  { id: 'run', title: 'Run' }, { id: 'compare', title: 'Compare' }, { id: 'plan', title: 'Plan' }, { id: 'cpu', title: 'CPU' }, { id: 'findings', title: 'Findings' },
 ];
 
 export interface PageState {
@@ -28,6 +30,9 @@ export interface PageState {
   /** The recorded rounds' score and top endpoints by commit. */
   trend?: Trend;
   plan?: PlanState;
+  /** The imported CPU profile, and the endpoint whose flame graph is shown. */
+  profile?: ProfileView;
+  cpuEndpoint?: string;
   notice?: { level: 'info' | 'error'; message: string };
   beforeId?: string;
   afterId?: string;
@@ -39,6 +44,7 @@ export interface Actions extends PlanActions {
   pick(which: 'beforeId' | 'afterId', id: string): void;
   compare(): void;
   exportComparison(target: 'file' | 'clipboard'): void;
+  chooseCpuEndpoint(endpoint: string): void;
 }
 
 /** Rows drawn in a chart (the largest first); the rest are summed in one row. */
@@ -155,7 +161,8 @@ export function pageView(s: PageState, a: Actions): VNode {
     role: 'tab', id: `tab-${t.id}`, 'aria-selected': t.id === s.tab ? 'true' : 'false', 'aria-controls': 'panel',
     tabindex: t.id === s.tab ? 0 : -1, 'data-nav': 'tabs', 'data-tab': t.id,
   }, t.title), { click: () => a.selectTab(t.id) })));
-  const body = s.tab === 'run' ? runTab(s, a) : s.tab === 'compare' ? h('div', {}, compareTab(s, a), trendSection(s.trend)) : s.tab === 'plan' ? planTab(s, a) : findingsTab(s);
+  const body = s.tab === 'run' ? runTab(s, a) : s.tab === 'compare' ? h('div', {}, compareTab(s, a), trendSection(s.trend)) : s.tab === 'plan' ? planTab(s, a)
+    : s.tab === 'cpu' ? cpuTab(s.profile, s.cpuEndpoint, (e) => a.chooseCpuEndpoint(e)) : findingsTab(s);
   return h('main', {},
     tabs,
     s.notice ? h('div', { class: `notice ${s.notice.level}`, role: s.notice.level === 'error' ? 'alert' : 'status' }, s.notice.message) : undefined,

@@ -6,14 +6,19 @@
  */
 import type { Measurement } from '../plan/measured';
 import type { Plan } from '../plan/planModel';
+import type { ProfileReport } from '../profile/cpuAttribution';
 import { compareRuns, type Comparison } from './compare';
 import type { FindingsSummary } from './findingsSummary';
 import type { TreeFinding } from './planTree';
 import type { Run, RunInfo } from './runs';
 import type { Trend } from '../runs/trend';
 
+/** A CPU profile as the page's CPU tab shows it: per endpoint (with flame graphs) and the buckets outside handlers. */
+export type ProfileView = Pick<ProfileReport, 'totalSeconds' | 'handlerSeconds' | 'endpoints' | 'buckets'> & { source: string };
+
 /** Host → page. */
 export type HostMessage =
+  | { type: 'profile'; profile: ProfileView; endpoint?: string }
   | { type: 'runs'; runs: RunInfo[] }
   | { type: 'run'; run: Run }
   | { type: 'findings'; summary: FindingsSummary }

@@ -1,5 +1,6 @@
 /** CodeLens above each route handler with its endpoint's figures from the imported access log. */
 import * as vscode from 'vscode';
+import { cpuCodeLenses } from '../profile/profileLens';
 import { relativePath } from '../siteIndex';
 import { codeLensTitle, lensesForFile } from './endpointRows';
 import type { EndpointsModel } from './endpointsModel';
@@ -15,13 +16,14 @@ export class EndpointsCodeLens implements vscode.CodeLensProvider, vscode.Dispos
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const report = this.model.report;
-    if (!report) return [];
     const file = relativePath(doc.uri);
-    return lensesForFile(file, this.model.routes(), report.endpoints).map(({ endpoint, line }) => {
+    const cpu = cpuCodeLenses(file, this.model);
+    if (!report) return cpu;
+    return cpu.concat(lensesForFile(file, this.model.routes(), report.endpoints).map(({ endpoint, line }) => {
       const at = new vscode.Range(line, 0, line, 0);
       // why: a lens with an empty command id shows its title as plain text; the figures need no action.
       return new vscode.CodeLens(at, { title: codeLensTitle(endpoint), command: '', tooltip: `From ${this.model.source}` });
-    });
+    }));
   }
 
   dispose(): void {

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { AccessReport, EndpointStats } from '../../core/logs/accessAnalysis';
 import type { Route } from '../../core/model';
+import type { ProfileReport } from '../../core/profile/cpuAttribution';
 import { resolveHandlers } from '../../core/source/routes/resolveHandlers';
 import type { SiteIndex } from '../siteIndex';
 import type { AccessLogSession } from './accessLogSession';
@@ -20,6 +21,9 @@ export class EndpointsModel implements vscode.Disposable {
   /** The log as the user knows it (workspace-relative when inside the workspace). */
   source = '';
   report: AccessReport | undefined;
+  /** The imported CPU profile folded onto the handlers (the CPU column and lenses), and where it came from. */
+  profile: ProfileReport | undefined;
+  profileSource = '';
   watching = false;
   private routeCache: { routes: Route[]; uris: Map<string, vscode.Uri> } | undefined;
   private readonly sub: vscode.Disposable;
@@ -49,6 +53,14 @@ export class EndpointsModel implements vscode.Disposable {
     this.source = source;
     this.report = report;
     void vscode.commands.executeCommand('setContext', 'queryInsight.endpointsLoaded', true);
+    this.changed.fire();
+  }
+
+  /** A new CPU profile (undefined: none). */
+  setProfile(profile: ProfileReport | undefined, source: string): void {
+    this.profile = profile;
+    this.profileSource = source;
+    void vscode.commands.executeCommand('setContext', 'queryInsight.profileLoaded', !!profile);
     this.changed.fire();
   }
 

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { EndpointStats } from '../../core/logs/accessAnalysis';
 import { COMMANDS } from '../commands';
+import { cpuCell, cpuOfEndpoint } from '../profile/profileRows';
 import { endpointDescription, endpointLabel, endpointTooltip, SORT_LABELS } from './endpointRows';
 import type { EndpointsModel } from './endpointsModel';
 
@@ -24,7 +25,8 @@ export class EndpointsTree implements vscode.TreeDataProvider<EndpointStats>, vs
     const item = new vscode.TreeItem(endpointLabel(e), vscode.TreeItemCollapsibleState.None);
     const route = this.model.routeOf(e);
     const known = !!(route?.handler?.file && route.handler.range && this.model.uriOf(route.handler.file));
-    item.description = endpointDescription(e, this.model.sort) + (known ? '' : ' · no handler');
+    const cpu = cpuOfEndpoint(this.model.profile, e.method, e.uri);
+    item.description = endpointDescription(e, this.model.sort) + (cpu ? ` · ${cpuCell(cpu)}` : '') + (known ? '' : ' · no handler');
     const total = this.model.report?.endpoints.reduce((s, x) => s + x.sum, 0);
     item.tooltip = new vscode.MarkdownString(endpointTooltip({ ...e, route: route ?? e.route }, total));
     item.iconPath = new vscode.ThemeIcon(e.s5xx ? 'error' : known ? 'symbol-method' : 'circle-outline');

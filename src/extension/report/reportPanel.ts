@@ -11,7 +11,7 @@ import type { PlanTreeExtras } from '../../core/report/planTree';
 import type { Comparison } from '../../core/report/compare';
 import type { FindingsSummary } from '../../core/report/findingsSummary';
 import { comparisonMarkdown } from '../../core/report/markdown';
-import { comparisonMessage, validatePageMessage, type ExportTarget, type HostMessage, type PageMessage } from '../../core/report/protocol';
+import { comparisonMessage, validatePageMessage, type ExportTarget, type HostMessage, type PageMessage, type ProfileView } from '../../core/report/protocol';
 import { COMMANDS } from '../commands';
 import type { SiteRef } from '../explain/siteAnalysis';
 import type { Logger } from '../logger';
@@ -139,6 +139,12 @@ export class ReportPanel implements vscode.Disposable {
     this.post(m);
     this.compared.fire(m.comparison);
     return m;
+  }
+
+  /** Shows a CPU profile in the CPU tab, on `endpoint`'s flame graph (else the endpoint with the most CPU). */
+  showProfile(profile: ProfileView, endpoint?: string): void {
+    this.show(true);
+    this.post({ type: 'profile', profile, ...(endpoint ? { endpoint } : {}) });
   }
 
   /** Whether the panel is open on the plan of this statement (to draw it again after a Measure). */

@@ -157,7 +157,7 @@ void test('every command has a `when` clause in the palette, so none shows where
   }
   // why: the imports, Connect and Record run work in any local workspace, so they may show before activation (they activate it);
   // everything else needs a key the extension sets (a statement, a configured connection, runs, a loaded log).
-  const anywhere = new Set<string>([COMMANDS.importAccessLog, COMMANDS.importSlowLog, COMMANDS.addRun, COMMANDS.connectDatabase, COMMANDS.recordRun, COMMANDS.compareRecordedRuns]);
+  const anywhere = new Set<string>([COMMANDS.importAccessLog, COMMANDS.importSlowLog, COMMANDS.importProfile, COMMANDS.addRun, COMMANDS.connectDatabase, COMMANDS.recordRun, COMMANDS.compareRecordedRuns]);
   for (const m of palette.filter((x) => x.when !== 'false')) {
     if (anywhere.has(m.command)) assert.match(m.when!, /!virtualWorkspace/, m.command);
     else assert.match(m.when!, /queryInsight\./, m.command);

@@ -37,7 +37,7 @@ async function panelMessage(before: string, after: string): Promise<Extract<Host
   return JSON.parse(JSON.stringify(m)) as Extract<HostMessage, { type: 'comparison' }>;
 }
 
-const noop: Actions = { selectTab() {}, showRun() {}, pick() {}, compare() {}, exportComparison() {}, showPlanAtCursor() {}, measurePlan() {} };
+const noop: Actions = { selectTab() {}, showRun() {}, pick() {}, compare() {}, exportComparison() {}, showPlanAtCursor() {}, measurePlan() {}, chooseCpuEndpoint() {} };
 
 for (const [name, b, a] of [['access logs', 'before.ltsv', 'after.ltsv'], ['slow logs', 'before.slow.log', 'after.slow.log']]) {
   void test(`${name}: the panel's comparison equals the CLI's, row for row`, async () => {
