@@ -17,7 +17,7 @@ import { compareTab } from '../../../src/webview/compareView';
 import { findAll, textOf, type VNode } from '../../../src/webview/vnode';
 import { writeLoadChangedLogs } from '../../support/loadChangedLogs';
 
-const noop = { pick() {}, compare() {}, exportComparison() {}, chooseCpuEndpoint() {} };
+const noop = { pick() {}, compare() {}, exportComparison() {} };
 const GROUPS = ['^/posts/[0-9]+$', '^/@[a-z0-9]+$'];
 
 async function loadPair(): Promise<[Run, Run]> {
