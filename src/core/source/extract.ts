@@ -21,6 +21,7 @@ import { BUILDS, startsBuilder } from './queryBuilder';
 import { MemoIndex } from './memoised';
 import { loopSources } from './rowFlow';
 import { isRetryBody } from './retryLoop';
+import { MAX_NESTING, NESTING_NOTE } from './bounds';
 
 export { languageForPath } from './languageOf';
 
@@ -154,6 +155,7 @@ class Walker {
   /** Every loop's body, to tell retry loops (retryLoop.ts). */
   private readonly loopBodyNodes: { info: LoopInfo; body: Node }[] = [];
   private nextId = 1;
+  private nestingNoted = false;
   private root?: Node;
   private tree?: SyntaxTree;
   private flow?: ValueFlow;
@@ -175,6 +177,7 @@ class Walker {
     }
     this.walk(tree);
     this.resolve();
+    for (const [line, message] of this.flow?.bounds ?? []) this.facts.errors.push({ file: this.file, message, line });
   }
 
   /** Visits the named nodes with a role in pre-order (outer nodes before the nodes they contain). */
@@ -190,12 +193,20 @@ class Walker {
   }
 
   /** Opens a frame that applies inside `active` and closes where the opening node ends (`popAt`; also `active`'s end when `active` is that node). */
-  private push(kind: Frame['kind'], popAt: number, active: Node, extra: Partial<Frame> = {}, activeIsOpener = false): Frame {
+  private push(kind: Frame['kind'], popAt: number, active: Node, extra: Partial<Frame> = {}, activeIsOpener = false): void {
+    // why: each node looks through the open frames (context()); past MAX_NESTING a function or loop nested deeper is
+    // read as part of the one around it, so no nesting makes the walk quadratic. The file says where that happened.
+    if (this.frames.length >= MAX_NESTING) {
+      if (!this.nestingNoted) {
+        this.nestingNoted = true;
+        this.facts.errors.push({ file: this.file, message: NESTING_NOTE, line: active.startPosition.row + 1 });
+      }
+      return;
+    }
     // why: every frame has every member (one object shape), so the reads of frames in context() stay monomorphic.
     const f: Frame = { kind, popAt, start: active.startIndex, end: activeIsOpener ? popAt : active.endIndex, id: this.nextId++, name: undefined, range: undefined, loop: undefined,
       skipStart: undefined, skipEnd: undefined, ...extra };
     this.frames.push(f);
-    return f;
   }
 
   private enter(role: number, node: Node, popAt: number): void {

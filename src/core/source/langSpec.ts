@@ -4,6 +4,7 @@
  * the same for every language and only consults a LangSpec.
  */
 import type { SyntaxNode as Node } from './syntaxTree';
+import { headAndEnd, MAX_CALLEE } from './bounds';
 
 /** A call as the walker needs it. */
 export interface CallShape {
@@ -143,7 +144,13 @@ export function uniformSpec(s: LangSpec): LangSpec {
 /** Text of a node with whitespace removed (callee names spanning lines). */
 export function compact(node: Node | null | undefined): string {
   if (!node) return '';
-  const t = node.text;
+  // why: a callee can be an expression of any size (`(|| (|| …)())()`, a chain of a thousand calls), and each call
+  // nested in it asks for its own: past MAX_CALLEE characters only the start and the end (where the name is) are read,
+  // so a file of nested calls costs linear time, not its size squared.
+  return compactText(node.endIndex - node.startIndex > MAX_CALLEE ? headAndEnd(node.text) : node.text);
+}
+
+function compactText(t: string): string {
   // why: asked for every call; most callees hold no whitespace, which a look at the code units tells without a regex.
   for (let i = 0; i < t.length; i++) {
     const c = t.charCodeAt(i);

@@ -38,6 +38,8 @@ export interface Def {
 
 /** Variants kept per value; past that, further alternatives are dropped (the first ones stand). */
 export const MAX_VARIANTS = 4;
+/** Assignments of one variable followed back from one use; past that, the later ones are dropped (and the bound noted). */
+export const MAX_REACHING = 64;
 
 /** keyOf's kept answer for a node that names no variable. */
 const NO_KEY = '\0';
@@ -86,6 +88,10 @@ export class ValueFlow {
   private readonly keys: string[] = [];
   /** What each node type of the grammar is to value flow (K_* bits), by type id. */
   private readonly kinds: Uint8Array;
+  /** A block's children and which of them are exits (see nextExit), by node id. */
+  private readonly exitsOf = new Map<number, { nodes: Node[]; always: number[]; iteration: number[] }>();
+  /** Where a bound on the work was hit, by line (1-based): what was cut short. */
+  readonly bounds = new Map<number, string>();
   /** Whether a call never returns (EXIT_CALLS), by node id. */
   private readonly exitCalls = new Map<number, boolean>();
 
@@ -345,20 +351,32 @@ export class ValueFlow {
     return false;
   }
 
-  /** The assignments of `key` that can reach `at`: in scope, before it, not killed on every path, not behind an early return. */
+  /**
+   * The assignments of `key` that can reach `at`: in scope, before it, not killed on every path, not behind an early return.
+   * At most MAX_REACHING, the first ones (a bound hit is noted in `bounds`).
+   */
   reaching(key: string, at: Node): Def[] {
     const ds = this.index().get(key);
     if (!ds) return [];
-    const cands = ds.filter((d) => d.node.endIndex <= at.startIndex && within(d.scope, at));
+    // why: scanned nearest first, so an assignment that runs on every path to `at` ends the scan (all before it are
+    // killed); a scan over every earlier assignment, each tested against every later one, was cubic in a function
+    // that appends under a condition thousands of times.
     const out: Def[] = [];
-    for (let i = 0; i < cands.length; i++) {
-      const d = cands[i];
-      let killed = false;
-      for (let j = i + 1; j < cands.length && !killed; j++) {
-        const k = cands[j];
-        if (k.node.startIndex >= d.node.endIndex && this.always(k.node, at, k.kind === 'append')) killed = true;
-      }
-      if (!killed && !this.leavesBefore(d.node, at)) out.push(d);
+    const start = at.startIndex;
+    let killedBefore = -1;
+    for (let i = ds.length - 1; i >= 0; i--) {
+      const d = ds[i];
+      if (d.node.endIndex > start || !within(d.scope, at)) continue;
+      // Killed by a later assignment that always runs (one that holds this one, `q = (q = …)`, does not kill it).
+      if (killedBefore >= d.node.endIndex) break;
+      if (!this.leavesBefore(d.node, at)) out.push(d);
+      if (killedBefore < 0 && this.always(d.node, at, d.kind === 'append')) killedBefore = d.node.startIndex;
+    }
+    out.reverse();
+    // The values are taken from the first assignments in program order (MAX_VARIANTS of them): those are kept.
+    if (out.length > MAX_REACHING) {
+      this.noteBound(at, `more than ${MAX_REACHING} assignments of \`${key.replace(/^\./, '')}\` reach here; the first ${MAX_REACHING} are followed`);
+      out.length = MAX_REACHING;
     }
     return out;
   }
@@ -381,15 +399,32 @@ export class ValueFlow {
     for (let c: Node = n; c.parent; c = c.parent) {
       const p = c.parent;
       const top = p.startIndex <= at.startIndex && p.endIndex >= at.endIndex;
-      const sibs = p.children;
-      for (let i = c.index + 1; i < sibs.length; i++) {
-        const s = sibs[i];
-        if (top && s.endIndex > at.startIndex) break;
-        if (this.isExit(s, crossesLoop)) return true;
-      }
+      const exit = this.nextExit(p, c.index + 1, crossesLoop);
+      if (exit && (!top || exit.endIndex <= at.startIndex)) return true;
       if (top) return false;
     }
     return false;
+  }
+
+  /**
+   * The first child of `p` from index `from` on that is an exit (isExit), or undefined.
+   * why: asked for each assignment reaching each use; the exits among a block's statements are found once per block,
+   * so a function of thousands of statements is not walked again for each of them.
+   */
+  private nextExit(p: Node, from: number, crossesLoop: boolean): Node | undefined {
+    let e = this.exitsOf.get(p.id);
+    if (!e) {
+      const sibs = p.children;
+      e = { nodes: sibs, always: [], iteration: [] };
+      for (let i = 0; i < sibs.length; i++) {
+        if (this.isExit(sibs[i], true)) e.always.push(i);
+        else if (this.isExit(sibs[i], false)) e.iteration.push(i);
+      }
+      this.exitsOf.set(p.id, e);
+    }
+    let i = firstAtLeast(e.always, from);
+    if (!crossesLoop) i = Math.min(i, firstAtLeast(e.iteration, from));
+    return i < e.nodes.length ? e.nodes[i] : undefined;
   }
 
   /** An exit statement standing on its own (not under a condition). */
@@ -423,6 +458,11 @@ export class ValueFlow {
       }
     }
     return false;
+  }
+
+  private noteBound(at: Node, message: string): void {
+    const line = at.startPosition.row + 1;
+    if (!this.bounds.has(line)) this.bounds.set(line, message);
   }
 
   /** The values `node` may have where it stands. */
@@ -664,7 +704,13 @@ function isWordCode(c: number): boolean {
 }
 
 /** The first index of the ascending `xs` whose value is >= `x` (xs.length when none is). */
-function lowerBound(xs: number[], x: number): number {
+/** The first of the ascending `xs` that is at least `x`, or Infinity. */
+function firstAtLeast(xs: readonly number[], x: number): number {
+  const i = lowerBound(xs, x);
+  return i < xs.length ? xs[i] : Infinity;
+}
+
+function lowerBound(xs: readonly number[], x: number): number {
   let lo = 0, hi = xs.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;

@@ -12,6 +12,7 @@ import { discoverPerlRoutes } from '../routes/perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 import { perlLoopSources, perlRetryBody } from './perlRows';
 import { readFormat } from '../formatHoles';
+import { headAndEnd, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../bounds';
 import { loopInfo as uniformLoop, uniformCall, uniformFunction, uniformSite } from '../factShapes';
 
 /** Words that look like calls before `(` but are syntax or builtins, not code worth following. */
@@ -116,9 +117,12 @@ function scan(file: string, text: string, facts: FileFacts): void {
 
   const n = tokens.length;
   const range = (s: number, e: number): Range => ({ start: pos(s), end: pos(e) });
+  // why: a receiver or iterable can be a term of any size (a chain of a thousand calls), and each call in it asks for
+  // its own: past MAX_CALLEE characters only its start and its end (where the names are) are kept, so the work and
+  // the memory stay linear in the file.
   const src = (a: number, b: number): string => {
-    const s = text.slice(tokens[a].start, tokens[b].end);
-    return /\s/.test(s) ? s.replace(/\s+/g, ' ') : s;
+    const from = tokens[a].start, to = tokens[b].end;
+    return oneSpaced(to - from > MAX_CALLEE ? headAndEnd(text.slice(from, to)) : text.slice(from, to));
   };
   const endOf = (openTok: number): number => (match[openTok] >= 0 ? tokens[match[openTok]].end : text.length);
 
@@ -578,6 +582,17 @@ function scan(file: string, text: string, facts: FileFacts): void {
   }
   for (const b of bindings.values()) finishBinding(b);
 
+  const deep = tooDeep([...funcs, ...loops]);
+  if (deep.size) {
+    let first = Infinity;
+    for (const x of deep) first = Math.min(first, x.start);
+    facts.errors.push({ file, message: NESTING_NOTE, line: pos(first).line + 1 });
+    for (const xs of [funcs, loops] as Span[][]) {
+      let w = 0;
+      for (const x of xs) if (!deep.has(x)) xs[w++] = x;
+      xs.length = w;
+    }
+  }
   const loopInfo = new Map<LoopSpan, LoopInfo>();
   const loopCtx = enclosing(funcs, [], loops.map((l) => l.start));
   const loopIndex = new Map(loops.map((l, k) => [l, k]));
@@ -700,3 +715,22 @@ function enclosing<F extends Span, L extends Span & { head?: Span }>(funcs: read
 }
 
 interface Span { start: number; end: number }
+
+/**
+ * The spans nested deeper than MAX_NESTING in one another. why: each offset looks through the spans open around it
+ * (enclosing()); those nested deeper are read as part of the level above, so no nesting makes that quadratic.
+ */
+function tooDeep(spans: readonly Span[]): Set<Span> {
+  const deep = new Set<Span>();
+  const open: Span[] = [];
+  for (const s of spans.slice().sort((a, b) => a.start - b.start || b.end - a.end)) {
+    while (open.length && open[open.length - 1].end <= s.start) open.pop();
+    if (open.length >= MAX_NESTING) deep.add(s);
+    else open.push(s);
+  }
+  return deep;
+}
+
+function oneSpaced(s: string): string {
+  return /\s/.test(s) ? s.replace(/\s+/g, ' ') : s;
+}

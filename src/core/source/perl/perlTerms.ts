@@ -57,7 +57,9 @@ export function matchBrackets(tokens: readonly Token[]): Brackets {
 export function termStartBack(tokens: readonly Token[], match: Int32Array, j: number): number {
   if (j < 0) return -1;
   let s = j;
-  for (let guard = 0; guard < 10000; guard++) {
+  // why: asked for every call of a chain (`$q->a(…)->b(…)->…`); past MAX_TERM_STEPS links the term is taken to start
+  // where the look stopped, so a chain of n calls costs n steps each at most MAX_TERM_STEPS, not n squared.
+  for (let guard = 0; guard < MAX_TERM_STEPS; guard++) {
     const t = tokens[s];
     if (isCloser(t)) {
       const o = match[s];
@@ -75,8 +77,11 @@ export function termStartBack(tokens: readonly Token[], match: Int32Array, j: nu
     }
     return -1;
   }
-  return -1;
+  return s;
 }
+
+/** Steps termStartBack takes back over one term at most. */
+export const MAX_TERM_STEPS = 128;
 
 /** Index of the token that ends the statement or list containing `j` (the `;`, `,`-free closer, or the last token). */
 export function listEnd(tokens: readonly Token[], match: Int32Array, j: number): number {
