@@ -343,7 +343,7 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
   const out: NPlusOneFinding[] = [];
   const pairs = new PairSet();
   // The first finding of a (statement, loop) pair stands; a later one is not even built.
-  const add = (file: FileFacts, site: SqlSite, loopFile: FileFacts, all: LoopInfo[], path: Located<CallSite>[], concurrent: boolean) => {
+  const add: AddFinding = (file, site, loopFile, all, path, concurrent) => {
     // A retry loop runs its body once when it succeeds: the statement repeats with the loops around it, if any.
     const loops = all.some((l) => l.retry) && !all.every((l) => l.retry) ? all.filter((l) => !l.retry) : all;
     if (pairs.add(site.file, site.range.start, loopFile.file, loops[loops.length - 1].range.start)) {
@@ -360,36 +360,48 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
       const ex = execution(file, site, ws);
       // A task started per iteration (goroutine, async callback) still sends one statement per element:
       // `detached` only changes the wording. A task started once outside any loop has no loops here.
-      if (ex.loops.length) {
+      // A retry loop in a helper (`nextID()` trying again on a deadlock) repeats only on failure: the loops of the
+      // helper's callers are what multiply the statement, and they are followed as for a statement in no loop.
+      const retryOnly = ex.loops.length > 0 && ex.loops.every((l) => l.retry);
+      if (ex.loops.length && !retryOnly) {
         add(file, site, file, ex.loops, [], ex.detached);
         continue;
       }
       const start = ws.enclosing(file, site.range);
-      if (!start || !ws.isCalled(start.name)) continue;
-      // Breadth first, so each loop is reached by its shortest call path; `seen` is the recursion guard.
-      const seen = new Set<FunctionDef>([start]);
-      let frontier: { file: FileFacts; def: FunctionDef; path: Located<CallSite>[] }[] = [{ file, def: start, path: [] }];
-      for (let depth = 0; depth < maxDepth && frontier.length; depth++) {
-        const next: typeof frontier = [];
-        for (const node of frontier) {
-          for (const call of ws.callersOf(node.file, node.def)) {
-            const path = [call, ...node.path];
-            if (call.item.loops.length) {
-              add(file, site, call.file, call.item.loops, path, !!call.item.detached || ex.detached);
-              continue;
-            }
-            const caller = ws.enclosing(call.file, call.item.range);
-            if (caller && !seen.has(caller)) {
-              seen.add(caller);
-              next.push({ file: call.file, def: caller, path });
-            }
-          }
-        }
-        frontier = next;
-      }
+      const before = out.length;
+      if (start && ws.isCalled(start.name)) followCallers(ws, file, site, start, ex.detached, maxDepth, add);
+      // No caller's loop repeats it: the retry loop is told as what it is (a hint).
+      if (retryOnly && out.length === before) add(file, site, file, ex.loops, [], ex.detached);
     }
   }
   return out.sort((a, b) => compareText(a.file, b.file) || byStart(a, b) || compareText(a.data.loopFile, b.data.loopFile) || a.data.loopLine - b.data.loopLine);
+}
+
+type AddFinding = (file: FileFacts, site: SqlSite, loopFile: FileFacts, all: LoopInfo[], path: Located<CallSite>[], concurrent: boolean) => void;
+
+/** Follows the callers of `start` (the function holding `site`) back to the loops that call it, up to `maxDepth` calls. */
+function followCallers(ws: Workspace, file: FileFacts, site: SqlSite, start: FunctionDef, detached: boolean, maxDepth: number, add: AddFinding): void {
+  // Breadth first, so each loop is reached by its shortest call path; `seen` is the recursion guard.
+  const seen = new Set<FunctionDef>([start]);
+  let frontier: { file: FileFacts; def: FunctionDef; path: Located<CallSite>[] }[] = [{ file, def: start, path: [] }];
+  for (let depth = 0; depth < maxDepth && frontier.length; depth++) {
+    const next: typeof frontier = [];
+    for (const node of frontier) {
+      for (const call of ws.callersOf(node.file, node.def)) {
+        const path = [call, ...node.path];
+        if (call.item.loops.length) {
+          add(file, site, call.file, call.item.loops, path, !!call.item.detached || detached);
+          continue;
+        }
+        const caller = ws.enclosing(call.file, call.item.range);
+        if (caller && !seen.has(caller)) {
+          seen.add(caller);
+          next.push({ file: call.file, def: caller, path });
+        }
+      }
+    }
+    frontier = next;
+  }
 }
 
 /** The query whose rows `loop` iterates over: a statement before the loop, in the same function, whose result variable the iterable names. */
