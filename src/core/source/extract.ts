@@ -325,6 +325,8 @@ class Walker {
         case 100: if (i + 6 <= end && wordAt(t, i, 'delete')) return true; break;
         case 114: if (i + 7 <= end && wordAt(t, i, 'replace')) return true; break;
         case 119: if (wordAt(t, i, 'with')) return true; break;
+        case 116: if (i + 8 <= end && wordAt(t, i, 'truncate')) return true; break;
+        case 108: if (wordAt(t, i, 'lock')) return true; break;
       }
     }
     return false;

@@ -12,7 +12,7 @@ import { cursorOf, T_COMMENT, T_DYNAMIC, T_EOF, T_EXEC_COMMENT, T_NUMBER, T_OP, 
 export type SqlPart = { text: string; dynamic?: false } | { dynamic: true };
 
 /** Words that open a statement we report. */
-const STATEMENT_WORDS = new Set(['select', 'insert', 'update', 'delete', 'replace', 'with']);
+const STATEMENT_WORDS = new Set(['select', 'insert', 'update', 'delete', 'replace', 'with', 'truncate', 'lock', 'unlock']);
 
 /** Words that, right after FROM / INTO / UPDATE, mean English prose rather than a table. */
 const PROSE_WORDS = new Set([
@@ -151,6 +151,13 @@ function statementShaped(text: string): boolean {
     }
     case 'with':
       return /^\s+(?:recursive\s+)?(?:`[^`]+`|[A-Za-z_]\w*)\s*(?:\([^)]*\)\s*)?as\s*\(/i.test(after);
+    // Recorded as statements (an app that empties or locks tables per request shows it), never explained.
+    case 'truncate':
+      return /^\s+(?:table\s+)?(?:`[^`]+`|[A-Za-z_][\w.]*|\/\*\?dynamic\*\/)\s*;?\s*$/i.test(after);
+    case 'lock':
+      return /^\s+tables?\s+(?:`[^`]+`|[A-Za-z_][\w.]*|\/\*\?dynamic\*\/)(?:\s+(?:as\s+)?[A-Za-z_]\w*)?\s+(?:read|write|low_priority\s+write)\b/i.test(after);
+    case 'unlock':
+      return /^\s+tables?\s*;?\s*$/i.test(after);
   }
   return false;
 }

@@ -83,3 +83,12 @@ void test('joinSqlParts marks each run of dynamic parts once', () => {
     { sql: `SELECT * FROM ${DYNAMIC_MARK} WHERE id = ?`, dynamic: true });
   assert.deepEqual(joinSqlParts([{ text: 'SELECT 1' }]), { sql: 'SELECT 1', dynamic: false });
 });
+
+void test('TRUNCATE, LOCK TABLES and UNLOCK TABLES are statements; prose with those words is not', () => {
+  for (const sql of ['TRUNCATE TABLE visits', 'TRUNCATE visits', 'truncate table `visits`;', 'LOCK TABLES seats WRITE', 'LOCK TABLES seats AS s READ, users WRITE', 'UNLOCK TABLES', 'unlock tables;']) {
+    assert.equal(looksLikeSql(sql), true, sql);
+  }
+  for (const text of ['truncate the table first', 'Lock tables before the import', 'lock the seats', 'unlock tables failed for user', 'TRUNCATE TABLE visits failed: %v']) {
+    assert.equal(looksLikeSql(text), false, text);
+  }
+});

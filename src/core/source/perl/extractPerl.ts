@@ -30,7 +30,7 @@ const NOT_CALLS = new Set([
 const NOT_DB_CALLS = /^(?:print|printf|say|warn|die|croak|carp|confess|debug|debugf|info|infof|warnf|error|errorf|log|logf|infof|critf|sprintf|join|push|length|Dumper|dump|p|ddp|encode_json|decode_json)$/;
 
 /** Cheap first look: a literal without any of these words cannot start a statement by itself. */
-const QUICK = /select|insert|update|delete|replace|with/i;
+const QUICK = /select|insert|update|delete|replace|with|truncate|lock/i;
 
 const LOOP_WORDS = new Set(['for', 'foreach', 'while', 'until']);
 const BLOCK_LOOPS = new Set(['map', 'grep', 'first', 'any', 'all', 'none']);
