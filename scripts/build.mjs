@@ -139,6 +139,9 @@ function cliSplitPlugin(outFile, cliDir, ownPackage) {
  */
 const SSH_WORKER = join(root, 'src/node/ssh/sshWorker.ts');
 
+/** The log range reader's thread (src/node/logRangeWorker.ts): beside the code that starts it, as the SSH worker. */
+const RANGE_WORKER = join(root, 'src/node/logRangeWorker.ts');
+
 /** The command names of src/cli/commands/index.ts (each `import('./name')`). */
 function cliCommandNames() {
   return readdirSync(CLI_COMMANDS_DIR).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.slice(0, -3));
@@ -166,6 +169,7 @@ export async function buildCli(distDir, { production: prod = production } = {}) 
     ...Object.entries(CLI_PACKAGES).map(([name, file]) => pkg(name, join(cliDir, file))),
     ...cliCommandNames().map((name) => one(join(CLI_COMMANDS_DIR, `${name}.ts`), join(cliDir, `${name}.js`))),
     one(SSH_WORKER, join(cliDir, 'sshWorker.js')),
+    one(RANGE_WORKER, join(cliDir, 'logRangeWorker.js')),
   ]);
 }
 
@@ -179,6 +183,7 @@ export async function buildShipped(distDir, { production: prod = production } = 
   const builds = [
     esbuild.build({ ...opts, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(distDir, 'extension.js'), external: ['vscode', ...optionalNative], plugins: [nativeAddonPlugin, noRdsProfilesPlugin] }),
     esbuild.build({ ...opts, entryPoints: [SSH_WORKER], outfile: join(distDir, 'sshWorker.js'), external: optionalNative, plugins: [nativeAddonPlugin] }),
+    esbuild.build({ ...opts, entryPoints: [RANGE_WORKER], outfile: join(distDir, 'logRangeWorker.js'), external: optionalNative, plugins: [nativeAddonPlugin] }),
   ];
   const webviewEntry = join(root, 'src/webview/main.ts');
   if (existsSync(webviewEntry)) {

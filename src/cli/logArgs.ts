@@ -20,6 +20,7 @@ export const LOG_SOURCE_OPTIONS = {
   'by-host': { type: 'boolean' },
   'ssh-key': { type: 'string' },
   'accept-new-host-key': { type: 'boolean' },
+  threads: { type: 'string' },
 } as const;
 
 /** Help lines for the log arguments and the options above. */
@@ -33,12 +34,23 @@ Several logs, local and remote mixed, are merged into one report.
                             ~/.ssh/id_ed25519, id_ecdsa, id_rsa); host keys are checked against
                             ~/.ssh/known_hosts
   --accept-new-host-key     trust a box whose host key known_hosts does not list yet, and add the
-                            key to ~/.ssh/known_hosts (without it such a box is refused)`;
+                            key to ~/.ssh/known_hosts (without it such a box is refused)
+  --threads N               threads that read one large plain local log (default: one per core;
+                            1 reads it on one thread; the report is the same either way)`;
 
 export interface LogSourceArgValues {
   'by-host'?: boolean;
   'ssh-key'?: string;
   'accept-new-host-key'?: boolean;
+  threads?: string;
+}
+
+/** How one large local log is read (--threads): on that many threads, or on one. */
+export function rangesOf(values: LogSourceArgValues): { threads: number } | false | undefined {
+  if (values.threads === undefined) return undefined;
+  const n = Number(values.threads);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--threads takes a positive integer (got "${values.threads}")`);
+  return n === 1 ? false : { threads: n };
 }
 
 /**

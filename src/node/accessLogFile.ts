@@ -15,6 +15,11 @@ export const bufferDecoder: ByteDecoder = typeof proto.latin1Slice === 'function
   ? (bytes, start, end, ascii) => (ascii ? (bytes as unknown as Required<FastSlices>).latin1Slice(start, end) : (bytes as unknown as Required<FastSlices>).utf8Slice(start, end))
   : (bytes, start, end, ascii) => (bytes as Buffer).toString(ascii ? 'latin1' : 'utf8', start, end);
 
+/** UTF-8 text of bytes[start, end), a Buffer or not (the slow-log parser hands out its own copies too). */
+export function utf8Of(b: Uint8Array, s: number, e: number): string {
+  return (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString('utf8', s, e);
+}
+
 export interface AccessLogFileResult extends AccessReport {
   read: ReadLinesResult;
 }

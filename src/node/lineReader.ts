@@ -12,6 +12,14 @@ import { createGunzip } from 'node:zlib';
 /** Called once per line; `lineNo` is 1-based. */
 export type LineHandler = (bytes: Buffer, start: number, end: number, lineNo: number) => void;
 
+/**
+ * A line of readRange: `offset` is where the line starts in the file; the handler may return false
+ * to stop the read before this line.
+ */
+export type RangeLineHandler = (bytes: Buffer, start: number, end: number, lineNo: number, offset: number) => void | boolean;
+/** A line readRange skipped as too long; false stops the read before it, as for RangeLineHandler. */
+export type RangeLongLineHandler = (lineNo: number, length: number, offset: number) => void | boolean;
+
 export interface ReadLinesOptions {
   /** Lines longer than this are skipped and reported through `onLongLine` (default 1 MiB). */
   maxLineBytes?: number;
@@ -71,8 +79,13 @@ class LineSplitter {
   /** Inside a line that is too long: skip until the next newline. */
   private skipping = false;
   private skippedLength = 0;
+  /** Where buf[0] is in the input (a range read starts past 0), and where a handler stopped the read (-1: it did not). */
+  origin = 0;
+  stoppedAt = -1;
+  /** Where the long line being skipped started. */
+  private skippedFrom = 0;
 
-  constructor(private readonly maxLine: number, size: number, private readonly onLine: LineHandler, private readonly onLong?: (lineNo: number, length: number) => void) {
+  constructor(private readonly maxLine: number, size: number, private readonly onLine: RangeLineHandler, private readonly onLong?: RangeLongLineHandler) {
     this.buf = Buffer.allocUnsafe(size);
   }
 
@@ -99,18 +112,24 @@ class LineSplitter {
     const len = this.len;
     if (this.skipping) {
       const nl = buf.indexOf(10, 0);
-      if (nl < 0 || nl >= len) { this.skippedLength += len; this.len = 0; return; }
+      if (nl < 0 || nl >= len) { this.skippedLength += len; this.origin += len; this.len = 0; return; }
       this.skippedLength += nl;
-      this.endLongLine();
+      if (!this.endLongLine()) return;
       pos = nl + 1;
     }
     const onLine = this.onLine;
+    const origin = this.origin;
     for (;;) {
       const nl = buf.indexOf(10, pos);
       if (nl < 0 || nl >= len) break;
       const lineNo = ++this.lineNo;
-      if (nl - pos > this.maxLine) { this.longLines++; this.onLong?.(lineNo, nl - pos); } else {
-        onLine(buf, pos, nl > pos && buf[nl - 1] === 13 ? nl - 1 : nl, lineNo);
+      if (nl - pos > this.maxLine) {
+        this.longLines++;
+        if (this.onLong?.(lineNo, nl - pos, origin + pos) === false) { this.longLines--; this.lineNo--; this.stoppedAt = origin + pos; return; }
+      } else if (onLine(buf, pos, nl > pos && buf[nl - 1] === 13 ? nl - 1 : nl, lineNo, origin + pos) === false) {
+        this.lineNo--;
+        this.stoppedAt = origin + pos;
+        return;
       }
       pos = nl + 1;
     }
@@ -119,28 +138,37 @@ class LineSplitter {
       // why: a line longer than the limit would otherwise make the buffer grow without bound.
       this.skipping = true;
       this.skippedLength = rest;
+      this.skippedFrom = origin + pos;
+      this.origin += len;
       this.len = 0;
       return;
     }
     if (pos > 0) buf.copyWithin(0, pos, len);
+    this.origin += pos;
     this.len = rest;
   }
 
-  private endLongLine(): void {
-    const lineNo = ++this.lineNo;
-    this.longLines++;
-    this.onLong?.(lineNo, this.skippedLength);
+  /** Reports the long line just skipped; false when the handler stopped the read there. */
+  private endLongLine(): boolean {
     this.skipping = false;
+    if (this.onLong?.(this.lineNo + 1, this.skippedLength, this.skippedFrom) === false) { this.stoppedAt = this.skippedFrom; return false; }
+    this.lineNo++;
+    this.longLines++;
     this.skippedLength = 0;
+    return true;
   }
 
   /** End of input: delivers a last line that has no newline. Returns true when there was one. */
   finish(): boolean {
-    if (this.skipping) { this.endLongLine(); return true; }
+    if (this.skipping) { this.endLongLine(); return this.stoppedAt < 0; }
     if (this.len === 0) return false;
     const lineNo = ++this.lineNo;
     const end = this.buf[this.len - 1] === 13 ? this.len - 1 : this.len;
-    this.onLine(this.buf, 0, end, lineNo);
+    if (this.onLine(this.buf, 0, end, lineNo, this.origin) === false) {
+      this.lineNo--;
+      this.stoppedAt = this.origin;
+      return false;
+    }
     this.len = 0;
     return true;
   }
@@ -259,6 +287,43 @@ export async function readLines(path: string, onLine: LineHandler, options: Read
     }
     const unterminated = splitter.finish();
     return { lines: splitter.lineNo, bytes: splitter.bytes, longLines: splitter.longLines, gzip, unterminatedLastLine: unterminated };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What readRange read. */
+export interface ReadRangeResult {
+  /** Lines delivered (the line a handler stopped at not counted). */
+  lines: number;
+  longLines: number;
+  /** Where the handler stopped the read, or -1 at the end of the file. */
+  stoppedAt: number;
+  unterminatedLastLine: boolean;
+}
+
+/**
+ * Reads the lines of a plain file from byte `start` (a line's first byte) until the handler
+ * returns false (it gets each line's offset in the file, so it can stop at a range's end) or the
+ * file ends. Synchronous: it runs on a reading thread of its own (src/node/logRanges.ts).
+ */
+export function readRange(path: string, start: number, onLine: RangeLineHandler, options: { maxLineBytes?: number; chunkBytes?: number; onLongLine?: RangeLongLineHandler } = {}): ReadRangeResult {
+  const maxLine = options.maxLineBytes ?? 1 << 20;
+  const chunk = options.chunkBytes ?? 1 << 18;
+  const splitter = new LineSplitter(maxLine, Math.max(chunk, maxLine + 1) + chunk, onLine, options.onLongLine);
+  splitter.origin = start;
+  const fd = openSync(path, 'r');
+  try {
+    let position = start;
+    for (;;) {
+      const bytesRead = readSync(fd, splitter.buf, splitter.len, Math.min(chunk, splitter.free), position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      splitter.added(bytesRead);
+      if (splitter.stoppedAt >= 0) break;
+    }
+    const unterminated = splitter.stoppedAt < 0 && splitter.finish();
+    return { lines: splitter.lineNo, longLines: splitter.longLines, stoppedAt: splitter.stoppedAt, unterminatedLastLine: unterminated };
   } finally {
     closeSync(fd);
   }

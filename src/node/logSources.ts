@@ -10,8 +10,10 @@ import { describeLogSource, hostLabel, type LogSource } from '../core/logs/logSo
 import { emptySlowSummary, SlowLogParser, type SlowLogParseSummary } from '../core/logs/slowLogParser';
 import { SlowStatsCollector, type QueryStats, type SlowStatsOptions } from '../core/logs/slowStats';
 import type { SlowLogEntry } from '../core/logs/slowLogTypes';
-import { bufferDecoder } from './accessLogFile';
+import { bufferDecoder, utf8Of } from './accessLogFile';
 import type { ReadLinesOptions, ReadLinesResult } from './lineReader';
+import { readAccessInRanges, readSlowInRanges, worthRanges, type RangePlan } from './logRanges';
+import { isPiped } from './pipedLog';
 import { readLogSource, RemoteReadError, type RemoteLogReader } from './remoteLog';
 
 /** What was read from one source. */
@@ -40,6 +42,26 @@ export interface MultiSourceOptions {
   offsets?: readonly number[];
   /** Bytes read from the source being read, its total when known, and which source it is. */
   onProgress?: (source: LogSource, bytesRead: number, bytesTotal: number) => void;
+  /**
+   * How one plain local file is read on several threads (logRanges.ts); false: always one reader.
+   * By default a file of at least two ranges' size is read on every core.
+   */
+  ranges?: RangePlan | false;
+}
+
+/** The one local plain file of `sources` when it is worth reading in ranges, else undefined. */
+function rangeSource(sources: readonly LogSource[], options: MultiSourceOptions): { source: LogSource; path: string; plan: RangePlan } | undefined {
+  if (options.ranges === false || sources.length !== 1) return undefined;
+  const [source] = sources;
+  if (source.kind !== 'local' || isPiped(source.path)) return undefined;
+  const plan: RangePlan = { ...options.ranges, signal: options.signal };
+  return worthRanges(source.path, plan) ? { source, path: source.path, plan } : undefined;
+}
+
+/** The SourceRead of a file read in ranges. */
+function rangeRead(source: LogSource, r: ReadLinesResult, options: MultiSourceOptions): SourceRead {
+  options.onProgress?.(source, r.bytes, r.bytes);
+  return { source, name: describeLogSource(source), host: hostLabel(source), lines: r.lines, bytes: r.bytes, gzip: false, result: r };
 }
 
 type Feed = (source: LogSource, lineBase: number, index: number) => {
@@ -91,6 +113,14 @@ export function accessAnalyzer(analysis: AccessAnalysisOptions): AccessAnalyzer 
 
 /** Analyses access logs from several places into one endpoint report. */
 export async function analyzeAccessSources(sources: readonly LogSource[], analyzer: AccessAnalyzer, options: MultiSourceOptions & { keep?: LineKeep } = {}): Promise<AccessSourcesResult> {
+  const ranged = options.keep ? undefined : rangeSource(sources, options);
+  if (ranged) {
+    // why: a fresh analyzer, so that a merge that is not exact leaves the caller's untouched for the one reader
+    const merged = new AccessAnalyzer(analyzer.options);
+    if (options.byHost) merged.setHost(hostLabel(ranged.source));
+    const r = await readAccessInRanges(ranged.path, merged, ranged.plan);
+    if (r) return { ...merged.finish(), lines: r.lines, sources: [rangeRead(ranged.source, r, options)], outside: 0 };
+  }
   let outside = 0;
   const keep = options.keep;
   const read = await readAll(sources, options, {}, options.byHost ? (h) => analyzer.setHost(h) : undefined, (_source, base, index) => ({
@@ -131,12 +161,24 @@ function mergeSummary(total: SlowLogParseSummary, part: SlowLogParseSummary, nam
 
 /** Analyses slow logs from several places into one per-fingerprint report (a new parser per file, one collector). */
 export async function analyzeSlowSources(sources: readonly LogSource[], statsOptions: SlowStatsOptions = {}, options: MultiSourceOptions & { maxLineBytes?: number; accept?: (e: SlowLogEntry) => boolean } = {}): Promise<SlowSourcesResult> {
+  const ranged = options.accept ? undefined : rangeSource(sources, options);
+  if (ranged) {
+    const merged = new SlowStatsCollector(statsOptions);
+    if (options.byHost) merged.setHost(hostLabel(ranged.source));
+    const r = await readSlowInRanges(ranged.path, merged, statsOptions, { maxLineBytes: options.maxLineBytes, ...ranged.plan });
+    if (r) {
+      const total = emptySlowSummary();
+      for (const part of r.summary) mergeSummary(total, part, undefined);
+      total.features.sort();
+      total.lines = r.read.lines;
+      return { stats: merged.result(), outside: 0, summary: total, overflowEntries: merged.overflowEntries, sources: [rangeRead(ranged.source, r.read, options)] };
+    }
+  }
   const collector = new SlowStatsCollector(statsOptions);
   const accept = options.accept;
   let outside = 0;
   const add = accept ? (e: SlowLogEntry): void => { if (accept(e)) collector.add(e); else outside++; } : (e: SlowLogEntry): void => collector.add(e);
-  const decode = (b: Uint8Array, s: number, e: number): string =>
-    (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString('utf8', s, e);
+  const decode = utf8Of;
   const summary = emptySlowSummary();
   const several = sources.length > 1;
   let parser: SlowLogParser | undefined;

@@ -13,7 +13,7 @@ import { accessAnalyzer, analyzeAccessSources } from '../../node/logSources';
 import type { RemoteLogReader } from '../../node/remoteLog';
 import { readLogHead } from '../../node/logHead';
 import { localLogHead } from '../../node/pipedLog';
-import { checkLocalSources, hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
+import { checkLocalSources, hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, rangesOf, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
 
 const SORTS = ['sum', 'count', 'avg', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'stddev', 'errors', 'bytes', 'uri'] as const;
 type SortKey = (typeof SORTS)[number];
@@ -206,7 +206,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   };
   let analyzer: AccessAnalyzer;
   try { analyzer = accessAnalyzer(options); } catch (err) { throw new UsageError((err as Error).message); }
-  const report = await analyzeAccessSources(sources, analyzer, { remote, byHost: values['by-host'] });
+  const report = await analyzeAccessSources(sources, analyzer, { remote, byHost: values['by-host'], ranges: rangesOf(values) });
   const lineBase = report.lines;
   const dir = values.reverse ? 1 : -1;
   const rows = [...report.endpoints].sort((a, b) => {

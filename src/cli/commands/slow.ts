@@ -10,7 +10,7 @@ import { indexSites, sitesFor } from '../../core/logs/slowMapping';
 import type { SqlSite } from '../../core/model';
 import { analyzeSlowSources } from '../../node/logSources';
 import { sniffFile } from '../../node/runFile';
-import { checkLocalSources, hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
+import { checkLocalSources, hostsCell, LOG_SOURCE_HELP, LOG_SOURCE_OPTIONS, parseLogArgs, rangesOf, remoteReaderFor, reportDamagedSources, reportSourceErrors } from '../logArgs';
 
 const SORTS: readonly SortKey[] = ['sum', 'count', 'avg', 'p95', 'max'];
 
@@ -114,7 +114,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   let analyzed: Awaited<ReturnType<typeof analyzeSlowSources>>;
   try {
     await remote?.connect(sources);
-    analyzed = await analyzeSlowSources(sources, {}, { remote, byHost: values['by-host'] });
+    analyzed = await analyzeSlowSources(sources, {}, { remote, byHost: values['by-host'], ranges: rangesOf(values) });
   } finally {
     await remote?.close();
   }

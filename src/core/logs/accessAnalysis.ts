@@ -5,9 +5,9 @@
 import type { Route } from '../model';
 import { AccessRecord } from './accessBytes';
 import { createAccessParser, timeFieldNames, type AccessLineParser, type AccessParserOptions } from './accessParsers';
-import { EndpointAccumulator, SampleBudget, type TimingSummary } from './endpointStats';
+import { EndpointAccumulator, SampleBudget, type EndpointPart, type TimingSummary } from './endpointStats';
 import { HostTally } from './hostTally';
-import { Grouper, OVERFLOW_GROUP, type Group, type GroupKind, type GroupingOptions } from './grouping';
+import { GROUP_LIMIT, Grouper, OVERFLOW_GROUP, type Group, type GroupKind, type GroupingOptions } from './grouping';
 import { defaultDecoder, forEachLine, type ByteDecoder, type LineSink } from './lineSource';
 
 /** Longest line searched for a request glued after a cut (two long requests; longer lines are damage). */
@@ -90,6 +90,26 @@ export interface AccessReport {
   rejectedRoutes: { route: Route; reason: string }[];
 }
 
+/**
+ * What one reader of a byte range of the log counted (AccessAnalyzer.toPart), as plain data that
+ * crosses threads; line numbers count from the range's first line.
+ */
+export interface AccessPart {
+  lines: number;
+  requests: number;
+  blank: number;
+  malformed: number;
+  joined: number;
+  fromReqtime: number;
+  fromApptime: number;
+  malformedByReason: Record<string, number>;
+  malformedExamples: MalformedLine[];
+  retiredRegexes: string[];
+  /** A cap was reached in the range (endpoints, distinct groups, the exact-sample budget): merging would not be exact. */
+  capped: boolean;
+  endpoints: { method: string; uri: string; kind: GroupKind; route: number; acc: EndpointPart }[];
+}
+
 /** Streams an access log into endpoint statistics. */
 export class AccessAnalyzer {
   private readonly parse: AccessLineParser;
@@ -116,8 +136,12 @@ export class AccessAnalyzer {
   readonly malformedExamples: MalformedLine[] = [];
   /** Bound `line` for handing to a line reader. */
   readonly line: LineSink;
+  /** Groups of merged parts, by kind, uri and route; expressions retired in them. */
+  private readonly partGroups = new Map<string, Group>();
+  private readonly partRetired = new Set<string>();
+  private partsCapped = false;
 
-  constructor(options: AccessAnalysisOptions) {
+  constructor(readonly options: AccessAnalysisOptions) {
     this.parse = createAccessParser(options);
     this.grouper = new Grouper(options);
     this.budget = new SampleBudget(options.exactMemoryLimit ?? 128 * 1024 * 1024);
@@ -198,6 +222,77 @@ export class AccessAnalyzer {
     if (this.hosts.active) this.hosts.add(acc);
   }
 
+  /** What was counted so far, as plain data for the thread that merges the ranges of one log (see absorb). */
+  toPart(): AccessPart {
+    const routes = this.options.routes ?? [];
+    const endpoints: AccessPart['endpoints'] = [];
+    let capped = this.budget.exhausted || this.overflowRequests > 0;
+    for (const [method, groups] of this.byMethod) {
+      for (const [g, acc] of groups) {
+        if (g === OVERFLOW_GROUP) capped = true;
+        endpoints.push({ method, uri: g.uri, kind: g.kind, route: g.route ? routes.indexOf(g.route) : -1, acc: acc.toPart() });
+      }
+    }
+    return {
+      lines: this.lines, requests: this.requests, blank: this.blank, malformed: this.malformed, joined: this.joined,
+      fromReqtime: this.fromReqtime, fromApptime: this.fromApptime, malformedByReason: this.malformedByReason,
+      malformedExamples: this.malformedExamples, retiredRegexes: this.grouper.retiredRegexes, capped, endpoints,
+    };
+  }
+
+  /**
+   * Adds what another analyzer with the same options counted on the next range of the same log
+   * (parts in the log's order, into an analyzer that read nothing itself); `lineBase` is the number
+   * of lines before that range. Every figure then equals one reader's over the whole log, as long
+   * as `exact()` holds afterwards.
+   */
+  absorb(part: AccessPart, lineBase: number): void {
+    this.lines = lineBase + part.lines;
+    this.requests += part.requests;
+    this.blank += part.blank;
+    this.malformed += part.malformed;
+    this.joined += part.joined;
+    this.fromReqtime += part.fromReqtime;
+    this.fromApptime += part.fromApptime;
+    for (const [reason, n] of Object.entries(part.malformedByReason)) this.malformedByReason[reason] = (this.malformedByReason[reason] ?? 0) + n;
+    for (const x of part.malformedExamples) {
+      if (this.malformedExamples.length >= this.maxExamples) break;
+      this.malformedExamples.push({ ...x, line: x.line + lineBase });
+    }
+    for (const r of part.retiredRegexes) this.partRetired.add(r);
+    if (part.capped) this.partsCapped = true;
+    const routes = this.options.routes ?? [];
+    for (const p of part.endpoints) {
+      const key = `${p.kind}\u0000${p.route}\u0000${p.uri}`;
+      let g = this.partGroups.get(key);
+      if (!g) {
+        g = { uri: p.uri, kind: p.kind };
+        if (p.route >= 0) g.route = routes[p.route];
+        this.partGroups.set(key, g);
+      }
+      let groups = this.byMethod.get(p.method);
+      if (!groups) { groups = new Map(); this.byMethod.set(p.method, groups); }
+      let acc = groups.get(g);
+      if (!acc) { acc = new EndpointAccumulator(this.budget); groups.set(g, acc); this.endpointCount++; }
+      acc.absorb(p.acc);
+      if (this.hosts.active) this.hosts.addMany(acc, p.acc.count);
+    }
+  }
+
+  /**
+   * After absorb: true when the merged figures are exactly one reader's. Not so when a range reached
+   * a cap, when together they pass the endpoint or group cap, or when one reader might have run out
+   * of the exact-sample budget; the log is then read again by one reader.
+   */
+  mergeIsExact(): boolean {
+    if (this.partsCapped || this.endpointCount > this.maxEndpoints) return false;
+    let interned = 0;
+    let memory = 0;
+    for (const g of this.partGroups.values()) if (g.kind === 'static' || g.kind === 'auto' || g.kind === 'literal') interned++;
+    for (const groups of this.byMethod.values()) for (const acc of groups.values()) { memory += acc.memoryBound(); if (acc.histogram) return false; }
+    return interned <= GROUP_LIMIT && memory <= this.budget.limit;
+  }
+
   /** The lines fed from now on come from this host: each endpoint then counts its requests per host. */
   setHost(name: string): void { this.hosts.setHost(name); }
 
@@ -220,7 +315,7 @@ export class AccessAnalyzer {
     return {
       lines: this.lines, requests: this.requests, blank: this.blank, malformed: this.malformed,
       malformedByReason: { ...this.malformedByReason }, malformedExamples: this.malformedExamples, joined: this.joined, timeFrom,
-      retiredRegexes: this.grouper.retiredRegexes, endpoints, exactPercentiles: exact,
+      retiredRegexes: [...new Set([...this.grouper.retiredRegexes, ...this.partRetired])], endpoints, exactPercentiles: exact,
       overflowRequests: this.overflowRequests, rejectedRoutes: this.grouper.rejectedRoutes,
     };
   }
@@ -240,7 +335,7 @@ function toStats(method: string, g: Group, acc: EndpointAccumulator): EndpointSt
   const out: EndpointStats = {
     method, uri: g.uri, kind: g.kind, ...t, status,
     s1xx: cls[1], s2xx: cls[2], s3xx: cls[3], s4xx: cls[4], s5xx: cls[5], s499: acc.status[499],
-    time1xx: acc.timeByClass[1], time2xx: acc.timeByClass[2], time3xx: acc.timeByClass[3], time4xx: acc.timeByClass[4], time5xx: acc.timeByClass[5],
+    time1xx: acc.timeByClass[1].value(), time2xx: acc.timeByClass[2].value(), time3xx: acc.timeByClass[3].value(), time4xx: acc.timeByClass[4].value(), time5xx: acc.timeByClass[5].value(),
     bytes: { sum: acc.bytesSum, min: acc.count ? acc.bytesMin : 0, max: acc.bytesMax, avg: acc.count ? acc.bytesSum / acc.count : 0 },
   };
   if (g.route) out.route = g.route;

@@ -10,6 +10,7 @@
  * latency histogram (latencyHistogram.ts) with buckets 2 % wide, so a percentile is then within 1 %
  * of the exact value (and clamped to the exact min and max).
  */
+import { ExactSum } from './exactSum';
 import { histogramLayout, LatencyHistogram } from './latencyHistogram';
 import { quantileRanks, type QuantileInterval } from './quantileInterval';
 
@@ -35,15 +36,16 @@ export class SampleBudget {
 /** Accumulates one endpoint's figures; `add` is on the hot path. */
 export class EndpointAccumulator {
   count = 0;
-  sum = 0;
-  sumSq = 0;
+  /** Totals kept exactly, so that a log read in ranges on several threads sums to the same figures. */
+  readonly total = new ExactSum();
+  readonly totalSq = new ExactSum();
   min = Infinity;
   max = -Infinity;
   /** Index = status code (100–599); others are counted in `statusOther`. */
   readonly status = new Uint32Array(600);
   statusOther = 0;
   /** Response time summed per status class (index 1–5 = 1xx–5xx, 0 = anything else). */
-  readonly timeByClass = new Float64Array(6);
+  readonly timeByClass: ExactSum[] = [new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum()];
   bytesSum = 0;
   bytesMin = Infinity;
   bytesMax = 0;
@@ -51,6 +53,8 @@ export class EndpointAccumulator {
   reqBytesCount = 0;
   /** Count per whole millisecond, while every value so far is one. */
   private grid: Uint32Array | undefined = new Uint32Array(256);
+  /** The longest grid this endpoint held (for the bound on memory in memoryBound). */
+  private gridPeak = 256;
   private samples: Float64Array | undefined;
   private hist: LatencyHistogram | undefined;
 
@@ -60,11 +64,11 @@ export class EndpointAccumulator {
 
   add(seconds: number, status: number, bytes: number, reqBytes: number): void {
     const n = this.count++;
-    this.sum += seconds;
-    this.sumSq += seconds * seconds;
+    this.total.add(seconds);
+    this.totalSq.add(seconds * seconds);
     if (seconds < this.min) this.min = seconds;
     if (seconds > this.max) this.max = seconds;
-    if (status >= 100 && status < 600) { this.status[status]++; this.timeByClass[(status / 100) | 0] += seconds; } else { this.statusOther++; this.timeByClass[0] += seconds; }
+    if (status >= 100 && status < 600) { this.status[status]++; this.timeByClass[(status / 100) | 0].add(seconds); } else { this.statusOther++; this.timeByClass[0].add(seconds); }
     this.bytesSum += bytes;
     if (bytes < this.bytesMin) this.bytesMin = bytes;
     if (bytes > this.bytesMax) this.bytesMax = bytes;
@@ -82,6 +86,7 @@ export class EndpointAccumulator {
           grown.set(grid);
           this.budget.take((size - grid.length) * 4);
           this.grid = grown;
+          if (size > this.gridPeak) this.gridPeak = size;
           grown[ms]++;
           return;
         }
@@ -131,10 +136,89 @@ export class EndpointAccumulator {
     this.hist = h;
   }
 
+  /** The state as plain data (typed arrays and numbers), for handing from a reading thread to the one that merges. */
+  toPart(): EndpointPart {
+    return {
+      count: this.count, total: this.total.toWire(), totalSq: this.totalSq.toWire(), min: this.min, max: this.max,
+      status: this.status, statusOther: this.statusOther, timeByClass: this.timeByClass.map((t) => t.toWire()),
+      bytesSum: this.bytesSum, bytesMin: this.bytesMin, bytesMax: this.bytesMax, reqBytesSum: this.reqBytesSum, reqBytesCount: this.reqBytesCount,
+      grid: this.grid, gridPeak: this.gridPeak, samples: this.samples?.subarray(0, this.count), histogram: this.hist !== undefined, histogramCounts: this.hist?.countsView,
+    };
+  }
+
+  /**
+   * Adds the figures of the same endpoint read from another part of the log. Exact while neither
+   * side fell back to the histogram (the caller checks that with `histogram` and memoryBound).
+   */
+  absorb(part: EndpointPart): void {
+    if (!part.count) return;
+    const n = this.count;
+    this.count += part.count;
+    this.total.addSum(ExactSum.fromWire(part.total));
+    this.totalSq.addSum(ExactSum.fromWire(part.totalSq));
+    if (part.min < this.min) this.min = part.min;
+    if (part.max > this.max) this.max = part.max;
+    for (let i = 0; i < 600; i++) this.status[i] += part.status[i];
+    this.statusOther += part.statusOther;
+    for (let i = 0; i < 6; i++) this.timeByClass[i].addSum(ExactSum.fromWire(part.timeByClass[i]));
+    this.bytesSum += part.bytesSum;
+    if (part.bytesMin < this.bytesMin) this.bytesMin = part.bytesMin;
+    if (part.bytesMax > this.bytesMax) this.bytesMax = part.bytesMax;
+    this.reqBytesSum += part.reqBytesSum;
+    this.reqBytesCount += part.reqBytesCount;
+    if (part.gridPeak > this.gridPeak) this.gridPeak = part.gridPeak;
+    const grid = this.grid;
+    if (grid && part.grid && !this.hist) {
+      // why: both grids are 256·2^k long, the shortest that holds their largest value: the longer one is what one reader grows.
+      let g = grid;
+      if (part.grid.length > grid.length) {
+        g = new Uint32Array(part.grid.length);
+        g.set(grid);
+        this.budget.take((g.length - grid.length) * 4);
+        this.grid = g;
+      }
+      for (let i = 0; i < part.grid.length; i++) g[i] += part.grid[i];
+      return;
+    }
+    // The values of both sides, as one list (or histogram).
+    const values = part.samples ?? gridValues(part.grid);
+    if (this.grid) this.gridToSamples(n);
+    if (part.histogram || this.hist) {
+      this.toHistogram(n);
+      if (!this.hist) this.hist = new LatencyHistogram(LAYOUT);
+      if (values) for (const v of values) this.hist.add(v);
+      if (part.histogram) this.hist.addCounts(part.histogramCounts!);
+      return;
+    }
+    let s = this.samples!;
+    if (s.length < this.count) {
+      let size = s.length;
+      while (size < this.count) size *= 2;
+      const grown = new Float64Array(size);
+      grown.set(s.subarray(0, n));
+      this.budget.take((size - s.length) * 8);
+      this.samples = s = grown;
+    }
+    s.set(values!, n);
+  }
+
+  /**
+   * An upper bound of the memory one reader would have held for this endpoint at any moment: its
+   * fixed part, the longest grid, and the samples. Where the sum over endpoints stays under the
+   * budget, one reader never ran out of it, so its figures are the exact ones merged here.
+   */
+  memoryBound(): number {
+    return 1024 + this.gridPeak * 4 + (this.grid ? 0 : this.count * 16);
+  }
+
+  /** True when the percentiles come from the histogram (the budget ran out). */
+  get histogram(): boolean { return this.hist !== undefined; }
+
   /** Final figures. */
   summary(): TimingSummary {
     const n = this.count;
-    const avg = n ? this.sum / n : 0;
+    const sum = this.total.value();
+    const avg = n ? sum / n : 0;
     // why: the p99's confidence interval (src/core/report/compareNoise.ts) needs two more order statistics.
     const ci = n ? quantileRanks(n, 0.99) : { low: 0, high: 1 };
     const ranks = [...PERCENTILES.map((p) => nearestRank(p, n)), Math.max(0, ci.low - 1), Math.min(n - 1, ci.high - 1)];
@@ -166,13 +250,46 @@ export class EndpointAccumulator {
       stddev = n ? Math.sqrt(m2 / n) : 0;
       for (const rank of ranks) pct.push(n ? sorted[rank] : 0);
     } else {
-      stddev = n ? Math.sqrt(Math.max(0, this.sumSq / n - avg * avg)) : 0;
+      stddev = n ? Math.sqrt(Math.max(0, this.totalSq.value() / n - avg * avg)) : 0;
       pct.push(...(n ? this.hist!.valuesAt(ranks.map((r) => r + 1), this.min, this.max) : ranks.map(() => 0)));
     }
-    const out: TimingSummary = { count: n, min: n ? this.min : 0, max: n ? this.max : 0, sum: this.sum, avg, stddev, p50: pct[0], p90: pct[1], p95: pct[2], p99: pct[3], exact: !this.hist };
+    const out: TimingSummary = { count: n, min: n ? this.min : 0, max: n ? this.max : 0, sum, avg, stddev, p50: pct[0], p90: pct[1], p95: pct[2], p99: pct[3], exact: !this.hist };
     if (n) out.p99Range = { low: ci.low >= 1 ? pct[4] : 0, high: ci.high <= n ? pct[5] : null };
     return out;
   }
+}
+
+/** The state of one endpoint's accumulator as plain data (EndpointAccumulator.toPart). */
+export interface EndpointPart {
+  count: number;
+  total: number[];
+  totalSq: number[];
+  min: number;
+  max: number;
+  status: Uint32Array;
+  statusOther: number;
+  timeByClass: number[][];
+  bytesSum: number;
+  bytesMin: number;
+  bytesMax: number;
+  reqBytesSum: number;
+  reqBytesCount: number;
+  grid: Uint32Array | undefined;
+  gridPeak: number;
+  samples: Float64Array | undefined;
+  histogram: boolean;
+  histogramCounts?: Uint32Array;
+}
+
+/** The values a millisecond grid counts, in order. */
+function gridValues(grid: Uint32Array | undefined): Float64Array | undefined {
+  if (!grid) return undefined;
+  let n = 0;
+  for (let ms = 0; ms < grid.length; ms++) n += grid[ms];
+  const out = new Float64Array(n);
+  let k = 0;
+  for (let ms = 0; ms < grid.length; ms++) for (let c = grid[ms]; c > 0; c--) out[k++] = ms / 1000;
+  return out;
 }
 
 /** 0-based index of the p-th percentile by the nearest-rank method: ceil(p/100 · n) − 1. */

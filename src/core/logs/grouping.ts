@@ -140,7 +140,8 @@ export function normalizePath(path: string): string {
 }
 
 const CACHE_LIMIT = 1 << 16;
-const GROUP_LIMIT = 50_000;
+/** Distinct groups (static, automatic and literal paths together) before the rest share OVERFLOW_GROUP. */
+export const GROUP_LIMIT = 50_000;
 
 /** Where requests go once the number of distinct groups passes GROUP_LIMIT (or the aggregator's endpoint cap). */
 export const OVERFLOW_GROUP: Group = { uri: '(other: too many distinct endpoints)', kind: 'literal' };

@@ -27,6 +27,15 @@ export class HostTally<K> {
     c[i] = (c[i] ?? 0) + 1;
   }
 
+  /** `n` more for `key` from the current host. */
+  addMany(key: K, n: number): void {
+    const i = this.current;
+    if (i < 0 || n === 0) return;
+    let c = this.counts.get(key);
+    if (!c) this.counts.set(key, c = []);
+    c[i] = (c[i] ?? 0) + n;
+  }
+
   /** `{ host: count }` for `key` in the order the hosts were first named, or undefined when nothing was counted. */
   of(key: K): Record<string, number> | undefined {
     const c = this.counts.get(key);

@@ -34,6 +34,14 @@ export class LatencyHistogram {
   /** Memory held by the counts, for callers that keep a budget. */
   get bytes(): number { return this.counts.byteLength; }
 
+  /** The counts per bucket (not a copy), for handing to another thread. */
+  get countsView(): Uint32Array { return this.counts; }
+
+  /** Adds another histogram's counts per bucket (the same layout). */
+  addCounts(counts: Uint32Array): void {
+    for (let i = 0; i < counts.length; i++) this.counts[i] += counts[i];
+  }
+
   /** Counts `times` values of `seconds` (NaN and values ≤ 1 µs go to bucket 0). */
   add(seconds: number, times = 1): void {
     this.counts[this.bucketOf(seconds)] += times;

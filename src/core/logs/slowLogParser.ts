@@ -168,6 +168,11 @@ export class SlowLogParser {
   private readonly headerTime = headerTime();
   private sawMysqlTime = false;
   private sawLegacyTime = false;
+  private readonly onEntryStart: ((lineNo: number, rereading: boolean) => void) | undefined;
+  /** Entries that took the legacy `# Time` of lines before the first one fed (see inheritedLegacyTime). */
+  private inheritedTimes = 0;
+  /** The current entry's time is still the legacy `# Time` from before the first line fed. */
+  private timeInherited = false;
 
   constructor(private readonly onEntry: (entry: SlowLogEntry) => void, options: SlowLogParserOptions = {}) {
     this.maxSamples = options.maxProblemSamples ?? 10;
@@ -175,6 +180,8 @@ export class SlowLogParser {
     this.maxStmt = options.maxStatementBytes ?? 64 << 20;
     this.decode = options.decode ?? defaultDecode;
     this.h = new HeaderFields(this.decode);
+    this.lastUse = options.initialSchema ?? '';
+    this.onEntryStart = options.onEntryStart;
     this.e = {
       line: 0, time: NaN, preciseTime: false, user: '', host: '', threadId: -1, schema: '', queryTime: 0, lockTime: 0,
       rowsSent: 0, rowsExamined: 0, rowsAffected: -1, bytesSent: -1, sqlBytes: new Uint8Array(4096), sqlLength: 0, fingerprintPart: undefined,
@@ -351,10 +358,30 @@ export class SlowLogParser {
     return false;
   }
 
+  /** The database of the last `use db;` so far (the initialSchema when there was none). */
+  get lastSchema(): string { return this.lastUse; }
+
+  /** The legacy `# Time` in force (epoch ms; NaN when none was read). */
+  get legacyTimeNow(): number { return this.legacyTime; }
+
+  /** Entries that started before any legacy `# Time` line was read: a range reader's entries whose time comes from before its range. */
+  get inheritedLegacyTime(): number { return this.inheritedTimes; }
+
+  /**
+   * Stops where an entry has just started (called from onEntryStart's throw): the summary of the
+   * entries completed before it; the started one is left to whoever reads on from its line.
+   */
+  handOver(): SlowLogParseSummary {
+    this.summary.features = [...this.h.features].sort();
+    return this.summary;
+  }
+
   private startEntry(lineNo: number): void {
     this.finishEntry(lineNo - 1);
+    this.onEntryStart?.(lineNo, this.rereading);
     const x = this.e;
     x.line = lineNo;
+    this.timeInherited = !this.sawLegacyTime;
     x.time = this.legacyTime;
     x.preciseTime = false;
     x.threadId = -1;
@@ -428,6 +455,7 @@ export class SlowLogParser {
       }
     }
     this.summary.entries++;
+    if (this.timeInherited) this.inheritedTimes++;
     this.onEntry(x);
     if (!this.hasUserHost) this.userHostDirty = true;
   }
@@ -455,6 +483,7 @@ export class SlowLogParser {
     x.time = t.ms;
     x.preciseTime = t.precise;
     this.entryTimeFromHeader = true;
+    this.timeInherited = false;
     if (t.legacy) {
       // why: MariaDB writes `# Time` only when the second changes; later entries inherit it.
       this.legacyTime = t.ms;
@@ -544,6 +573,7 @@ export class SlowLogParser {
       if (!x.preciseTime || !this.entryTimeFromHeader || Math.floor(x.time / 1000) !== Math.floor(v)) {
         x.time = ms;
         x.preciseTime = false;
+        this.timeInherited = false;
       }
       return true;
     }

@@ -69,6 +69,17 @@ export interface SlowLogParserOptions {
   maxStatementBytes?: number;
   /** Decodes bytes that an entry keeps (user, host, schema, extra fields). Default: UTF-8. */
   decode?: (bytes: Uint8Array, start: number, end: number) => string;
+  /**
+   * The database of the last `use db;` before the first line fed (default ''). A reader of one byte
+   * range of a log passes a marker here and puts the real name in when it merges the ranges.
+   */
+  initialSchema?: string;
+  /**
+   * Called when an entry starts at `lineNo`, after the entry before it was completed; `rereading`
+   * while lines are read again after a literal that never closed. It may throw to stop the parse
+   * there (a range reader hands the rest of the log to the next range's reader).
+   */
+  onEntryStart?: (lineNo: number, rereading: boolean) => void;
 }
 
 /** Totals of a parse. */

@@ -3,6 +3,7 @@
  * exact query-time samples up to a limit per fingerprint, the latency histogram (1 % buckets)
  * beyond; at most `maxFingerprints` distinct fingerprints (later new ones are counted as overflow).
  */
+import { ExactSum } from './exactSum';
 import { HostTally } from './hostTally';
 import { decodeFingerprint, fingerprintInto, lastFingerprintBytes } from '../sql/fingerprint';
 import { entrySql, type SlowLogEntry } from './slowLogParser';
@@ -59,6 +60,128 @@ export interface SlowStatsOptions {
   exactSamples?: number;
   /** Window for `repeats` when timestamps have sub-second resolution (default 20 ms). */
   repeatWindowMs?: number;
+  /** The collector reads one byte range of a log, to be merged with the others' (toPart). */
+  partial?: boolean;
+}
+
+/** One fingerprint's state in a SlowStatsPart. */
+export interface SlowAccPart {
+  fingerprint: string; key: Uint8Array; admin: boolean; count: number;
+  qtSum: number[]; qtSq: number[]; qtMin: number; qtMax: number; ltSum: number[]; ltMax: number;
+  rsSum: number; rsMax: number; reSum: number; reSq: number[]; reMax: number; first: number; last: number;
+  example: string; exampleTime: number; exampleSchema: string;
+  samples: Float64Array | undefined; hist: Uint32Array | undefined;
+  curSec: number; curCount: number; peak: number; activeSeconds: number; firstSec: number; firstRun: number;
+  repeats: number; fullScan: number; filesort: number; tmpDisk: number;
+}
+
+/** What a partial collector counted on one range, as plain data that crosses threads. */
+export interface SlowStatsPart {
+  entries: number;
+  overflowEntries: number;
+  accs: SlowAccPart[];
+  /**
+   * Per connection: the executions of the range's first four on it that found no repeat within the
+   * range (`id` = index in accs, `prior` = executions before it in the range), and its last four (oldest first).
+   */
+  threads: { thread: number; pending: { id: number; time: number; window: number; prior: number }[]; ring: { id: number; time: number }[] }[];
+}
+
+/** The last four executions on one connection: fingerprint ids and times, `pos` the next slot. */
+interface Ring {
+  ids: Int32Array; times: Float64Array; pos: number;
+  /** Executions pushed so far (the ring is full from four). */
+  seen: number;
+  pending?: { id: number; time: number; window: number; prior: number }[];
+}
+
+function newRing(): Ring {
+  return { ids: new Int32Array(4).fill(-1), times: new Float64Array(4), pos: 0, seen: 0 };
+}
+
+function pushRing(r: Ring, id: number, t: number): void {
+  r.ids[r.pos] = id;
+  r.times[r.pos] = t;
+  r.pos = (r.pos + 1) & 3;
+  r.seen++;
+}
+
+/** Whether one of the `last` newest executions in the ring is `id` within `win` ms before `t` (or either time unknown). */
+function repeatsIn(r: Ring, id: number, t: number, win: number, last: number): boolean {
+  for (let j = 1; j <= last; j++) {
+    const k = (r.pos - j) & 3;
+    if (r.ids[k] === id) {
+      const dt = t - r.times[k];
+      // without timestamps the ring distance alone decides
+      if (t !== t || (dt >= 0 && dt <= win)) return true;
+    }
+  }
+  return false;
+}
+
+/** The ring's executions, oldest first. */
+function ringOrder(r: Ring): { id: number; time: number }[] {
+  const out: { id: number; time: number }[] = [];
+  for (let j = Math.min(4, r.seen); j >= 1; j--) {
+    const k = (r.pos - j) & 3;
+    out.push({ id: r.ids[k], time: r.times[k] });
+  }
+  return out;
+}
+
+function latin1(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode(...b.subarray(i, i + 4096));
+  return s;
+}
+
+/** Adds one range's figures of a fingerprint to the merged ones (ranges in the log's order). */
+function mergeAcc(a: Acc, p: SlowAccPart, exact: number, exampleSchema: string): void {
+  const n = a.count;
+  a.count += p.count;
+  a.qtSum.addSum(ExactSum.fromWire(p.qtSum));
+  a.qtSq.addSum(ExactSum.fromWire(p.qtSq));
+  if (p.qtMin < a.qtMin) a.qtMin = p.qtMin;
+  if (p.qtMax > a.qtMax) a.qtMax = p.qtMax;
+  a.ltSum.addSum(ExactSum.fromWire(p.ltSum)); if (p.ltMax > a.ltMax) a.ltMax = p.ltMax;
+  a.rsSum += p.rsSum; if (p.rsMax > a.rsMax) a.rsMax = p.rsMax;
+  a.reSum += p.reSum; a.reSq.addSum(ExactSum.fromWire(p.reSq)); if (p.reMax > a.reMax) a.reMax = p.reMax;
+  if (p.exampleTime > a.exampleTime) { a.exampleTime = p.exampleTime; a.example = p.example; a.exampleSchema = exampleSchema; }
+  if (!(p.first >= a.first)) a.first = p.first === p.first ? p.first : a.first;
+  if (!(p.last <= a.last)) a.last = p.last === p.last ? p.last : a.last;
+  // the executions per second: a run of one second may go on across the cut
+  if (p.activeSeconds > 0) {
+    if (a.activeSeconds > 0 && a.curSec === p.firstSec) {
+      const joined = a.curCount + p.firstRun;
+      a.activeSeconds += p.activeSeconds - 1;
+      if (joined > a.peak) a.peak = joined;
+      if (p.activeSeconds === 1) a.curCount = joined; else { a.curSec = p.curSec; a.curCount = p.curCount; }
+    } else {
+      a.activeSeconds += p.activeSeconds;
+      a.curSec = p.curSec;
+      a.curCount = p.curCount;
+    }
+    if (p.peak > a.peak) a.peak = p.peak;
+  }
+  a.repeats += p.repeats;
+  a.fullScan += p.fullScan; a.filesort += p.filesort; a.tmpDisk += p.tmpDisk;
+  // exact samples while the whole count fits, else the histogram of every value (as one reader's)
+  if (a.samples !== undefined && p.samples !== undefined && a.count <= exact) {
+    if (a.samples.length < a.count) {
+      const next = new Float64Array(Math.min(exact, Math.max(a.count, a.samples.length * 4)));
+      next.set(a.samples.subarray(0, n));
+      a.samples = next;
+    }
+    a.samples.set(p.samples, n);
+    return;
+  }
+  if (a.samples !== undefined) {
+    a.hist = new LatencyHistogram(LAYOUT);
+    for (let i = 0; i < n; i++) a.hist.add(a.samples[i]);
+    a.samples = undefined;
+  }
+  if (p.samples) for (const v of p.samples) a.hist!.add(v);
+  else a.hist!.addCounts(p.hist!);
 }
 
 /** Buckets 1 % wide, 1 µs … ~1.7e5 s (2,600 buckets). */
@@ -66,15 +189,18 @@ const LAYOUT = histogramLayout(1.01, 1.7e5);
 
 class Acc {
   count = 0;
-  qtSum = 0; qtSq = 0; qtMin = Infinity; qtMax = -Infinity;
-  ltSum = 0; ltMax = 0;
+  // why: sums of times kept exactly, so that the ranges of one log read on several threads sum to the same figures
+  readonly qtSum = new ExactSum(); readonly qtSq = new ExactSum(); qtMin = Infinity; qtMax = -Infinity;
+  readonly ltSum = new ExactSum(); ltMax = 0;
   rsSum = 0; rsMax = 0;
-  reSum = 0; reSq = 0; reMax = 0;
+  reSum = 0; readonly reSq = new ExactSum(); reMax = 0;
   first = NaN; last = NaN;
   example = ''; exampleTime = -1; exampleSchema = '';
   samples: Float64Array | undefined = new Float64Array(16);
   hist: LatencyHistogram | undefined;
   curSec = NaN; curCount = 0; peak = 0; activeSeconds = 0;
+  /** The first run of executions within one second (its second and count), for joining ranges read apart. */
+  firstSec = NaN; firstRun = 0;
   repeats = 0;
   fullScan = 0; filesort = 0; tmpDisk = 0;
   admin = false;
@@ -101,7 +227,11 @@ export class SlowStatsCollector {
   private readonly exact: number;
   private readonly window: number;
   /** Per connection: ring of the last 4 (fingerprint id, time). */
-  private readonly recent = new Map<number, { ids: Int32Array; times: Float64Array; pos: number }>();
+  private readonly recent = new Map<number, Ring>();
+  /** A collector of one range of a log (see toPart). */
+  private readonly partial: boolean;
+  /** Merged fingerprints by their bytes (absorb). */
+  private readonly byKey = new Map<string, Acc>();
   private readonly hosts = new HostTally<Acc>();
   /** Entries whose fingerprint was new after maxFingerprints was reached. */
   overflowEntries = 0;
@@ -111,6 +241,7 @@ export class SlowStatsCollector {
     this.maxFp = options.maxFingerprints ?? 50_000;
     this.exact = options.exactSamples ?? 1024;
     this.window = options.repeatWindowMs ?? 20;
+    this.partial = options.partial ?? false;
   }
 
   /** Adds one parsed entry (as handed out by SlowLogParser). */
@@ -121,13 +252,13 @@ export class SlowStatsCollector {
     if (this.hosts.active) this.hosts.add(a);
     const qt = e.queryTime;
     a.count++;
-    a.qtSum += qt;
-    a.qtSq += qt * qt;
+    a.qtSum.add(qt);
+    a.qtSq.add(qt * qt);
     if (qt < a.qtMin) a.qtMin = qt;
     if (qt > a.qtMax) a.qtMax = qt;
-    a.ltSum += e.lockTime; if (e.lockTime > a.ltMax) a.ltMax = e.lockTime;
+    a.ltSum.add(e.lockTime); if (e.lockTime > a.ltMax) a.ltMax = e.lockTime;
     a.rsSum += e.rowsSent; if (e.rowsSent > a.rsMax) a.rsMax = e.rowsSent;
-    a.reSum += e.rowsExamined; a.reSq += e.rowsExamined * e.rowsExamined; if (e.rowsExamined > a.reMax) a.reMax = e.rowsExamined;
+    a.reSum += e.rowsExamined; a.reSq.add(e.rowsExamined * e.rowsExamined); if (e.rowsExamined > a.reMax) a.reMax = e.rowsExamined;
     if (qt > a.exampleTime) {
       a.exampleTime = qt;
       a.example = entrySql(e);
@@ -145,6 +276,7 @@ export class SlowStatsCollector {
       if (sec === a.curSec) a.curCount++;
       else { a.curSec = sec; a.curCount = 1; a.activeSeconds++; }
       if (a.curCount > a.peak) a.peak = a.curCount;
+      if (a.activeSeconds === 1) { a.firstSec = sec; a.firstRun = a.curCount; }
     }
     if (e.threadId >= 0) this.repeat(a, e.threadId, t, e.preciseTime);
   }
@@ -238,20 +370,72 @@ export class SlowStatsCollector {
   private repeat(a: Acc, thread: number, t: number, precise: boolean): void {
     let r = this.recent.get(thread);
     if (r === undefined) {
-      r = { ids: new Int32Array(4).fill(-1), times: new Float64Array(4), pos: 0 };
+      r = newRing();
       this.recent.set(thread, r);
     }
     const win = precise ? this.window : 1000;
-    for (let k = 0; k < 4; k++) {
-      if (r.ids[k] === a.id) {
-        const dt = t - r.times[k];
-        // without timestamps the ring distance alone decides
-        if (t !== t || (dt >= 0 && dt <= win)) { a.repeats++; break; }
-      }
+    if (repeatsIn(r, a.id, t, win, 4)) a.repeats++;
+    else if (this.partial && r.seen < 4) {
+      // why: a range read apart does not know the executions before it on this connection; the merge looks there.
+      r.pending ??= [];
+      r.pending.push({ id: a.id, time: t, window: win, prior: r.seen });
     }
-    r.ids[r.pos] = a.id;
-    r.times[r.pos] = t;
-    r.pos = (r.pos + 1) & 3;
+    pushRing(r, a.id, t);
+  }
+
+  /**
+   * The state so far as plain data (SlowStatsPart), for the thread that merges the ranges of one
+   * log (see absorb). Built with `partial: true`, the collector keeps what the merge needs.
+   */
+  toPart(): SlowStatsPart {
+    const accs = this.accs.map((a): SlowAccPart => ({
+      fingerprint: a.fingerprint, key: a.key, admin: a.admin, count: a.count,
+      qtSum: a.qtSum.toWire(), qtSq: a.qtSq.toWire(), qtMin: a.qtMin, qtMax: a.qtMax, ltSum: a.ltSum.toWire(), ltMax: a.ltMax,
+      rsSum: a.rsSum, rsMax: a.rsMax, reSum: a.reSum, reSq: a.reSq.toWire(), reMax: a.reMax, first: a.first, last: a.last,
+      example: a.example, exampleTime: a.exampleTime, exampleSchema: a.exampleSchema,
+      samples: a.samples?.subarray(0, a.count), hist: a.hist?.countsView,
+      curSec: a.curSec, curCount: a.curCount, peak: a.peak, activeSeconds: a.activeSeconds, firstSec: a.firstSec, firstRun: a.firstRun,
+      repeats: a.repeats, fullScan: a.fullScan, filesort: a.filesort, tmpDisk: a.tmpDisk,
+    }));
+    const threads: SlowStatsPart['threads'] = [];
+    for (const [thread, r] of this.recent) threads.push({ thread, pending: r.pending ?? [], ring: ringOrder(r) });
+    return { entries: this.entries, overflowEntries: this.overflowEntries, accs, threads };
+  }
+
+  /**
+   * Adds what a partial collector with the same options counted on the next range of the same log
+   * (parts in the log's order, into a collector that read nothing itself). `schema` replaces
+   * `inheritedSchema` (the marker the range's parser started with) in the examples. The figures are
+   * one reader's over the whole log while `mergeIsExact()` holds.
+   */
+  absorb(part: SlowStatsPart, inheritedSchema: string, schema: string): void {
+    this.entries += part.entries;
+    this.overflowEntries += part.overflowEntries;
+    const merged: Acc[] = [];
+    for (const p of part.accs) {
+      const key = latin1(p.key);
+      let a = this.byKey.get(key);
+      if (!a) {
+        a = new Acc(this.accs.length, p.fingerprint, 0, p.key);
+        a.admin = p.admin;
+        this.accs.push(a);
+        this.byKey.set(key, a);
+      }
+      merged.push(a);
+      mergeAcc(a, p, this.exact, p.exampleSchema === inheritedSchema ? schema : p.exampleSchema);
+      if (this.hosts.active) this.hosts.addMany(a, p.count);
+    }
+    for (const t of part.threads) {
+      let r = this.recent.get(t.thread);
+      if (r === undefined) { r = newRing(); this.recent.set(t.thread, r); }
+      for (const p of t.pending) if (repeatsIn(r, merged[p.id].id, p.time, p.window, 4 - p.prior)) merged[p.id].repeats++;
+      for (const x of t.ring) pushRing(r, merged[x.id].id, x.time);
+    }
+  }
+
+  /** After absorb: false when a range or the whole passed maxFingerprints (the log is then read again by one reader). */
+  mergeIsExact(): boolean {
+    return this.overflowEntries === 0 && this.accs.length <= this.maxFp;
   }
 
   /** The statistics so far, in first-seen order. */
@@ -297,13 +481,15 @@ function tail(a: Acc): { p95: number; p95Range?: QuantileInterval } {
 
 function toStats(a: Acc): QueryStats {
   const n = a.count || 1;
+  const qt = a.qtSum.value();
+  const lt = a.ltSum.value();
   return {
     fingerprint: a.fingerprint,
     count: a.count,
-    queryTime: { total: a.qtSum, mean: a.qtSum / n, min: a.count ? a.qtMin : 0, max: a.count ? a.qtMax : 0, stddev: stddevOf(a.qtSum, a.qtSq, n), ...tail(a) },
-    lockTime: { total: a.ltSum, mean: a.ltSum / n, max: a.ltMax },
+    queryTime: { total: qt, mean: qt / n, min: a.count ? a.qtMin : 0, max: a.count ? a.qtMax : 0, stddev: stddevOf(qt, a.qtSq.value(), n), ...tail(a) },
+    lockTime: { total: lt, mean: lt / n, max: a.ltMax },
     rowsSent: { total: a.rsSum, mean: a.rsSum / n, max: a.rsMax },
-    rowsExamined: { total: a.reSum, mean: a.reSum / n, max: a.reMax, stddev: stddevOf(a.reSum, a.reSq, n) },
+    rowsExamined: { total: a.reSum, mean: a.reSum / n, max: a.reMax, stddev: stddevOf(a.reSum, a.reSq.value(), n) },
     examinedPerSent: a.rsSum > 0 ? a.reSum / a.rsSum : null,
     firstSeen: Number.isNaN(a.first) ? undefined : a.first,
     lastSeen: Number.isNaN(a.last) ? undefined : a.last,
