@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ExactSum } from '../../../src/core/logs/exactSum';
+
+function sumOf(xs: readonly number[]): number {
+  const s = new ExactSum();
+  for (const x of xs) s.add(x);
+  return s.value();
+}
+
+void test('the exact total, rounded once', () => {
+  assert.equal(sumOf(Array(10).fill(0.1)), 1);  // += gives 0.9999999999999999
+  assert.equal(sumOf([1e100, 1, -1e100]), 1);
+  assert.equal(sumOf([0.001, 0.002, 0.003]), 0.006);
+  assert.equal(sumOf([]), 0);
+  assert.equal(sumOf([1, Infinity, 2]), Infinity);
+  assert.ok(Number.isNaN(sumOf([Infinity, -Infinity])));
+  // a half-way case: 1 + 2^-53 + 2^-105 rounds up, which a sum of the two top partials alone would miss
+  assert.equal(sumOf([1, 2 ** -53, 2 ** -105]), 1 + 2 ** -52);
+});
+
+void test('any order of the terms, and any split into merged sums, gives the same total', () => {
+  let seed = 7;
+  const rnd = (): number => { seed = (seed * 1103515245 + 12345) >>> 0; return seed / 2 ** 32; };
+  const xs = Array.from({ length: 2000 }, () => Math.round(rnd() * 5000) / 1000 * (rnd() < 0.5 ? 1 : 1e-6));
+  const want = sumOf(xs);
+  for (let k = 0; k < 5; k++) {
+    const shuffled = [...xs].sort(() => rnd() - 0.5);
+    const cut = Math.floor(rnd() * xs.length);
+    const a = new ExactSum();
+    const b = new ExactSum();
+    shuffled.forEach((x, i) => (i < cut ? a : b).add(x));
+    const merged = ExactSum.fromWire(b.toWire());
+    merged.addSum(a);
+    assert.equal(merged.value(), want);
+    assert.equal(sumOf(shuffled), want);
+  }
+});
