@@ -10,6 +10,7 @@ import { isatty } from 'node:tty';
 import { LogSourceError, parseLogSource, type LogSource } from '../core/logs/logSource';
 import type { SshOptions } from '../db/sshTunnel';
 import { RemoteLogReader, type RemoteLogSource } from '../node/remoteLog';
+import type { RangePlan } from '../node/logRanges';
 import type { SourceRead } from '../node/logSources';
 import { isPiped, STDIN } from '../node/pipedLog';
 import type { CommandIo } from './command';
@@ -45,12 +46,12 @@ export interface LogSourceArgValues {
   threads?: string;
 }
 
-/** How one large local log is read (--threads): on that many threads, or on one. */
-export function rangesOf(values: LogSourceArgValues): { threads: number } | false | undefined {
-  if (values.threads === undefined) return undefined;
+/** How one large local log is read (--threads): on that many threads (this one among them), or on one. */
+export function rangesOf(values: LogSourceArgValues): RangePlan | false {
+  if (values.threads === undefined) return { here: true };
   const n = Number(values.threads);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--threads takes a positive integer (got "${values.threads}")`);
-  return n === 1 ? false : { threads: n };
+  return n === 1 ? false : { threads: n, here: true };
 }
 
 /**

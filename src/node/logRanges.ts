@@ -30,6 +30,11 @@ export interface RangePlan {
   threads?: number;
   /** Bytes per range (default: the file's size over the threads, at least MIN_RANGE_BYTES). */
   rangeBytes?: number;
+  /**
+   * This thread reads ranges too (one V8 heap fewer: less memory). For a command-line run; an
+   * editor's thread must stay free, so by default all ranges go to reading threads.
+   */
+  here?: boolean;
   maxLineBytes?: number;
   signal?: AbortSignal;
 }
@@ -70,7 +75,7 @@ export function readAccessRange(job: Extract<RangeJob, { kind: 'access' }>): Acc
     if (at >= end) return false;
     analyzer.line(b, s, e, n);
   }, {
-    maxLineBytes: job.maxLineBytes,
+    maxLineBytes: job.maxLineBytes, chunkBytes: chunkFor(job),
     onLongLine: (n, length, at) => {
       if (at >= end) return false;
       analyzer.tooLong(n, length);
@@ -79,6 +84,11 @@ export function readAccessRange(job: Extract<RangeJob, { kind: 'access' }>): Acc
   const part = analyzer.toPart();
   part.lines = r.lines;
   return { part, start: job.start, lines: r.lines, longLines: r.longLines, next: r.stoppedAt, unterminated: r.unterminatedLastLine };
+}
+
+/** Reads of 256 KiB, or less for a small range (the tests cut logs into ranges of a few bytes). */
+function chunkFor(job: RangeJob): number {
+  return Math.min(1 << 18, Math.max(1 << 12, job.end - job.start));
 }
 
 class HandOver extends Error {}
@@ -115,7 +125,7 @@ export function readSlowRange(job: Extract<RangeJob, { kind: 'slow' }>): SlowRan
       return;
     }
     parser.line(b, s, e, n);
-  }, { maxLineBytes: job.maxLineBytes, onLongLine: (n, length) => parser.skippedLine(n, length) });
+  }, { maxLineBytes: job.maxLineBytes, chunkBytes: chunkFor(job), onLongLine: (n, length) => parser.skippedLine(n, length) });
   const summary = stoppedAt >= 0 ? parser.handOver() : parser.end();
   summary.lines = 0; // why: lines are counted by the reads
   return {
@@ -159,7 +169,7 @@ export function rangeStarts(path: string, plan: RangePlan, timeHeader: boolean):
     const threads = plan.threads ?? availableParallelism();
     const each = plan.rangeBytes ?? Math.max(MIN_RANGE_BYTES, Math.ceil(size / Math.max(1, threads)));
     const starts = [0];
-    const buf = Buffer.allocUnsafe(1 << 16);
+    const buf = Buffer.allocUnsafe(1 << 12);
     for (let cut = each; cut < size; cut += each) {
       const at = nextStart(fd, buf, Math.max(cut, starts[starts.length - 1] + 1), size, timeHeader);
       if (at < 0) break;
@@ -198,8 +208,11 @@ function timeHeaderAt(fd: number, buf: Buffer, n: number, off: number, at: numbe
   return readSync(fd, b, 0, len, at) === len && b.equals(TIME_HEADER);
 }
 
-/** Runs the jobs on `threads` worker threads (0: here, in turn), results in the jobs' order. */
-async function runJobs<R>(jobs: RangeJob[], threads: number, signal: AbortSignal | undefined, local: (job: RangeJob) => R): Promise<R[]> {
+/**
+ * Runs the jobs on `threads` threads, results in the jobs' order: 0 runs them all here in turn; with
+ * `here`, this thread is one of them (one V8 heap fewer: the CLI's peak memory), else all are workers.
+ */
+async function runJobs<R>(jobs: RangeJob[], threads: number, here: boolean, signal: AbortSignal | undefined, local: (job: RangeJob) => R): Promise<R[]> {
   if (threads <= 0) return jobs.map(local);
   const script = rangeWorkerScript();
   if (!script) throw new Error('the range reader thread (logRangeWorker.js) is not built');
@@ -212,9 +225,10 @@ async function runJobs<R>(jobs: RangeJob[], threads: number, signal: AbortSignal
       let failed = false;
       const abort = (): void => { failed = true; reject(signal?.reason ?? new Error('aborted')); };
       signal?.addEventListener('abort', abort, { once: true });
+      const settle = (): void => { if (running === 0 && next >= jobs.length) { signal?.removeEventListener('abort', abort); resolve(); } };
       const start = (w: Worker): void => {
         if (failed) return;
-        if (next >= jobs.length) { if (running === 0) { signal?.removeEventListener('abort', abort); resolve(); } return; }
+        if (next >= jobs.length) { settle(); return; }
         const k = next++;
         running++;
         w.once('message', (m: { result?: R; error?: string }) => {
@@ -225,11 +239,17 @@ async function runJobs<R>(jobs: RangeJob[], threads: number, signal: AbortSignal
         });
         w.postMessage(jobs[k]);
       };
-      for (let i = 0; i < Math.min(threads, jobs.length); i++) {
+      for (let i = 0; i < Math.min(here ? threads - 1 : threads, jobs.length); i++) {
         const w = new Worker(script);
         workers.push(w);
         w.on('error', (err) => { failed = true; reject(err); });
         start(w);
+      }
+      if (here) {
+        try {
+          while (!failed && next < jobs.length) { const k = next++; out[k] = local(jobs[k]); }
+        } catch (err) { failed = true; reject(err); return; }
+        settle();
       }
     });
   } finally {
@@ -257,7 +277,7 @@ export async function readAccessInRanges(path: string, analyzer: AccessAnalyzer,
   // why: functions do not cross threads; the workers decode with Node's own decoders.
   const options = { ...analyzer.options };
   delete options.decode;
-  const results = await runJobs(jobsOf('access', path, starts, size, maxLineBytes, options), threadsOf(plan), plan.signal, (j) => readAccessRange(j as Extract<RangeJob, { kind: 'access' }>));
+  const results = await runJobs(jobsOf('access', path, starts, size, maxLineBytes, options), threadsOf(plan), plan.here ?? false, plan.signal, (j) => readAccessRange(j as Extract<RangeJob, { kind: 'access' }>));
   let lines = 0;
   let longLines = 0;
   for (const r of results) {
@@ -287,7 +307,7 @@ export async function readSlowInRanges(path: string, collector: SlowStatsCollect
   const { starts, size } = rangeStarts(path, plan, true);
   const maxLineBytes = plan.maxLineBytes ?? 16 << 20;
   const jobs = jobsOf('slow', path, starts, size, maxLineBytes, options) as Extract<RangeJob, { kind: 'slow' }>[];
-  const results = await runJobs(jobs, threadsOf(plan), plan.signal, (j) => readSlowRange(j as Extract<RangeJob, { kind: 'slow' }>));
+  const results = await runJobs(jobs, threadsOf(plan), plan.here ?? false, plan.signal, (j) => readSlowRange(j as Extract<RangeJob, { kind: 'slow' }>));
   const summaries: SlowLogParseSummary[] = [];
   let lines = 0;
   let longLines = 0;

@@ -82,14 +82,14 @@ void test('access log: the reading threads give the same report, and a merge pas
   writeFileSync(path, accessLog(2, 20000));
   const options: AccessAnalysisOptions = { format: 'ltsv', matchingGroups: ['^/api/user/[0-9]+$'] };
   const one = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: false });
-  const threaded = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: { threads: 2, rangeBytes: 100_000 } });
+  const threaded = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: { threads: 2, rangeBytes: 100_000, here: true } });
   assert.equal(JSON.stringify(threaded), JSON.stringify(one));
   // 10 endpoints kept: each range alone stays under the cap, together they pass it
   const capped: AccessAnalysisOptions = { format: 'ltsv', normalize: false, maxEndpoints: 10 };
   const direct = new AccessAnalyzer(capped);
-  assert.equal(await readAccessInRanges(path, direct, { threads: 0, rangeBytes: 300 }), undefined, 'not exact: read again by one reader');
+  assert.equal(await readAccessInRanges(path, direct, { threads: 0, rangeBytes: 50_000 }), undefined, 'not exact: read again by one reader');
   const oneCapped = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(capped), { ranges: false });
-  const rangedCapped = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(capped), { ranges: { threads: 0, rangeBytes: 300 } });
+  const rangedCapped = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(capped), { ranges: { threads: 0, rangeBytes: 50_000 } });
   assert.equal(JSON.stringify(rangedCapped), JSON.stringify(oneCapped));
   assert.ok(oneCapped.overflowRequests > 0);
 });
@@ -146,16 +146,16 @@ async function sameSlow(path: string, plans: RangePlan[], expectExact = true): P
 
 void test('slow log (MySQL 8): cuts inside entries and inside literals with forged headers merge exactly', async () => {
   const path = join(dir, 'slow-mysql.log');
-  writeFileSync(path, slowLog(3, 800, false));
-  await sameSlow(path, [{ threads: 0, rangeBytes: 53 }, { threads: 0, rangeBytes: 400 }, { threads: 0, rangeBytes: 5000 }]);
+  writeFileSync(path, slowLog(3, 400, false));
+  await sameSlow(path, [{ threads: 0, rangeBytes: 97 }, { threads: 0, rangeBytes: 5000 }]);
   // the forged `# Time:` lines inside literals are range starts that the range before reads through
-  const r = await readSlowInRanges(path, new SlowStatsCollector({}), {}, { threads: 0, rangeBytes: 53 });
+  const r = await readSlowInRanges(path, new SlowStatsCollector({}), {}, { threads: 0, rangeBytes: 97 });
   assert.ok(r && r.redone > 0, 'some ranges started at a forged header, and were read on by the range before');
 });
 
 void test('slow log (MariaDB): `# Time` only when the second changes, `use db;` carried across ranges', async () => {
   const path = join(dir, 'slow-mariadb.log');
-  writeFileSync(path, slowLog(4, 800, true));
+  writeFileSync(path, slowLog(4, 400, true));
   await sameSlow(path, [{ threads: 0, rangeBytes: 61 }, { threads: 0, rangeBytes: 700 }]);
 });
 
