@@ -5,7 +5,9 @@
  *     Markdown) put the log_format on the clipboard;
  *   - a cancelled import ticks nothing;
  *   - the connection coming up ticks "Connect"; importing an access log ticks the nginx step; importing
- *     a slow log ticks the slow-log step; comparing two runs ticks "Compare".
+ *     a slow log ticks the slow-log step; comparing two runs ticks "Compare";
+ *   - in a second workspace, every step done before the walkthrough was first opened (half of them
+ *     before a window reload) shows ticked when it opens.
  * Screenshots go to test-results/e2e/ (walkthrough-*.png; the session's page is shot when the test fails).
  */
 import { after, before, test } from 'node:test';
@@ -16,7 +18,7 @@ import type { Frame, Page } from 'playwright-core';
 import { startMariaDb, type MariaDbServer } from '../support/mariadb';
 import { SAMPLE_DB, sampleConnectionSettings, sampleSchemaFile } from '../../src/node/demo/sampleDatabase';
 import { SNIPPETS } from '../../src/extension/walkthrough/walkthroughSteps';
-import { openWorkbench, pickByLabel, pickRun, quickOpen, quickPickRows, runCommand, screenshot } from './support/workbench';
+import { openViewContainer, openWorkbench, pickByLabel, pickRun, quickOpen, quickPickRows, runCommand, screenshot } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { sampleAccessLog } from './endpointsLog';
@@ -24,12 +26,12 @@ import { writeSampleSlowLog } from './queriesSlowLog';
 
 let db: MariaDbServer | undefined;
 let session: EditorSession | undefined;
+let second: EditorSession | undefined;
 
-before(async () => {
-  db = await startMariaDb();
-  db.sql(`CREATE DATABASE ${SAMPLE_DB}`);
-  session = await openEditorSession({
-    name: 'walkthrough', settings: sampleConnectionSettings(db),
+/** A session on a fresh copy of the sample app with two access logs and a slow log to import. */
+function openSession(name: string): Promise<EditorSession> {
+  return openEditorSession({
+    name, settings: sampleConnectionSettings(db!),
     prepare: async (dir) => {
       db!.sql(readFileSync(sampleSchemaFile(dir), 'utf8'), SAMPLE_DB);
       mkdirSync(join(dir, 'logs'), { recursive: true });
@@ -38,10 +40,17 @@ before(async () => {
       await writeSampleSlowLog(dir);
     },
   });
+}
+
+before(async () => {
+  db = await startMariaDb();
+  db.sql(`CREATE DATABASE ${SAMPLE_DB}`);
+  session = await openSession('walkthrough');
 }, { timeout: 240_000 } as never);
 
 after(async () => {
   await session?.close();
+  await second?.close();
   await db?.stop();
 });
 
@@ -159,3 +168,41 @@ async function steps(page: Page): Promise<void> {
   await waitTicked(page, ['connect', 'nginxLog', 'slowLog', 'compareRuns']);
   await screenshot(page, 'walkthrough-done');
 }
+
+void test('walkthrough: steps done before it was first opened, half of them before a reload, show ticked', { timeout: 400_000 }, async () => {
+  await session?.close();
+  session = undefined;
+  second = await openSession('walkthrough-before');
+  const page = second.page;
+  const url = second.server.url();
+  await openWorkbench(page, url);
+  const runsPane = async () => (await openViewContainer(page, 'Query Insight')).locator('.pane', { has: page.locator('.pane-header', { hasText: /^Runs/ }) });
+
+  // connect and import an access log, without Get Started ever opened
+  await quickOpen(page, 'main.go');
+  await page.locator('.statusbar-item', { hasText: /MariaDB 10\.\d+/ }).first().waitFor({ timeout: 60_000 });
+  await importLog(page, 'Query Insight: Import access log', 'logs/access.log');
+  await (await runsPane()).locator('.monaco-list-row', { hasText: /access\.log/ }).first().waitFor({ timeout: 60_000 });
+
+  // a window reload, then the slow log, a second access log and the comparison
+  await page.reload();
+  await openWorkbench(page, url);
+  await quickOpen(page, 'main.go');
+  await importLog(page, 'Query Insight: Import slow query log', 'logs/slow.log');
+  const runs = await runsPane();
+  await runs.locator('.monaco-list-row', { hasText: /slow\.log/ }).first().waitFor({ timeout: 60_000 });
+  await importLog(page, 'Query Insight: Import access log', 'logs/access-round2.log');
+  await runs.locator('.monaco-list-row', { hasText: /access-round2\.log/ }).first().waitFor({ timeout: 60_000 });
+  await showCode(page);
+  await runCommand(page, 'Query Insight: Compare two runs');
+  await pickRun(page, 'logs/access.log');
+  await pickRun(page, 'access-round2');
+  await page.locator('.tabs-container .tab', { hasText: 'Query Insight Report' }).first().waitFor({ timeout: 30_000 });
+  await screenshot(page, 'walkthrough-before-work-done');
+
+  // Get Started, opened only now, shows the four steps done
+  await runCommand(page, 'Welcome: Open Walkthrough');
+  await quickPickRows(page).filter({ hasText: 'Get started with Query Insight' }).first().click();
+  await waitTicked(page, ['connect', 'nginxLog', 'slowLog', 'compareRuns']);
+  await screenshot(page, 'walkthrough-before-opened');
+});

@@ -2,8 +2,9 @@
  * The "Get started" walkthrough's side in the extension: the Copy buttons of its setup snippets, and
  * the context keys its steps complete on. Each key is set from what really happened — a connection
  * that came up, a run the store kept (an import that read something), a comparison shown — never
- * from a command merely being run, since each of those can fail or be cancelled. Keys are also set at
- * start-up from the stored runs, so a workspace that already has runs shows those steps done.
+ * from a command merely being run, since each of those can fail or be cancelled. Each key set is kept
+ * in the workspace state and set again at start-up (with those of the stored runs), so work done
+ * before a reload, or before Get Started was first opened, shows as done (see completionEventsOf).
  */
 import * as vscode from 'vscode';
 import type { RunInfo } from '../../core/report/runs';
@@ -13,6 +14,10 @@ import { snippetOf, WALKTHROUGH_CONTEXT } from './walkthroughSteps';
 
 type Key = (typeof WALKTHROUGH_CONTEXT)[keyof typeof WALKTHROUGH_CONTEXT];
 
+/** The workspace-state entry that keeps the keys already set (the steps done in this workspace). */
+const DONE_STATE = 'queryInsight.walkthrough.done';
+const KEYS = new Set<string>(Object.values(WALKTHROUGH_CONTEXT));
+
 export const walkthroughFeature: Feature = ({ context, services: deps }) => {
   const set = new Set<Key>();
   const done = (key: Key): void => {
@@ -20,7 +25,10 @@ export const walkthroughFeature: Feature = ({ context, services: deps }) => {
     set.add(key);
     // why: completion is recorded by VS Code once the key is true; it is never set back to false.
     void vscode.commands.executeCommand('setContext', key, true);
+    void context.workspaceState.update(DONE_STATE, [...set]);
   };
+  const kept = context.workspaceState.get<unknown>(DONE_STATE);
+  if (Array.isArray(kept)) for (const k of kept) if (typeof k === 'string' && KEYS.has(k)) done(k as Key);
   const fromRuns = (runs: readonly RunInfo[]): void => {
     if (runs.some((r) => r.kind === 'access')) done(WALKTHROUGH_CONTEXT.accessLogImported);
     if (runs.some((r) => r.kind === 'slow' && r.origin !== 'performance_schema')) done(WALKTHROUGH_CONTEXT.slowLogImported);

@@ -16,6 +16,21 @@ export const WALKTHROUGH_CONTEXT = {
   compared: 'queryInsight.walkthrough.compared',
 } as const;
 
+/** The Get Started editor pane's id, as the `activeEditor` context key names it. */
+export const GET_STARTED_EDITOR = 'gettingStartedPage';
+
+/**
+ * The completion events of a step that completes on `key`. why: VS Code (1.100) does not tick a step
+ * whose `onContext` expression is already true when it registers the walkthrough — which it does only
+ * once Get Started is first opened, after the user may have done the work — and never fires that event
+ * again in the session. Splitting the key on `activeEditor` makes one of the two expressions false at
+ * registration, whatever is open then; it becomes true at the next switch to or from Get Started.
+ * While the walkthrough is registered, the key turning true makes one of them true at once.
+ */
+export function completionEventsOf(key: string): string[] {
+  return [`onContext:${key} && activeEditor == '${GET_STARTED_EDITOR}'`, `onContext:${key} && activeEditor != '${GET_STARTED_EDITOR}'`];
+}
+
 export interface Snippet {
   /** What the confirmation names (`the nginx log_format`). */
   what: string;
