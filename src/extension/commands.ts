@@ -52,6 +52,8 @@ export const COMMANDS = {
   sortEndpoints: 'queryInsight.sortEndpoints',
   /** Endpoints view item / CodeLens: opens the endpoint's handler (hidden from the palette). */
   openEndpointHandler: 'queryInsight.openEndpointHandler',
+  /** Endpoint CodeLens: the endpoint's figures (count, times, percentiles, statuses) in the report's Run tab (hidden from the palette). */
+  showEndpointFigures: 'queryInsight.showEndpointFigures',
   /** Reads a MySQL / MariaDB slow query log (picker with recent logs, or a path argument) into the Queries view, CodeLenses and hovers. */
   importSlowLog: 'queryInsight.importSlowLog',
   /** Reloads the imported slow log on each change (importing one first when none is); shown while not watching. */
@@ -60,6 +62,8 @@ export const COMMANDS = {
   stopWatchingSlowLog: 'queryInsight.stopWatchingSlowLog',
   /** Reads the access and slow logs of every box of queryInsight.boxes over SSH into one run each (Endpoints and Queries views). */
   importFromBoxes: 'queryInsight.importFromBoxes',
+  /** Writes queryInsight.boxes from the hosts of ~/.ssh/config the user picks and the log paths asked once. */
+  setUpBoxes: 'queryInsight.setUpBoxes',
   /** Follows the boxes' logs (polled over SSH; importing them first when not yet); shown while not watching. */
   watchBoxes: 'queryInsight.watchBoxes',
   /** Ends following the boxes' logs; shown while watching, in place of Watch. */
@@ -112,6 +116,8 @@ export const COMMAND_TITLES: Record<CommandId, string> = {
   [COMMANDS.stopWatchingAccessLog]: 'Stop watching the access log',
   [COMMANDS.sortEndpoints]: 'Sort endpoints by…',
   [COMMANDS.openEndpointHandler]: 'Open the endpoint\'s handler',
+  [COMMANDS.showEndpointFigures]: 'Show the endpoint\'s figures in the report',
+  [COMMANDS.setUpBoxes]: 'Set up boxes…',
   [COMMANDS.importSlowLog]: 'Import slow query log',
   [COMMANDS.watchSlowLog]: 'Watch the slow query log',
   [COMMANDS.stopWatchingSlowLog]: 'Stop watching the slow query log',

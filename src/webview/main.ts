@@ -76,7 +76,7 @@ function apply(m: HostMessage): void {
       if (state.afterId && !m.runs.some((r) => r.id === state.afterId)) state.afterId = undefined;
       if (state.run && !m.runs.some((r) => r.id === state.run!.id)) state.run = undefined;
       break;
-    case 'run': state.run = m.run; state.tab = 'run'; state.notice = undefined; break;
+    case 'run': state.run = m.run; state.endpoint = m.endpoint; state.tab = 'run'; state.notice = undefined; break;
     case 'findings': state.findings = m.summary; break;
     case 'trend': state.trend = m.trend; break;
     case 'comparison':

@@ -25,6 +25,8 @@ export interface PageState {
   tab: Tab;
   runs: RunInfo[];
   run?: Run;
+  /** The endpoint whose figures the Run tab opens on (the endpoint CodeLens). */
+  endpoint?: { method: string; uri: string };
   findings?: FindingsSummary;
   comparison?: Comparison;
   /** The recorded rounds' score and top endpoints by commit. */
@@ -92,6 +94,28 @@ function summaryLine(run: Run): VNode {
   return h('p', { class: 'summary', id: 'run-summary' }, `${run.source} · ${new Date(run.createdAt).toLocaleString()} · ${parts.join(' · ')}`);
 }
 
+/** One endpoint's figures as a table, above the charts: what its CodeLens summarises, in full. */
+export function endpointFigures(run: Run, which: { method: string; uri: string } | undefined): VNode[] {
+  if (!which) return [];
+  const name = `${which.method} ${which.uri}`;
+  const e = run.endpoints?.find((x) => x.method === which.method && x.uri === which.uri);
+  if (!e) return [h('p', { class: 'empty', id: 'endpoint-figures' }, `${name} is not among the ${formatCount(run.endpoints?.length ?? 0)} endpoints this run kept.`)];
+  const share = run.summary.totalTime > 0 ? ` (${(100 * e.sum / run.summary.totalTime).toFixed(1)} % of all time)` : '';
+  const rows: [string, string][] = [
+    ['requests', formatCount(e.count)],
+    ['total', `${secs(e.sum)}${share}`],
+    ['mean', `${secs(e.avg)}${e.stddev !== undefined ? ` (stddev ${secs(e.stddev)})` : ''}`],
+    ['min / max', `${secs(e.min)} / ${secs(e.max)}`],
+    ['p50 / p90 / p95 / p99', [e.p50, e.p90, e.p95, e.p99].map(secs).join(' / ')],
+    ['2xx / 3xx / 4xx / 5xx', [e.s2xx, e.s3xx, e.s4xx, e.s5xx].map(formatCount).join(' / ')],
+    ...(e.s499 ? [['client aborts (499)', formatCount(e.s499)] as [string, string]] : []),
+    ...(e.handler ? [['handler', `${e.handler.file}:${e.handler.line}`] as [string, string]] : []),
+  ];
+  return [h('section', { class: 'endpoint-figures', id: 'endpoint-figures', 'aria-label': `Figures of ${name}` },
+    h('h3', {}, name),
+    h('table', { class: 'compare' }, h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', { class: 'num' }, v))))))];
+}
+
 function accessCharts(run: Run): VNode[] {
   const eps = [...(run.endpoints ?? [])].sort((a, b) => b.sum - a.sum).slice(0, CHART_ROWS);
   const bars: BarRow[] = eps.map((e) => ({
@@ -135,7 +159,7 @@ function unusedIndexTable(run: Run): VNode[] {
 function runTab(s: PageState, a: Actions): VNode {
   const picker = runPicker('run-pick', 'Run', s.runs, s.run?.id, (id) => a.showRun(id));
   if (!s.run) return h('div', {}, picker, h('p', { class: 'empty' }, s.runs.length ? 'Choose a run to see where its time goes.' : 'No runs yet: import an access log or a slow log (each import is kept as a run).'));
-  return h('div', {}, picker, summaryLine(s.run), ...(s.run.kind === 'access' ? accessCharts(s.run) : slowCharts(s.run)));
+  return h('div', {}, picker, summaryLine(s.run), ...(s.run.kind === 'access' ? [...endpointFigures(s.run, s.endpoint), ...accessCharts(s.run)] : slowCharts(s.run)));
 }
 
 function planTab(s: PageState, a: Actions): VNode {

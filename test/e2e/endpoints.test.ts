@@ -2,18 +2,19 @@
  * What a user sees after a benchmark: the packaged extension in code-server on the sample app with
  * its access log; "Query Insight: Import access log" offers the workspace's log, the Endpoints view
  * ranks the endpoints by total time, the handler in main.go shows its CodeLens, and clicking an
- * endpoint opens its handler at its line. Before that, the picker lists only access logs (a slow log
+ * endpoint opens its handler at its line; a click on the lens opens the report on the endpoint's
+ * figures; a lens names client aborts; the picker gives the log's size in KB. Before that, the picker lists only access logs (a slow log
  * and an empty file sit under "Other file…"), and picking the slow log imports nothing: no run, the
  * views as they were, one line saying why.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
   cursorPosition, filterQuickPick, goToLine, openViewContainer, openWorkbench, quickOpen, quickPickItems, quickPickRows,
-  runCommand, screenshot,
+  runCommand, screenshot, webviewFrame,
 } from './support/workbench';
 import { openEditorSession, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
@@ -103,6 +104,9 @@ async function steps(page: Page): Promise<void> {
   await quickPickRows(page).filter({ hasText: 'access.log' }).first().waitFor({ timeout: 30_000 });
   const offered = await quickPickItems(page);
   assert.ok(offered.some((i) => i.label === 'logs/access.log' && /in the workspace/.test(i.description)), JSON.stringify(offered));
+  // the log's size in a unit that shows it: tens of KB, not "0.0 MB"
+  const size = /· ([\d.,]+ (?:B|KB|MB))$/.exec(offered.find((i) => i.label === 'logs/access.log')!.description)?.[1];
+  assert.match(size ?? '', /^\d+(\.\d)? KB$/, `the size of a ${statSync(join(session!.dir, 'logs', 'access.log')).size}-byte log: ${size}`);
   assert.ok(offered.some((i) => /Browse/.test(i.label)));
   await filterQuickPick(page, 'logs/access.log');
   await waitUntil(async () => (await quickPickItems(page)).filter((i) => i.label === 'logs/access.log').length === 1, 'the log in the picker');
@@ -125,6 +129,27 @@ async function steps(page: Page): Promise<void> {
   assert.equal((await lens.innerText()).replace(/\u00a0/g, ' ').trim(), 'GET /posts/{id} · 300 req · 15.0 s total · p99 70.0 ms');
   await screenshot(page, 'endpoints-codelens');
   await readmeShot(page, 'endpoints-codelens');
+
+  // a click on the lens opens the report beside the code, on that endpoint's figures
+  await lens.locator('a', { hasText: 'GET /posts/{id}' }).first().click();
+  const report = await webviewFrame(page, '#endpoint-figures');
+  const figures = report.locator('#endpoint-figures');
+  await figures.locator('h3', { hasText: 'GET /posts/{id}' }).waitFor({ timeout: 30_000 });
+  const figureText = (await figures.innerText()).replace(/\s+/g, ' ');
+  assert.match(figureText, /requests 300\b/);
+  assert.match(figureText, /total 15\.0+ s/);
+  assert.match(figureText, /p50 \/ p90 \/ p95 \/ p99 /);
+  assert.equal(await report.locator('#tab-run').getAttribute('aria-selected'), 'true');
+  await screenshot(page, 'endpoints-codelens-report');
+  await page.locator('.tabs-container .tab', { hasText: 'Query Insight Report' }).first().click();
+  await page.keyboard.press('Control+W');
+  await page.keyboard.press('Control+1');
+
+  // the lens of an endpoint with client aborts names them: "1 client abort (499)"
+  await goToLine(page, 137);
+  const comment = page.locator('.monaco-editor .codelens-decoration', { hasText: 'POST /comment' }).first();
+  await comment.waitFor({ timeout: 30_000 });
+  assert.match((await comment.innerText()).replace(/\u00a0/g, ' ').trim(), /^POST \/comment · 50 req · .* · 5xx 2 · 1 client abort \(499\)$/);
 
   // clicking an endpoint opens its handler: close the editor first, then click GET /@{accountName}
   await runCommand(page, 'View: Close All Editors');

@@ -17,6 +17,8 @@ export interface SampleEndpoint {
   times: number[];
   /** Every n-th request fails with 500 (0: none). */
   errorEvery?: number;
+  /** Every n-th request is closed by the client before the answer: nginx writes 499 (0: none). */
+  abortEvery?: number;
 }
 
 export const SAMPLE_ENDPOINTS: SampleEndpoint[] = [
@@ -24,7 +26,7 @@ export const SAMPLE_ENDPOINTS: SampleEndpoint[] = [
   { method: 'GET', pattern: '/', path: () => '/', count: 100, times: [80, 100, 120] },
   { method: 'GET', pattern: '/@{accountName}', path: (i) => `/@user${i % 40}`, count: 80, times: [60, 75, 90] },
   { method: 'POST', pattern: '/initialize', path: () => '/initialize', count: 1, times: [2000] },
-  { method: 'POST', pattern: '/comment', path: () => '/comment', count: 50, times: [10, 20, 30], errorEvery: 17 },
+  { method: 'POST', pattern: '/comment', path: () => '/comment', count: 50, times: [10, 20, 30], errorEvery: 17, abortEvery: 30 },
   { method: 'GET', pattern: '/css/*.css', path: (i) => `/css/style${i % 2}.css`, count: 200, times: [1] },
 ];
 
@@ -40,7 +42,8 @@ export function sampleAccessLog(startMs = Date.UTC(2024, 4, 1, 12, 0, 0)): strin
       next[k]++;
       left--;
       const ms = e.times[i % e.times.length];
-      const status = e.errorEvery && (i + 1) % e.errorEvery === 0 ? 500 : e.method === 'POST' && e.pattern === '/comment' ? 302 : 200;
+      const status = e.errorEvery && (i + 1) % e.errorEvery === 0 ? 500 : e.abortEvery && (i + 1) % e.abortEvery === 0 ? 499
+        : e.method === 'POST' && e.pattern === '/comment' ? 302 : 200;
       t += 3;
       lines.push([
         `time:${new Date(t).toISOString()}`, 'host:127.0.0.1', 'forwardedfor:-', 'req:-', `method:${e.method}`, `uri:${e.path(i)}`,

@@ -36,3 +36,16 @@ export function formatWhole(n: number): string {
 export function formatCompact(n: number): string {
   return Number.isFinite(n) ? (compact ??= new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 })).format(n + 0) : '–';
 }
+
+const SIZE_UNITS = ['KB', 'MB', 'GB', 'TB'];
+
+/** A file size in the unit that keeps it readable: `512 B`, `30.1 KB`, `1.2 MB`, `3.4 GB` (1 KB = 1,024 bytes); `–` when not a size. */
+export function formatSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '–';
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  let v = bytes / 1024;
+  let u = 0;
+  // why: 1023.96 KB would round to "1024.0 KB"; the next unit reads better from there.
+  while (v >= 1023.95 && u < SIZE_UNITS.length - 1) { v /= 1024; u++; }
+  return `${formatCount(Number(v.toFixed(1)))} ${SIZE_UNITS[u]}`;
+}

@@ -20,7 +20,8 @@ export type ProfileView = Pick<ProfileReport, 'totalSeconds' | 'handlerSeconds' 
 export type HostMessage =
   | { type: 'profile'; profile: ProfileView; endpoint?: string }
   | { type: 'runs'; runs: RunInfo[] }
-  | { type: 'run'; run: Run }
+  /** `endpoint`: open the run on that endpoint's figures (the endpoint CodeLens). */
+  | { type: 'run'; run: Run; endpoint?: { method: string; uri: string } }
   | { type: 'findings'; summary: FindingsSummary }
   | { type: 'comparison'; comparison: Comparison }
   | { type: 'trend'; trend: Trend }

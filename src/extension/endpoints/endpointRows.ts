@@ -63,11 +63,11 @@ export function endpointDescription(e: EndpointStats, sort: EndpointSort = 'tota
   return parts.join(' · ');
 }
 
-/** The CodeLens over a route handler: "GET /items/:id · 1,234 req · 56.7 s total · p99 320 ms · 5xx 3". */
+/** The CodeLens over a route handler: "GET /items/:id · 1,234 req · 56.7 s total · p99 320 ms · 5xx 3 · 2 client aborts (499)". */
 export function codeLensTitle(e: EndpointStats): string {
   const parts = [endpointLabel(e), `${formatCount(e.count)} req`, `${formatDuration(e.sum)} total`, `p99 ${formatDuration(e.p99)}`];
   if (e.s5xx) parts.push(`5xx ${formatCount(e.s5xx)}`);
-  if (e.s499) parts.push(`499 ${formatCount(e.s499)}`);
+  if (e.s499) parts.push(`${formatCount(e.s499)} client abort${e.s499 === 1 ? '' : 's'} (499)`);
   return parts.join(' · ');
 }
 

@@ -229,6 +229,21 @@ export class EndpointsService implements vscode.Disposable {
     return true;
   }
 
+  /**
+   * The CodeLens's click: the run of the imported log (its latest import) in the report, opened on
+   * this endpoint's figures; false when the run is gone or the endpoint is not among its kept rows.
+   */
+  async showFigures(e?: { method: string; uri: string }): Promise<boolean> {
+    if (!e || typeof e.method !== 'string' || typeof e.uri !== 'string') return false;
+    const { store, panel } = this.deps.report;
+    const run = store.list().find((r) => r.kind === 'access' && r.source === this.model.source);
+    if (!run) {
+      void vscode.window.showInformationMessage(`Query Insight: no run of ${this.model.source || 'the access log'} is kept; import it again to see ${e.method} ${e.uri} in the report.`);
+      return false;
+    }
+    return panel.showRun(run.id, { endpoint: { method: e.method, uri: e.uri } });
+  }
+
   dispose(): void {
     this.watcher?.dispose();
     this.loading?.cancel();
@@ -247,5 +262,6 @@ export const endpointsFeature: Feature = ({ context, services }) => {
     command(logger, COMMANDS.stopWatchingAccessLog, 'could not stop watching the access log', () => endpoints.stopWatch()),
     command(logger, COMMANDS.sortEndpoints, 'could not sort the endpoints', (arg?: EndpointSort) => endpoints.sort(arg)),
     command(logger, COMMANDS.openEndpointHandler, 'could not open the handler', (e?: { method: string; uri: string }) => endpoints.openHandler(e)),
+    command(logger, COMMANDS.showEndpointFigures, 'could not show the endpoint in the report', (e?: { method: string; uri: string }) => endpoints.showFigures(e)),
   );
 };

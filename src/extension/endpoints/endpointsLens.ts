@@ -1,5 +1,6 @@
 /** CodeLens above each route handler with its endpoint's figures from the imported access log. */
 import * as vscode from 'vscode';
+import { COMMANDS } from '../commands';
 import { cpuCodeLenses } from '../profile/profileLens';
 import { relativePath } from '../siteIndex';
 import { codeLensTitle, lensesForFile } from './endpointRows';
@@ -21,8 +22,10 @@ export class EndpointsCodeLens implements vscode.CodeLensProvider, vscode.Dispos
     if (!report) return cpu;
     return cpu.concat(lensesForFile(file, this.model.routes(), report.endpoints).map(({ endpoint, line }) => {
       const at = new vscode.Range(line, 0, line, 0);
-      // why: a lens with an empty command id shows its title as plain text; the figures need no action.
-      return new vscode.CodeLens(at, { title: codeLensTitle(endpoint), command: '', tooltip: `From ${this.model.source}` });
+      return new vscode.CodeLens(at, {
+        title: codeLensTitle(endpoint), command: COMMANDS.showEndpointFigures, arguments: [{ method: endpoint.method, uri: endpoint.uri }],
+        tooltip: `From ${this.model.source}: click for all its figures in the report`,
+      });
     }));
   }
 

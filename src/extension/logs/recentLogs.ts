@@ -6,6 +6,7 @@
  * the file dialog. Both log imports use it, each under its own key.
  */
 import { existsSync, statSync } from 'node:fs';
+import { formatSize } from '../../core/format/numbers';
 import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import { describeLogKind, type FileKind } from '../../core/logs/nothingRead';
@@ -70,7 +71,7 @@ export async function pickLogFile(recent: RecentLogs, opts: PickLogOptions): Pro
     let size = '';
     let kind: FileKind = 'unknown';
     try {
-      size = `${(statSync(path).size / 1048576).toFixed(1)} MB`;
+      size = formatSize(statSync(path).size);
       kind = sniffLogFile(path).kind;
     } catch { /* unreadable: offered among the others; the import reports the error */ }
     const item = { label: logSourceName(path), path };

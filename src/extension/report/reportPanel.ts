@@ -123,11 +123,13 @@ export class ReportPanel implements vscode.Disposable {
     }
   }
 
-  /** Shows one run's charts. */
-  async showRun(id: string): Promise<void> {
+  /** Shows one run's charts; `focus.endpoint` opens them on that endpoint's figures. Returns whether the endpoint is among the run's rows. */
+  async showRun(id: string, focus: { endpoint?: { method: string; uri: string } } = {}): Promise<boolean> {
     const run = await this.store.get(id);
     this.show();
-    this.post({ type: 'run', run });
+    const e = focus.endpoint;
+    this.post({ type: 'run', run, ...(e ? { endpoint: { method: e.method, uri: e.uri } } : {}) });
+    return !e || !!run.endpoints?.some((x) => x.method === e.method && x.uri === e.uri);
   }
 
   /** Compares two stored runs and shows the comparison; returns the message the page was given. */

@@ -1,7 +1,7 @@
 /** The one number formatter: grouped thousands, one decimal at most, compact sizes, no "-0" or "NaN". */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatCompact, formatCount, formatWhole } from '../../../src/core/format/numbers';
+import { formatCompact, formatCount, formatSize, formatWhole } from '../../../src/core/format/numbers';
 import { formatDelta } from '../../../src/core/report/compare';
 import { renderRows } from '../../../src/cli/output';
 
@@ -47,4 +47,10 @@ void test('the same number reads the same in the compare figures and the CLI tab
   assert.match(renderRows(rows, cols, 'md'), /\| 33,348 \|/);
   assert.equal(renderRows(rows, cols, 'csv'), 'COUNT\n33348\n');
   assert.equal(renderRows(rows, cols, 'tsv'), 'COUNT\n33348\n');
+});
+
+void test('file sizes in a readable unit: a 30 KB log is not "0.0 MB"', () => {
+  assert.deepEqual([0, 512, 1024, 30_822, 1_048_576, 1_289_748, 5_368_709_120, 1_048_575].map(formatSize),
+    ['0 B', '512 B', '1 KB', '30.1 KB', '1 MB', '1.2 MB', '5 GB', '1 MB']);
+  assert.equal(formatSize(Number.NaN), '–');
 });

@@ -54,6 +54,9 @@ void test('labels: durations, counts, the CodeLens title of the issue', () => {
   const health = report().find((e) => e.uri === '/health')!;
   assert.equal(codeLensTitle(health), 'GET /health · 2,000 req · 2.00 s total · p99 1.0 ms');
   assert.match(endpointDescription(report().find((e) => e.uri === '/slow')!, 'errors'), /4xx 2$/);
+  // a 499 is named for what it is: the client gave up before the answer
+  assert.equal(codeLensTitle({ ...health, s499: 1 }), 'GET /health · 2,000 req · 2.00 s total · p99 1.0 ms · 1 client abort (499)');
+  assert.match(codeLensTitle({ ...health, s499: 12 }), / · 12 client aborts \(499\)$/);
 });
 
 void test('tooltip: full figures, share of the total, and the handler or why there is none', () => {
