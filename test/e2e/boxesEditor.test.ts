@@ -4,6 +4,8 @@
  * gzipped) and a third whose log does not exist. *Import from boxes* gives one run: the Endpoints
  * view's counts are the sums over both boxes, a row's tooltip splits it per box, the box that failed
  * is named in a warning while the others were imported, and the Runs view holds one access run.
+ * *Set up boxes* offers the hosts of ~/.ssh/config and writes the workspace setting; when its only
+ * box fails, the warning says nothing was imported.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +15,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { startSshd, type SshdServer } from '../support/sshd';
-import { openViewContainer, openWorkbench, quickOpen, runCommand, screenshot } from './support/workbench';
+import { openViewContainer, openWorkbench, quickOpen, quickPickRows, runCommand, screenshot } from './support/workbench';
 import { openEditorSession, withFailureShot, type EditorSession } from './support/editorSession';
 import { waitUntil } from './support/wait';
 import { SAMPLE_ENDPOINTS, sampleAccessLog } from './endpointsLog';
@@ -114,5 +116,40 @@ void test('Import from boxes: one run whose Endpoints counts are the sums over t
     // one access run, named after the boxes
     const runsPane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: /^Runs/ }) });
     await waitUntil(async () => (await runsPane.locator('.monaco-list-row', { hasText: /boxes isu1, isu2, isu3/ }).count()) === 1, 'one run from the boxes', 30_000);
+  });
+});
+
+void test('Set up boxes proposes the hosts of ~/.ssh/config and writes the workspace setting; when every box fails, the warning says nothing was imported', { timeout: 300_000 }, async () => {
+  await withFailureShot(session!.page, 'boxes-setup-failure', async (page) => {
+    await runCommand(page, 'Query Insight: Set up boxes…');
+    const row = quickPickRows(page).filter({ hasText: /^isu2/ }).first();
+    await row.waitFor({ timeout: 30_000 });
+    assert.match((await row.innerText()).replace(/\u00a0/g, ' '), /from ~\/\.ssh\/config/);
+    await row.click();
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row[aria-checked="true"]', { hasText: /^isu2/ }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    // the access log asked once, with the usual place proposed: a path that is not on the box; no slow log
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await waitUntil(async () => (await input.inputValue()) === '/var/log/nginx/access.log', 'the access log path proposed');
+    await input.fill(join(scratch!, 'gone-access.log'));
+    await page.keyboard.press('Enter');
+    await waitUntil(async () => (await input.inputValue()) === '/var/log/mysql/mysql-slow.log', 'the slow log path proposed');
+    await input.fill('');
+    await page.keyboard.press('Enter');
+    const settingsFile = join(session!.dir, '.vscode', 'settings.json');
+    await waitUntil(() => { try { return /"isu2"/.test(readFileSync(settingsFile, 'utf8')); } catch { return false; } }, 'the box in the workspace settings', 30_000);
+    const written = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(written['queryInsight.boxes'], [{ name: 'isu2', ssh: 'isu2', accessLog: join(scratch!, 'gone-access.log') }]);
+    await screenshot(page, 'boxes-set-up');
+
+    // the only box fails: the warning names it and says nothing was imported, not "the other boxes were imported"
+    await runCommand(page, 'Query Insight: Import from boxes');
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /gone-access\.log/ }).first();
+    await toast.waitFor({ timeout: 90_000 });
+    const warning = (await toast.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(warning, /isu2: cannot read .*gone-access\.log/);
+    assert.match(warning, /No box could be read: nothing was imported\./);
+    assert.doesNotMatch(warning, /other boxes/);
+    await screenshot(page, 'boxes-all-failed');
   });
 });

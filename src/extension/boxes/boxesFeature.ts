@@ -19,7 +19,10 @@ import { command, type Feature } from '../feature';
 import { formatCount } from '../endpoints/endpointRows';
 import type { Services } from '../extension';
 import { editorBoxLogin } from './boxLogin';
-import { parseBoxes, type Box, type BoxSource } from './boxesConfig';
+import { parseBoxes, parseSshTarget, type Box, type BoxSource } from './boxesConfig';
+import { homedir } from 'node:os';
+import { readSshConfigFiles } from '../../node/ssh/sshLogin';
+import { sshConfigHosts } from '../../node/ssh/sshConfig';
 import { BoxesAccessRun, BoxesSlowRun, type BoxesReadOptions, type RefreshMode } from './boxesRun';
 
 const WATCHING_CONTEXT = 'queryInsight.boxesWatching';
@@ -67,7 +70,9 @@ class Boxes implements vscode.Disposable {
     const boxes = this.readBoxes();
     if (boxes.length === 0) {
       const open = 'Open Settings';
-      const c = await vscode.window.showInformationMessage('Query Insight: no box to read. List your servers in queryInsight.boxes (name, ssh, accessLog, slowLog).', open);
+      const setUp = 'Set up boxes…';
+      const c = await vscode.window.showInformationMessage('Query Insight: no box to read. Set them up from ~/.ssh/config, or list your servers in queryInsight.boxes (name, ssh, accessLog, slowLog).', setUp, open);
+      if (c === setUp) await vscode.commands.executeCommand(COMMANDS.setUpBoxes);
       if (c === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'queryInsight.boxes');
       return undefined;
     }
@@ -175,14 +180,18 @@ class Boxes implements vscode.Disposable {
   private tellOutcome(r: BoxesImportResult): void {
     const log = this.services.logger;
     const parts: string[] = [];
-    if (r.access) parts.push(`${formatCount(r.access.requests)} requests (${Object.entries(r.access.hosts).map(([h, n]) => `${h} ${formatCount(n)} lines`).join(', ')})`);
-    if (r.slow) parts.push(`${formatCount(r.slow.statements)} slow-log statements (${Object.entries(r.slow.hosts).map(([h, n]) => `${h} ${formatCount(n)} lines`).join(', ')})`);
+    if (r.access?.requests) parts.push(`${formatCount(r.access.requests)} requests (${Object.entries(r.access.hosts).map(([h, n]) => `${h} ${formatCount(n)} lines`).join(', ')})`);
+    if (r.slow?.statements) parts.push(`${formatCount(r.slow.statements)} slow-log statements (${Object.entries(r.slow.hosts).map(([h, n]) => `${h} ${formatCount(n)} lines`).join(', ')})`);
     log.info(`boxes: ${parts.join('; ') || 'nothing read'}`);
     for (const f of r.failed) log.error(f);
     if (r.failed.length) {
-      void vscode.window.showWarningMessage(`Query Insight: ${r.failed[0]}${r.failed.length > 1 ? ` (and ${r.failed.length - 1} more, see the log)` : ''}. `
-        + (parts.length ? 'The other boxes were imported.' : 'Nothing was imported.'), 'Show Log').then((c) => { if (c) log.show(); });
-    } else if (!parts.length || (!r.access?.requests && !r.slow?.statements)) {
+      // why: "the other boxes were imported" only when another box gave something; when none did, say so.
+      const failedBoxes = new Set(r.failed.map((f) => f.split(':')[0]));
+      const outcome = parts.length ? 'The other boxes were imported.'
+        : failedBoxes.size >= r.boxes.length ? `No box could be read: nothing was imported.` : 'Nothing was imported.';
+      void vscode.window.showWarningMessage(`Query Insight: ${r.failed[0]}${r.failed.length > 1 ? ` (and ${r.failed.length - 1} more, see the log)` : ''}. ${outcome}`, 'Show Log')
+        .then((c) => { if (c) log.show(); });
+    } else if (!parts.length) {
       void vscode.window.showWarningMessage('Query Insight: the boxes\' logs hold no request and no slow-log statement.', 'Show Log').then((c) => { if (c) log.show(); });
     }
   }
@@ -245,6 +254,56 @@ class Boxes implements vscode.Disposable {
   }
 }
 
+/**
+ * *Set up boxes*: the hosts of ~/.ssh/config offered to pick, the log paths asked once (the usual
+ * places proposed), the boxes written to the workspace's `queryInsight.boxes`; then Import is offered.
+ * Returns the boxes written.
+ */
+async function setUpBoxes(): Promise<{ name: string; ssh: string; accessLog?: string; slowLog?: string }[] | undefined> {
+  const home = process.env.HOME || homedir();
+  const hosts = sshConfigHosts(readSshConfigFiles(home).files);
+  const current = vscode.workspace.getConfiguration('queryInsight').get<unknown>('boxes');
+  const had = new Set(Array.isArray(current) ? current.map((b: { ssh?: unknown }) => (typeof b?.ssh === 'string' ? b.ssh : '')) : []);
+  const other = { label: '$(add) Another host…', description: '[user@]host[:port]', other: true };
+  const picked = await vscode.window.showQuickPick([
+    ...hosts.map((h) => ({ label: h, description: 'from ~/.ssh/config', picked: had.has(h), other: false })), other,
+  ], { title: 'Set up boxes: the team\'s servers to read logs from over SSH', canPickMany: true, placeHolder: hosts.length ? 'Pick the boxes (hosts of ~/.ssh/config)' : 'No Host in ~/.ssh/config: add one by hand' });
+  if (!picked?.length) return undefined;
+  const targets = picked.filter((p) => !p.other).map((p) => p.label);
+  if (picked.some((p) => p.other)) {
+    const typed = await vscode.window.showInputBox({
+      title: 'Set up boxes: another host', prompt: 'SSH targets, separated by spaces: [user@]host[:port] or a ~/.ssh/config alias',
+      validateInput: (v) => (v.trim().split(/\s+/).every((t) => parseSshTarget(t)) ? undefined : 'Each target is [user@]host[:port]'),
+    });
+    if (typed?.trim()) targets.push(...typed.trim().split(/\s+/));
+  }
+  if (!targets.length) return undefined;
+  const ask = (what: string, value: string) => vscode.window.showInputBox({
+    title: `Set up boxes: the ${what} on each box`, value, prompt: `An absolute path on the boxes; empty: no ${what} is read`,
+    validateInput: (v) => (!v.trim() || v.trim().startsWith('/') ? undefined : 'An absolute path (like /var/log/nginx/access.log)'),
+  });
+  const accessLog = await ask('access log', '/var/log/nginx/access.log');
+  if (accessLog === undefined) return undefined;
+  const slowLog = await ask('slow query log', '/var/log/mysql/mysql-slow.log');
+  if (slowLog === undefined) return undefined;
+  if (!accessLog.trim() && !slowLog.trim()) { void vscode.window.showWarningMessage('Query Insight: a box needs an access log or a slow log to read; nothing was set up.'); return undefined; }
+  const used = new Set<string>();
+  const boxes = targets.map((ssh) => {
+    // why: the name is what reports split by; the host part of the target, made unique.
+    const base = (parseSshTarget(ssh)?.host ?? ssh).replace(/[^\w.-]+/g, '-').slice(0, 40) || 'box';
+    let name = base;
+    for (let i = 2; used.has(name); i++) name = `${base}-${i}`;
+    used.add(name);
+    return { name, ssh, ...(accessLog.trim() ? { accessLog: accessLog.trim() } : {}), ...(slowLog.trim() ? { slowLog: slowLog.trim() } : {}) };
+  });
+  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await vscode.workspace.getConfiguration('queryInsight').update('boxes', boxes, target);
+  const go = 'Import from boxes';
+  void vscode.window.showInformationMessage(`Query Insight: ${boxes.length} box${boxes.length === 1 ? '' : 'es'} set up (${boxes.map((b) => b.name).join(', ')}) in the ${target === vscode.ConfigurationTarget.Workspace ? 'workspace' : 'user'} settings.`, go)
+    .then((c) => { if (c === go) void vscode.commands.executeCommand(COMMANDS.importFromBoxes); });
+  return boxes;
+}
+
 /** *Import from boxes* and the Watch / Stop watching pair of the boxes' logs. */
 export const boxesFeature: Feature = ({ context, services }) => {
   const boxes = new Boxes(context, services);
@@ -259,6 +318,7 @@ export const boxesFeature: Feature = ({ context, services }) => {
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('queryInsight.boxes')) configured(); }),
     vscode.workspace.onDidGrantWorkspaceTrust(configured),
     command(logger, COMMANDS.importFromBoxes, 'could not import from the boxes', () => boxes.importCommand()),
+    command(logger, COMMANDS.setUpBoxes, 'could not set up the boxes', () => setUpBoxes()),
     command(logger, COMMANDS.watchBoxes, 'could not watch the boxes\' logs', () => boxes.toggleWatch(true)),
     command(logger, COMMANDS.stopWatchingBoxes, 'could not stop watching the boxes\' logs', () => boxes.toggleWatch(false)),
   );

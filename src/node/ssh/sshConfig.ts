@@ -71,6 +71,21 @@ export function parseSshConfig(text: string, path: string): SshConfigLine[] {
   return out;
 }
 
+/**
+ * The host names the config's `Host` lines name outright (no `*`, `?` or `!` pattern), in order,
+ * each once: what a person would type after `ssh`, to offer as boxes.
+ */
+export function sshConfigHosts(files: readonly (readonly SshConfigLine[])[]): string[] {
+  const out: string[] = [];
+  for (const lines of files) {
+    for (const l of lines) {
+      if (l.keyword !== 'host') continue;
+      for (const name of l.args) if (!/[*?!]/.test(name) && !out.includes(name)) out.push(name);
+    }
+  }
+  return out;
+}
+
 function globMatch(pattern: string, name: string): boolean {
   // why: iterative `*` matching with one backtrack point is linear enough for host names and never throws.
   const p = pattern.toLowerCase();

@@ -155,9 +155,9 @@ void test('every command has a `when` clause in the palette, so none shows where
     assert.equal(entries.length, 1, `${id}: one palette entry`);
     assert.ok((entries[0]!.when ?? '').trim().length > 0, `${id}: a when clause`);
   }
-  // why: the imports, Connect and Record run work in any local workspace, so they may show before activation (they activate it);
+  // why: the imports, Connect, Record run and Set up boxes work in any local workspace, so they may show before activation (they activate it);
   // everything else needs a key the extension sets (a statement, a configured connection, runs, a loaded log).
-  const anywhere = new Set<string>([COMMANDS.importAccessLog, COMMANDS.importSlowLog, COMMANDS.importProfile, COMMANDS.addRun, COMMANDS.connectDatabase, COMMANDS.recordRun, COMMANDS.compareRecordedRuns]);
+  const anywhere = new Set<string>([COMMANDS.importAccessLog, COMMANDS.importSlowLog, COMMANDS.importProfile, COMMANDS.addRun, COMMANDS.connectDatabase, COMMANDS.recordRun, COMMANDS.compareRecordedRuns, COMMANDS.setUpBoxes]);
   for (const m of palette.filter((x) => x.when !== 'false')) {
     if (anywhere.has(m.command)) assert.match(m.when!, /!virtualWorkspace/, m.command);
     else assert.match(m.when!, /queryInsight\./, m.command);

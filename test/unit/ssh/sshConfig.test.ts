@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hostPatternsMatch, parseJumpHop, parseSshConfig, resolveSshHost } from '../../../src/node/ssh/sshConfig';
+import { hostPatternsMatch, parseJumpHop, parseSshConfig, resolveSshHost, sshConfigHosts } from '../../../src/node/ssh/sshConfig';
 import { resolveSshLogin } from '../../../src/node/ssh/sshLogin';
 import { checkKnownHosts, knownHostLine } from '../../../src/node/ssh/knownHosts';
 import { knownHostsPaths, knownHostsVerifier } from '../../../src/node/ssh/knownHostsStore';
@@ -144,4 +144,11 @@ void test('first use: a confirmed key is added to the user file (0600), then mat
     assert.equal(await verify(key), true);
     assert.deepEqual(readFileSync(file, 'utf8').split('\n'), [`other ssh-ed25519 ${ED}`, `isu1 ssh-ed25519 ${ED}`, '']);
   } finally { rmSync(home, { recursive: true, force: true }); }
+});
+
+void test('the hosts a config names outright, to offer as boxes: no patterns, each once, in order', () => {
+  const config = parseSshConfig([
+    'Host isu1 isu2', '  HostName 10.0.0.1', 'Host *.internal !bastion', '  User ops', 'Host isu3', 'Host isu1', 'Match host x', 'Host bastion?',
+  ].join('\n'), '/home/u/.ssh/config');
+  assert.deepEqual(sshConfigHosts([config, parseSshConfig('Host isu2 gateway\n', '/etc/ssh/ssh_config')]), ['isu1', 'isu2', 'isu3', 'gateway']);
 });
