@@ -6,7 +6,6 @@ import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import type { Severity, SqlSite } from '../../core/model';
-import type { PlanRow } from '../../core/plan/planModel';
 import { ParserSet } from '../../core/source/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { fsGrammarSource } from '../../node/grammars';
@@ -16,7 +15,7 @@ import { schemaFileTables, type SchemaFileTables } from '../../core/plan/explain
 import { DbConnection } from '../../db/connection';
 import { ExplainService } from '../../db/explainService';
 import { describeLimits, measureRefusal, measureStatement } from '../../db/measureService';
-import { scanRow } from './scan';
+import { explainRows, siteLine, type ExplainRow } from '../../db/explainRows';
 import { variantLabels } from '../../core/sql/variantLabels';
 import { SSH_ARG_OPTIONS, SSH_HELP, sshFromArgs } from '../sshArgs';
 import { allowFunctionsFromArgs, EXIT_SERVER_GONE, GUARD_ARG_OPTIONS, GUARD_HELP, stopReason } from '../serverFaults';
@@ -70,29 +69,13 @@ listed as such, and the output covers the ones that were`;
 
 const RANK: Record<Severity, number> = { hint: 0, info: 1, warning: 2, error: 3 };
 
-export interface ExplainRow {
-  file: string;
-  line: number;
-  code: string;
-  severity: Severity;
-  table?: string;
-  message: string;
-  sql: string;
-  filledSql?: string;
-  /** What a measured run (--analyze) of the statement read, returned and took. */
-  measured?: { rowsRead: number; rowsSent: number; ms: number; capped?: boolean };
-  /** Clauses left out of what was explained (`FOR UPDATE`, `INTO @x`): the plan is the same without them. */
-  explainedWithout?: string[];
-  /** Which of the statements of one line this is (a branch appends a clause): `variant 2 of 2: LIMIT 3`. */
-  variant?: string;
-  plan: PlanRow[];
-}
+export type { ExplainRow };
 
 /** The variant label of each statement that shares its line with other texts, by `file:line` and text. */
 function variantsByLine(sites: readonly SqlSite[]): Map<string, string> {
   const texts = new Map<string, string[]>();
   for (const site of sites) {
-    const at = `${site.file}:${scanRow(site).line}`;
+    const at = `${site.file}:${siteLine(site)}`;
     const list = texts.get(at) ?? [];
     if (!list.includes(site.sql)) list.push(site.sql);
     texts.set(at, list);
@@ -203,22 +186,21 @@ export const explainCommand: Command = {
       }
       for (const [index, site] of sites.entries()) {
         let r = await svc.explainSite(site);
-        const line = scanRow(site).line;
         // why: a killed connection opens again; a server that went away stops the run at once.
         if (r.error && (stopped = await stopReason(svc.db, r.error.kind, r.error.message)) === undefined && r.error.kind === 'connection-lost') r = await svc.explainSite(site);
         if (r.error?.notExplained && !stopped) {
           notTheStatement++;
-          rows.push({ file: site.file, line, code: 'not-explained', severity: 'info', message: `not explained: ${r.error.notExplained}`, sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: [] });
+          rows.push(...explainRows(site, r));
           continue;
         }
         if (r.error) {
           errors++;
-          rows.push({ file: site.file, line, code: 'explain-error', severity: 'warning', message: `${r.error.kind}: ${r.error.message}`, sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: [] });
+          rows.push(...explainRows(site, r));
           if (stopped) {
             notExplained = sites.length - index;
             errors += notExplained - 1;
             for (const rest of sites.slice(index + 1)) {
-              rows.push({ file: rest.file, line: scanRow(rest).line, code: 'explain-error', severity: 'warning', message: `not explained: ${stopped}`, sql: rest.sql, plan: [] });
+              rows.push({ file: rest.file, line: siteLine(rest), code: 'explain-error', severity: 'warning', message: `not explained: ${stopped}`, sql: rest.sql, plan: [] });
             }
             break;
           }
@@ -226,13 +208,11 @@ export const explainCommand: Command = {
         }
         if (r.skipped) {
           skipped++;
-          // why: a statement whose text is only partly known is worth saying so, with the known part, rather than silently left out.
-          if (/^not explainable/.test(r.skipped)) rows.push({ file: site.file, line, code: 'not-explainable', severity: 'info', message: r.skipped, sql: site.sql, plan: [] });
+          rows.push(...explainRows(site, r));
           continue;
         }
         explained++;
-        let findings = r.findings;
-        let measured: ExplainRow['measured'];
+        let measured: Parameters<typeof explainRows>[2];
         if (values.analyze && !measureRefusal(r)) {
           // why: the user asked for it with --analyze; this is the only place the CLI runs a statement.
           const m = await measureStatement(svc, site.sql);
@@ -240,20 +220,13 @@ export const explainCommand: Command = {
           if (m.measurement) {
             measuredCount++;
             const x = m.measurement;
-            measured = { rowsRead: x.rowsRead, rowsSent: x.rowsSent, ms: Number(x.ms.toFixed(3)), ...(x.capped ? { capped: true } : {}) };
-            findings = [...findings, ...m.findings];
+            measured = { figures: { rowsRead: x.rowsRead, rowsSent: x.rowsSent, ms: Number(x.ms.toFixed(3)), ...(x.capped ? { capped: true } : {}) }, findings: m.findings };
           } else if (m.error) {
             errors++;
-            rows.push({ file: site.file, line, code: 'measure-error', severity: 'warning', message: `${m.error.kind}: ${m.error.message}`, sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: [] });
+            rows.push({ file: site.file, line: siteLine(site), code: 'measure-error', severity: 'warning', message: `${m.error.kind}: ${m.error.message}`, sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), plan: [] });
           }
         }
-        for (const f of findings) {
-          rows.push({
-            file: site.file, line, code: f.code, severity: f.severity, ...(f.table ? { table: f.table } : {}), message: f.message,
-            sql: site.sql, ...(r.filledSql ? { filledSql: r.filledSql } : {}), ...(measured ? { measured } : {}), ...(r.explainedWithout ? { explainedWithout: r.explainedWithout } : {}),
-            plan: f.planRows.map((i) => r.plan!.rows[i]).filter(Boolean),
-          });
-        }
+        rows.push(...explainRows(site, r, measured));
       }
     } finally {
       await svc.close();

@@ -10,6 +10,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   endpoints: async () => (await import('./endpoints')).endpointsCommand,
   profile: async () => (await import('./profile')).profileCommand,
   explain: async () => (await import('./explain')).explainCommand,
+  mcp: async () => (await import('./mcp')).mcpCommand,
   scan: async () => (await import('./scan')).scanCommand,
   'server-stats': async () => (await import('./serverStats')).serverStatsCommand,
   runs: async () => (await import('./runs')).runsCommand,
