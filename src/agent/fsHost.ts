@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
+import type { FileFacts } from '../core/model';
 import { ParserSet, type GrammarSource } from '../core/source/treeSitter';
 import { FactsCache } from '../core/workspace';
 import type { ExplainService } from '../db/explainService';
@@ -18,6 +19,11 @@ export interface FsHostOptions {
   grammars: GrammarSource;
   explainService: () => Promise<ExplainService | undefined>;
   connectHint: string;
+  /**
+   * The facts of the root's files when the front end already keeps them (the editor's index, current
+   * with unsaved edits); default: the root is scanned as any other folder.
+   */
+  indexed?: () => Promise<FileFacts[]>;
   /** A link to a file at a line (absolute path); default: the path relative to the root, `path#Lline`. */
   link?: (absPath: string, line: number) => string;
 }
@@ -34,7 +40,11 @@ export function fsAgentHost(opts: FsHostOptions): AgentHost {
   return {
     root: opts.root,
     connectHint: opts.connectHint,
-    scan: (dir) => scanProject(dir, cache),
+    scan: async (dir) => {
+      if (!opts.indexed || dir !== opts.root) return scanProject(dir, cache);
+      const facts = await opts.indexed();
+      return { facts, skipped: new Map(), ignoredDirs: [], git: false, files: facts.length, bytes: 0 };
+    },
     explainService: opts.explainService,
     async schemaTexts() {
       // why: as `advise` reads them offline: the .sql files with CREATE TABLE under the root.

@@ -29,6 +29,7 @@ import { findingsFeature } from './findings/findingsView';
 import { measureFeature } from './serverStats/measureFeature';
 import { walkthroughFeature } from './walkthrough/walkthroughFeature';
 import { RoundsService, roundsFeature } from './rounds/roundsFeature';
+import { agentToolsFeature } from './agent/agentToolsFeature';
 
 /** What the services below are built from. */
 export interface BaseServices {
@@ -65,7 +66,7 @@ const logFeature: Feature = ({ context, services: { logger } }) => {
 /** In registration order: the connection is configured (at start-up too) before anything explains. */
 const FEATURES: readonly Feature[] = [
   logFeature, connectionFeature, statementsFeature, reportFeature, explainFeature, nPlusOneFeature, queriesFeature,
-  measureFeature, endpointsFeature, profileFeature, boxesFeature, findingsFeature, walkthroughFeature, roundsFeature,
+  measureFeature, endpointsFeature, profileFeature, boxesFeature, findingsFeature, walkthroughFeature, roundsFeature, agentToolsFeature,
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

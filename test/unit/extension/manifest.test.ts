@@ -91,7 +91,7 @@ void test('every command of the table is contributed with its title and the cate
 });
 
 void test('the manifest: engine, kind, entry points, activation and the side-bar container', () => {
-  assert.equal(manifest.engines.vscode, '^1.90.0');
+  assert.equal(manifest.engines.vscode, '^1.95.0');
   assert.deepEqual(manifest.extensionKind, ['workspace']);
   assert.equal(manifest.main, './dist/extension.js');
   assert.equal(manifest.bin['query-insight'], './bin/query-insight.js');
