@@ -108,9 +108,10 @@ void test('Record run with a score; reload: views, CodeLens and findings back; a
   await screenshot(page, 'runs-recorded');
 
   // (2) reload the window: the newest round's figures come back
-  await runCommand(page, 'Developer: Reload Window');
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await page.locator('.part.activitybar').waitFor({ timeout: 60_000 });
+  // why: in code-server the window is the page; reloading it starts a new window and a new extension host.
+  // (Reload Window through the palette returns before the old workbench is gone, so a wait could see the old one.)
+  await page.reload({ waitUntil: 'load' });
+  await openWorkbench(page, page.url());
   await openViewContainer(page, 'Query Insight');
   await pane(page, /^Endpoints/).locator('.monaco-list-row', { hasText: 'GET /posts/{id}' }).first().waitFor({ timeout: 90_000 });
   await pane(page, /^Queries/).locator('.monaco-list-row', { hasText: /users/ }).first().waitFor({ timeout: 60_000 });

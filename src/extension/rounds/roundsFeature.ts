@@ -1,7 +1,8 @@
 /**
  * Recorded benchmark rounds in the editor: *Record run* (the view's button and the palette) asks for
  * the score — a number, or the benchmarker's output pasted — and a memo, reads the logs named in
- * `.query-insight/config.json` (asking for them once and writing them there) from where the previous
+ * `.query-insight/config.json` (else the boxes of `queryInsight.boxes` over SSH; else it asks for
+ * them once and writes them there) from where the previous
  * round stopped, and keeps the round as a JSON file in the workspace (`queryInsight.runs.store`),
  * the same files the command line's `query-insight runs` reads and writes. The newest round's figures
  * fill the Endpoints and Queries views, the CodeLenses and the slow-log N+1 evidence — at once, and
@@ -21,6 +22,9 @@ import { trendOf } from '../../core/runs/trend';
 import { codeChangesBetween } from '../../node/runs/git';
 import { recordRound } from '../../node/runs/recordRun';
 import { readRunsConfig, RecordStore, writeRunsConfig } from '../../node/runs/recordStore';
+import { RemoteLogReader } from '../../node/remoteLog';
+import { parseBoxes } from '../boxes/boxesConfig';
+import { editorBoxLogin } from '../boxes/boxLogin';
 import { COMMANDS } from '../commands';
 import { readConfig } from '../config';
 import type { EndpointsService } from '../endpoints/endpointsFeature';
@@ -131,11 +135,16 @@ async function showRound(d: RoundsDeps, r: RunRecord): Promise<void> {
   if (r.slow && r.slow.summary.count > 0) d.queries.showStats(statsFromRun(r.slow), label);
 }
 
-/** The logs of the round: from the config file, else asked for once (and written there). */
-async function sourcesOf(root: string): Promise<{ access: LogSource[]; slow: LogSource[] } | undefined> {
+/** The logs of the round: from the config file, else the boxes of `queryInsight.boxes` (over SSH), else asked for once (and written there). */
+async function sourcesOf(root: string): Promise<{ access: LogSource[]; slow: LogSource[]; boxes?: true } | undefined> {
   const config = await readRunsConfig(root);
   let access = config.access ?? [];
   let slow = config.slow ?? [];
+  if (!access.length && !slow.length) {
+    const { boxes } = parseBoxes(vscode.workspace.getConfiguration('queryInsight').get('boxes'));
+    const remote = { access: boxes.flatMap((b) => (b.accessLog ? [b.accessLog] : [])), slow: boxes.flatMap((b) => (b.slowLog ? [b.slowLog] : [])) };
+    if (remote.access.length || remote.slow.length) return { ...remote, boxes: true };
+  }
   if (!access.length && !slow.length) {
     const a = await vscode.window.showOpenDialog({ title: 'Record run: the access log(s) the benchmark writes (once; kept in .query-insight/config.json)', canSelectMany: true, openLabel: 'Use access log' });
     const s = await vscode.window.showOpenDialog({ title: 'Record run: the slow query log(s) (cancel for none)', canSelectMany: true, openLabel: 'Use slow log' });
@@ -185,6 +194,8 @@ export const roundsFeature: Feature = ({ context, services }) => {
       }
       const sources = await sourcesOf(root);
       if (!sources) return undefined;
+      // why: the boxes are read over SSH with the editor's own login (keys, agent, known_hosts, passphrases in the secret storage).
+      const remote = sources.boxes ? new RemoteLogReader(editorBoxLogin(context.secrets, logger)) : undefined;
       const { record: r } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Query Insight: recording the run', cancellable: true }, async (_p, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort(new vscode.CancellationError()));
@@ -192,10 +203,11 @@ export const roundsFeature: Feature = ({ context, services }) => {
           await index.ready();
           return await recordRound({
             root, store, access: sources.access, slow: sources.slow, score: outcome.score, ...(outcome.failed ? { failed: outcome.failed } : {}),
-            ...(memo?.trim() ? { memo: memo.trim() } : {}), routes: endpoints.model.routes(), signal: abort.signal,
+            ...(memo?.trim() ? { memo: memo.trim() } : {}), routes: endpoints.model.routes(), signal: abort.signal, ...(remote ? { remote } : {}),
           });
         } finally {
           sub.dispose();
+          await remote?.close().catch(() => undefined);
         }
       });
       logger.info(`runs: recorded ${r.id}: score ${r.score ?? '-'}, commit ${shortCommit(r.git)}, ${r.access?.summary.count ?? 0} requests, ${r.slow?.summary.count ?? 0} statements`);
