@@ -6,6 +6,7 @@ import { mdCell, renderJsonLines, renderRows, UsageError, type Column } from '..
 import { LogSourceError } from '../../core/logs/logSource';
 import type { Route } from '../../core/model';
 import { CpuAttribution, type EndpointCpu, type ProfileReport } from '../../core/profile/cpuAttribution';
+import { keepProfile } from '../../core/profile/keptProfile';
 import { requestsByRoutes } from '../../core/profile/requestCounts';
 import { describeProfileSource, parseProfileSource, readProfileSource, type ProfileRead, type ProfileSource } from '../../node/profileSource';
 import { loadRoutes } from './endpoints';
@@ -34,6 +35,10 @@ options:
   --format text|md|json text (default), Markdown, or JSON Lines: one object per endpoint
                         (endpoint, handler file:line, cpuSeconds, share of handler CPU, …), then
                         one per bucket outside the handlers
+  --record REF          keep the profile with a recorded run (query-insight runs): its id, a prefix
+                        of its id or commit, or last; the editor shows it with that run
+  --store DIR           the run records' directory (default .query-insight/runs, or "store" in
+                        .query-insight/config.json)
   --ssh-key FILE        private key for the boxes (default: the agent and ~/.ssh/id_*)
   --accept-new-host-key trust a box whose host key ~/.ssh/known_hosts does not list yet
   --quiet               no summary on stderr
@@ -87,7 +92,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     args, allowPositionals: true, strict: true,
     options: {
       routes: { type: 'string' }, 'access-log': { type: 'string', multiple: true }, hz: { type: 'string' }, top: { type: 'string' },
-      format: { type: 'string' }, 'ssh-key': { type: 'string' }, 'accept-new-host-key': { type: 'boolean' }, quiet: { type: 'boolean' },
+      format: { type: 'string' }, record: { type: 'string' }, store: { type: 'string' }, 'ssh-key': { type: 'string' }, 'accept-new-host-key': { type: 'boolean' }, quiet: { type: 'boolean' },
     },
   });
   if (positionals.length === 0) throw new UsageError('give at least one profile: a file, a URL or ssh://HOST/PATH');
@@ -111,7 +116,8 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     }
   });
   const routes: Route[] = values.routes ? await loadRoutes(resolve(io.cwd, values.routes)) : [];
-  const cpu = new CpuAttribution(routes, { paths: false });
+  // why: call paths are kept only for a record, whose flame graphs the editor draws; the printed figures need none.
+  const cpu = new CpuAttribution(routes, { paths: values.record !== undefined });
   const keyPath = values['ssh-key'] === undefined ? undefined : resolve(io.cwd, values['ssh-key']);
   const login = async (box: { host: string; user?: string; port?: number }) =>
     (await import('../sshArgs')).cliBoxLogin(box, keyPath, values['accept-new-host-key'] === true, io);
@@ -131,7 +137,15 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     const counted = await countRequests(values['access-log'].map((p) => resolve(io.cwd, p)), routes);
     requests = (r) => requestsByRoutes(counted, r);
   }
-  const report = cpu.report({ top: Math.max(top, 10), ...(requests ? { requests } : {}) });
+  const report = cpu.report({ top: Math.max(top, 10), flame: values.record !== undefined, ...(requests ? { requests } : {}) });
+  if (values.record !== undefined && reads.length) {
+    const { DEFAULT_STORE, readRunsConfig, RecordStore } = await import('../../node/runs/recordStore');
+    const config = await readRunsConfig(io.cwd);
+    const store = new RecordStore(resolve(io.cwd, values.store ?? config.store ?? DEFAULT_STORE));
+    const record = await store.find(values.record);
+    await store.save({ ...record, profile: keepProfile(report, reads.map((r) => r.source).join(', ')) });
+    if (!values.quiet) io.stderr.write(`# kept with run ${record.id}\n`);
+  }
   if (format === 'json') io.stdout.write(renderJsonLines(jsonRows(report)));
   else {
     io.stdout.write(renderRows(report.endpoints, columns(top), format === 'md' ? 'md' : 'table'));

@@ -4,6 +4,7 @@
  * of src/core/report/runs.ts), the benchmark's score, the git commit, a memo and its health. Plain,
  * JSON-serialisable data: one record is one readable, diffable file (`.query-insight/runs/<id>.json`).
  */
+import { isKeptProfile, type KeptProfile } from '../profile/keptProfile';
 import { validateRun, type Run } from '../report/runs';
 
 export const RECORD_FORMAT = 'query-insight-record';
@@ -83,6 +84,8 @@ export interface RunRecord {
   git?: RecordGit;
   memo?: string;
   health: HealthWarning[];
+  /** The CPU profile of the round, folded onto the handlers (`query-insight profile --record`, the editor's Import profile). */
+  profile?: KeptProfile;
 }
 
 /** What a list shows of a round: no rows. */
@@ -150,6 +153,7 @@ export function validateRecord(v: unknown): RunRecord {
     for (const k of ['from', 'to', 'lines', 'outside']) need(isNum((s as Record<string, unknown>)[k]), `sources[${i}].${k} is not a number`);
   });
   need(Array.isArray(o.health) && (o.health as unknown[]).every((h) => isObj(h) && isStr(h.code) && isStr(h.message)), '"health" is not a list of warnings');
+  need(o.profile === undefined || isKeptProfile(o.profile), '"profile" is not a CPU profile');
   if (o.git !== undefined) need(isObj(o.git) && isStr(o.git.commit) && typeof o.git.dirty === 'boolean', '"git" has no commit/dirty');
   try {
     if (o.access !== undefined) need(validateRun(o.access).kind === 'access', '"access" is not an access-log run');

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { AccessReport, EndpointStats } from '../../core/logs/accessAnalysis';
 import type { Route } from '../../core/model';
-import type { ProfileReport } from '../../core/profile/cpuAttribution';
+import type { KeptProfile } from '../../core/profile/keptProfile';
 import { resolveHandlers } from '../../core/source/routes/resolveHandlers';
 import type { SiteIndex } from '../siteIndex';
 import type { AccessLogSession } from './accessLogSession';
@@ -22,7 +22,7 @@ export class EndpointsModel implements vscode.Disposable {
   source = '';
   report: AccessReport | undefined;
   /** The imported CPU profile folded onto the handlers (the CPU column and lenses), and where it came from. */
-  profile: ProfileReport | undefined;
+  profile: KeptProfile | undefined;
   profileSource = '';
   watching = false;
   private routeCache: { routes: Route[]; uris: Map<string, vscode.Uri> } | undefined;
@@ -57,7 +57,7 @@ export class EndpointsModel implements vscode.Disposable {
   }
 
   /** A new CPU profile (undefined: none). */
-  setProfile(profile: ProfileReport | undefined, source: string): void {
+  setProfile(profile: KeptProfile | undefined, source: string): void {
     this.profile = profile;
     this.profileSource = source;
     void vscode.commands.executeCommand('setContext', 'queryInsight.profileLoaded', !!profile);

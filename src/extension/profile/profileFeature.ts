@@ -3,12 +3,14 @@
  * such as http://127.0.0.1:6060/debug/pprof/profile?seconds=30), folded stacks or a V8 `.cpuprofile`,
  * folds it onto the workspace's handlers (the same routes the Endpoints view uses) and shows it as
  * the Endpoints view's CPU column, a CodeLens over each handler and the report's CPU tab with each
- * endpoint's flame graph. The profile is kept as imported state in workspace storage and shown
- * again when the window reopens.
+ * endpoint's flame graph. The profile is kept with the newest recorded run (its record's `profile`,
+ * the run ledger in `.query-insight/runs`), and in workspace storage when no run is recorded yet;
+ * either is shown again when the window reopens.
  */
 import * as vscode from 'vscode';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { CpuAttribution, type ProfileReport } from '../../core/profile/cpuAttribution';
+import { CpuAttribution } from '../../core/profile/cpuAttribution';
+import { isKeptProfile, keepProfile, type KeptProfile } from '../../core/profile/keptProfile';
 import { requestsByRoutes } from '../../core/profile/requestCounts';
 import type { ProfileView } from '../../core/report/protocol';
 import { parseProfileSource, readProfileSource, type ProfileSource } from '../../node/profileSource';
@@ -17,19 +19,19 @@ import type { EndpointsService } from '../endpoints/endpointsFeature';
 import { command, type Feature } from '../feature';
 import type { Logger } from '../logger';
 import type { ReportServices } from '../report/reportFeature';
+import type { RoundsService } from '../rounds/roundsFeature';
 import type { SiteIndex } from '../siteIndex';
 import { sharePct } from './profileRows';
 
 const PROFILE_FILES = '**/*.{pb.gz,pprof,prof,folded,collapsed,stacks,cpuprofile}';
 const STATE_FILE = 'profile.json';
 
-interface SavedProfile { source: string; report: ProfileReport }
-
 export interface ProfileDeps {
   logger: Logger;
   index: SiteIndex;
   endpoints: EndpointsService;
   report: ReportServices;
+  rounds: RoundsService;
 }
 
 /** The imported profile: reads it, keeps it in workspace storage, hands it to the Endpoints model and the report. */
@@ -38,11 +40,13 @@ export class ProfileService {
 
   private get model() { return this.deps.endpoints.model; }
 
-  /** The profile kept from an earlier session, if any (a missing or unreadable file is no profile). */
+  /** The profile kept from an earlier session: the newest run's, else the one in workspace storage (none when unreadable). */
   async restore(): Promise<void> {
+    const latest = await this.deps.rounds.store()?.latest().catch(() => undefined);
+    if (latest?.profile) { this.model.setProfile(latest.profile, latest.profile.source); return; }
     try {
-      const saved = JSON.parse(await readFile(vscode.Uri.joinPath(this.storage, STATE_FILE).fsPath, 'utf8')) as SavedProfile;
-      if (saved && typeof saved.source === 'string' && Array.isArray(saved.report?.endpoints)) this.model.setProfile(saved.report, saved.source);
+      const saved: unknown = JSON.parse(await readFile(vscode.Uri.joinPath(this.storage, STATE_FILE).fsPath, 'utf8'));
+      if (isKeptProfile(saved)) this.model.setProfile(saved, saved.source);
     } catch { /* none kept */ }
   }
 
@@ -97,7 +101,8 @@ export class ProfileService {
       logger.showError(`Query Insight: nothing imported from ${name}: it holds no CPU samples (${read.format}${read.malformed ? `, ${read.malformed} malformed lines` : ''})`);
       return undefined;
     }
-    this.model.setProfile(report, name);
+    const kept = keepProfile(report, name);
+    this.model.setProfile(kept, name);
     logger.info(`profile ${name}: ${read.format}, ${read.samples} samples, ${report.totalSeconds.toFixed(2)} s CPU, ${report.endpoints.length} endpoints with CPU, ${sharePct(report.totalSeconds ? report.handlerSeconds / report.totalSeconds : 0)} under handlers`);
     if (read.malformed) logger.warn(`${name}: ${read.malformed} malformed lines: ${JSON.stringify(read.malformedByReason)}`);
     if (!report.endpoints.length) {
@@ -106,11 +111,19 @@ export class ProfileService {
     } else {
       vscode.window.setStatusBarMessage(`$(flame) Profile ${name}: ${report.endpoints[0].endpoint} has ${sharePct(report.endpoints[0].share)} of the handlers' CPU`, 8000);
     }
-    await this.save({ source: name, report }).catch((err) => logger.error('keeping the profile failed', err));
+    await this.keep(kept).catch((err) => logger.error('keeping the profile failed', err));
     return report.endpoints.length;
   }
 
-  private async save(p: SavedProfile): Promise<void> {
+  /** Keeps the profile with the newest recorded run, else in workspace storage. */
+  private async keep(p: KeptProfile): Promise<void> {
+    const store = this.deps.rounds.store();
+    const latest = await store?.latest();
+    if (store && latest) {
+      await store.save({ ...latest, profile: p });
+      this.deps.logger.info(`profile ${p.source} kept with run ${latest.id}`);
+      return;
+    }
     await mkdir(this.storage.fsPath, { recursive: true });
     await writeFile(vscode.Uri.joinPath(this.storage, STATE_FILE).fsPath, JSON.stringify(p));
   }
@@ -119,7 +132,7 @@ export class ProfileService {
   showEndpoint(endpoint?: string): boolean {
     const p = this.model.profile;
     if (!p) { void vscode.window.showInformationMessage('Query Insight: import a profile first (Import profile).'); return false; }
-    const view: ProfileView = { source: this.model.profileSource, totalSeconds: p.totalSeconds, handlerSeconds: p.handlerSeconds, endpoints: p.endpoints, buckets: p.buckets };
+    const view: ProfileView = { source: p.source, totalSeconds: p.totalSeconds, handlerSeconds: p.handlerSeconds, endpoints: p.endpoints, buckets: p.buckets };
     this.deps.report.panel.showProfile(view, typeof endpoint === 'string' ? endpoint : undefined);
     return true;
   }
@@ -127,8 +140,8 @@ export class ProfileService {
 
 /** The profile commands over the Endpoints service; the kept profile is shown again at start-up. */
 export const profileFeature: Feature = ({ context, services }) => {
-  const { logger, endpoints, report, index } = services;
-  const profiles = new ProfileService(context.storageUri ?? context.globalStorageUri, { logger, endpoints, report, index });
+  const { logger, endpoints, report, index, rounds } = services;
+  const profiles = new ProfileService(context.storageUri ?? context.globalStorageUri, { logger, endpoints, report, index, rounds });
   void profiles.restore();
   context.subscriptions.push(
     command(logger, COMMANDS.importProfile, 'could not import the profile', (arg?: string | vscode.Uri) => profiles.importProfile(arg)),

@@ -13,7 +13,7 @@ export function sharePct(x: number): string {
 }
 
 /** The profiled handler an access-log endpoint (method, route pattern) belongs to. */
-export function cpuOfEndpoint(profile: ProfileReport | undefined, method: string, uri: string): EndpointCpu | undefined {
+export function cpuOfEndpoint(profile: Pick<ProfileReport, 'endpoints'> | undefined, method: string, uri: string): EndpointCpu | undefined {
   return profile?.endpoints.find((e) => e.routes.some((r) => r.pattern === uri && (r.method === 'ANY' || r.method === method)));
 }
 
@@ -36,7 +36,7 @@ export function cpuLensTitle(e: EndpointCpu, requests: number | undefined): stri
  * The CPU lenses of one file: above each profiled handler defined in it (`line` 0-based), with CPU
  * per request when the access log counted the handler's routes.
  */
-export function cpuLensesForFile(file: string, profile: ProfileReport | undefined, access: readonly CountedEndpoint[] | undefined): { endpoint: EndpointCpu; line: number; title: string }[] {
+export function cpuLensesForFile(file: string, profile: Pick<ProfileReport, 'endpoints'> | undefined, access: readonly CountedEndpoint[] | undefined): { endpoint: EndpointCpu; line: number; title: string }[] {
   if (!profile) return [];
   return profile.endpoints.filter((e) => e.handler.file === file).map((e) => ({
     endpoint: e, line: e.handler.line - 1, title: cpuLensTitle(e, access ? requestsByRoutes(access, e.routes) : undefined),
