@@ -11,6 +11,9 @@
  */
 import { DYNAMIC_MARK, type Schema, type SqlSite } from '../core/model';
 import { adviseStatement, type Advice } from '../core/analysis/advisor';
+import { columnsToSample } from '../core/analysis/columnStats';
+import { adviseWorkload, indexesFor, type WorkloadAdvice, type WorkloadStatement } from '../core/analysis/workloadAdvice';
+import { readColumnStats } from './columnStats';
 import { planFindings, type PlanFinding } from '../core/analysis/planFindings';
 import { statementFacts } from '../core/analysis/planFindingsQuery';
 import { readPartAsSelect } from '../core/plan/explainable';
@@ -66,12 +69,20 @@ export interface ExplainServiceOptions {
    * not wrong. Without it, such failures stay warnings.
    */
   workspaceTables?: () => Promise<readonly SchemaFileTables[]> | readonly SchemaFileTables[];
+  /**
+   * Every statement of the app (the workspace's or the scanned directory's sites). When given, the advice
+   * of each statement is its share of the workload's index set (workloadAdvice.ts), the same set `advise`
+   * prints, and tables the code never writes outside its initialiser count as static. Return the same
+   * array while the code is unchanged: the set is chosen again only for a new array or a new schema.
+   */
+  workload?: () => readonly WorkloadStatement[];
 }
 
 export class ExplainService {
   private readonly schemas: SchemaCache;
   private readonly samples: SampleReader;
   private readonly cache: PlanCache<ExplainResult>;
+  private chosen: { statements: readonly WorkloadStatement[]; generation: number; advice: Promise<WorkloadAdvice> } | undefined;
 
   constructor(readonly db: DbConnection, private readonly options: ExplainServiceOptions = {}) {
     this.schemas = new SchemaCache(db);
@@ -87,6 +98,27 @@ export class ExplainService {
     const s = await this.schemas.refresh();
     this.cache.prune(s.generation);
     return s;
+  }
+
+  /**
+   * The workload's index set for the current schema (undefined without `options.workload`): chosen once per
+   * array of statements and schema generation, after sampling rows per value of the columns its first pass uses.
+   */
+  workloadAdvice(): Promise<WorkloadAdvice | undefined> {
+    const statements = this.options.workload?.();
+    if (!statements) return Promise.resolve(undefined);
+    return this.schemas.get().then((schema) => {
+      if (this.chosen && this.chosen.statements === statements && this.chosen.generation === schema.generation) return this.chosen.advice;
+      const advice = (async () => {
+        const first = adviseWorkload(statements, { schema, fromDatabase: true });
+        await readColumnStats(this.db, schema, columnsToSample([...first.perStatement.values()].flatMap((a) => a.suggestions), schema.tables));
+        return adviseWorkload(statements, { schema, fromDatabase: true });
+      })();
+      this.chosen = { statements, generation: schema.generation, advice };
+      // why: a failed choice (a lost connection while sampling) must not stay cached.
+      advice.catch(() => { if (this.chosen?.advice === advice) this.chosen = undefined; });
+      return advice;
+    });
   }
 
   /** Explains one SQL site (its `sql` with placeholders and dynamic marks). */
@@ -120,7 +152,17 @@ export class ExplainService {
     if (!filled.ok) return this.remember(sql, { ...base, ...without, skipped: filled.reason });
     const result: ExplainResult = { ...base, ...without, ...(lockingClause ? { lockingClause } : {}), substitutions: filled.substitutions, filledSql: filled.sql };
     // why: the advisor reads placeholders as parameters (an IN (?) as a list); a dynamic part is not SQL, so it reads the filled text then.
-    result.advice = adviseStatement(prep.sql.includes(DYNAMIC_MARK) ? filled.sql : prep.sql, { schema, fromDatabase: true });
+    let workload: WorkloadAdvice | undefined;
+    try {
+      workload = await this.workloadAdvice();
+    } catch {
+      // why: without the workload's set the statement's own advice still stands; the next call tries again.
+      workload = undefined;
+    }
+    const own = workload?.perStatement.get(prep.sql);
+    result.advice = own && !own.error
+      ? { ...own, suggestions: indexesFor(workload!, sql) }
+      : adviseStatement(prep.sql.includes(DYNAMIC_MARK) ? filled.sql : prep.sql, { schema, fromDatabase: true, ...(workload ? { writtenTables: workload.written } : {}) });
     let target = filled.sql;
     if (prep.kind !== 'select') {
       const read = readPartAsSelect(filled.sql);
@@ -147,7 +189,7 @@ export class ExplainService {
       }
       result.plan = plan;
       const facts = statementFacts(target, schema);
-      result.findings = planFindings(plan, facts, schema, { advice: result.advice, ...(prep.offset !== undefined ? { offset: prep.offset } : {}), ...(lockingClause ? { locking: lockingClause } : prep.kind === 'update' || prep.kind === 'delete' ? { locking: prep.kind.toUpperCase() } : {}) });
+      result.findings = planFindings(plan, facts, schema, { advice: result.advice, ...(workload ? { writtenTables: workload.written } : {}), ...(prep.offset !== undefined ? { offset: prep.offset } : {}), ...(lockingClause ? { locking: lockingClause } : prep.kind === 'update' || prep.kind === 'delete' ? { locking: prep.kind.toUpperCase() } : {}) });
     } catch (err) {
       const e = err instanceof DbError ? err : classifyError(err, this.db.options);
       // why: a failure is never cached as the statement's plan: the next hover asks the server again

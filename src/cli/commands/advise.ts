@@ -9,9 +9,8 @@ import { relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
-import type { Schema, SqlSite } from '../../core/model';
-import { adviseWorkload, type PlannedIndex, type WorkloadStatement } from '../../core/analysis/workloadAdvice';
-import { prepareStatement } from '../../core/plan/statementPrep';
+import type { Schema } from '../../core/model';
+import { adviseWorkload, workloadStatements, type PlannedIndex } from '../../core/analysis/workloadAdvice';
 import { parseSchemaText } from '../../core/analysis/ddlParse';
 import type { RedundantIndex } from '../../core/analysis/redundantIndexes';
 import { ParserSet } from '../../core/source/treeSitter';
@@ -50,7 +49,6 @@ options:
                                        and per redundant index {kind:"redundant", table, index,
                                        columns, coveredBy, ddl, reason}`;
 
-const siteLine = (s: SqlSite) => (s.textStart ?? s.range.start).line + 1;
 
 export const adviseCommand: Command = {
   name: 'advise',
@@ -82,13 +80,7 @@ export const adviseCommand: Command = {
 
     const cache = new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
     const scan = await scanProject(root, cache);
-    const statements: WorkloadStatement[] = [];
-    for (const s of scan.facts.flatMap((f) => f.sites)) {
-      // why: the same statement text explain advises from (locking clause and INTO list left out; incomplete text skipped).
-      const prep = prepareStatement(s.sql);
-      if (!prep.ok) continue;
-      statements.push({ sql: prep.sql, site: { file: s.file, line: siteLine(s), sql: s.sql, ...(s.function ? { function: s.function } : {}) } });
-    }
+    const statements = workloadStatements(scan.facts.flatMap((f) => f.sites));
 
     let schema: Schema | undefined;
     let schemaNote: string;

@@ -1,4 +1,5 @@
 /** `query-insight explain DIR`: EXPLAIN every SQL statement of an app against its database and print the plan findings. */
+import { workloadStatements } from '../../core/analysis/workloadAdvice';
 import { formatCount } from '../../core/format/numbers';
 import { relative, resolve, sep } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
@@ -162,11 +163,13 @@ export const explainCommand: Command = {
 
     const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource()), { routes: false }));
     const sites: SqlSite[] = scan.facts.flatMap((f) => f.sites);
+    // why: findings name the index of the app's whole index set, the one `advise` prints.
+    const workload = workloadStatements(sites);
     const tables = await readSchemaFiles(values.schema?.map((f) => resolve(io.cwd, f)) ?? await findSchemaFiles(projectRoot(root)), io.cwd);
     const svc = new ExplainService(new DbConnection({
       host: values.host, port, socket: values.socket, user: values.user, password, database: values.database, queryTimeoutMs: timeout, ssh,
       allowFunctions: allowFunctionsFromArgs(values, values.database),
-    }), { workspaceTables: () => tables });
+    }), { workspaceTables: () => tables, workload: () => workload });
     const started = Date.now();
     const rows: ExplainRow[] = [];
     let explained = 0;

@@ -8,7 +8,8 @@
  * write sites it slows, and the existing indexes it makes redundant. The CLI's `advise`, the hover
  * and the quick fix all offer this set. Pure.
  */
-import type { IndexSuggestion, Schema, TableInfo } from '../model';
+import type { IndexSuggestion, Schema, SqlSite, TableInfo } from '../model';
+import { prepareStatement } from '../plan/statementPrep';
 import { scanTables } from '../sql/fillPlaceholders';
 import { kw, tokenize } from '../sql/fillScan';
 import { adviseStatement, type Advice, type AdviseOptions } from './advisor';
@@ -28,6 +29,8 @@ export interface WorkloadStatement {
   site: WorkloadSite;
   /** Calls or time from a slow log, performance_schema or a run; 1 when none is loaded. */
   weight?: number;
+  /** A write with nothing to advise (`INSERT … VALUES`): it counts only as a write to its table. */
+  writeOnly?: boolean;
 }
 
 export interface PlannedIndex extends MergedSuggestion {
@@ -66,6 +69,21 @@ export function isInitialiser(fn: string | undefined): boolean {
   return !!fn && (/initiali[sz]/i.test(fn) || /(^|[._:\s])[iI]nit(?=[A-Z_.:]|$)/.test(fn));
 }
 
+/**
+ * The workload's statements from SQL sites: each as the advisor reads it (statementPrep's text: locking
+ * clause and INTO list left out; incomplete text skipped), with its place (1-based line) and function.
+ */
+export function workloadStatements(sites: readonly SqlSite[]): WorkloadStatement[] {
+  const out: WorkloadStatement[] = [];
+  for (const s of sites) {
+    const prep = prepareStatement(s.sql);
+    const site = { file: s.file, line: (s.textStart ?? s.range.start).line + 1, sql: s.sql, ...(s.function ? { function: s.function } : {}) };
+    if (prep.ok) out.push({ sql: prep.sql, site });
+    else if (writtenTable(s.sql)) out.push({ sql: s.sql, site, writeOnly: true });
+  }
+  return out;
+}
+
 const sameSite = (a: SuggestionSite, b: SuggestionSite): boolean => a.file === b.file && a.line === b.line;
 
 /** Chooses the index set for every statement of the workload (see the file comment). */
@@ -87,6 +105,7 @@ export function adviseWorkload(statements: readonly WorkloadStatement[], opts: A
   let unparsed = 0;
   let advised = 0;
   for (const st of statements) {
+    if (st.writeOnly) continue;
     let advice = perStatement.get(st.sql);
     if (!advice) {
       advice = adviseStatement(st.sql, { ...opts, writtenTables: opts.writtenTables ?? written });

@@ -6,6 +6,7 @@
  * plan cache, per-connection caches of features) lives in a session whose disposables are cleared
  * together when the connection goes away.
  */
+import type { WorkloadStatement } from '../../core/analysis/workloadAdvice';
 import * as vscode from 'vscode';
 import { DbConnection, DbError, type DbErrorKind, type ServerInfo } from '../../db/connection';
 import { ExplainService, type ExplainResult } from '../../db/explainService';
@@ -90,6 +91,8 @@ export class ConnectionManager implements vscode.Disposable {
     private readonly allowedFunctions?: vscode.Memento,
     /** What the workspace's schema files define: an EXPLAIN failure on a table of another database is judged by it. */
     private readonly workspaceTables?: () => Promise<readonly SchemaFileTables[]>,
+    /** Every statement of the workspace: the advice of each is its share of the workload's index set. */
+    private readonly workload?: () => readonly WorkloadStatement[],
   ) {
     this.subscriptions.push(
       secrets.onDidChange((e) => {
@@ -263,7 +266,7 @@ export class ConnectionManager implements vscode.Disposable {
       allowFunctions: (names: string[]) => this.allowFunctions(names),
       ...(ssh ? { ssh } : {}),
     });
-    const service = new ExplainService(db, this.workspaceTables ? { workspaceTables: this.workspaceTables } : {});
+    const service = new ExplainService(db, { ...(this.workspaceTables ? { workspaceTables: this.workspaceTables } : {}), ...(this.workload ? { workload: this.workload } : {}) });
     try {
       const server = await db.connect();
       const schema = await service.schema();

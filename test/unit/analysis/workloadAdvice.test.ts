@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { adviseStatement } from '../../../src/core/analysis/advisor';
 import { columnsToSample, estimateDistinct, lowCardinality, orShareAtLeast } from '../../../src/core/analysis/columnStats';
-import { adviseWorkload, indexesFor, isInitialiser, writtenTable, type WorkloadStatement } from '../../../src/core/analysis/workloadAdvice';
+import { adviseWorkload, indexesFor, isInitialiser, workloadStatements, writtenTable, type WorkloadStatement } from '../../../src/core/analysis/workloadAdvice';
 import type { IndexInfo, Schema, TableInfo } from '../../../src/core/model';
 
 function table(name: string, rows: number, columns: [string, string][], indexes: IndexInfo[], columnDistinct?: Record<string, number>): TableInfo {
@@ -124,6 +124,8 @@ void test('statistics: flags, the share an OR matches, the distinct estimate fro
 });
 
 void test('writes and the initialiser', () => {
+  const ws = workloadStatements([{ file: 'a.go', language: 'go', range: { start: { line: 4, character: 0 }, end: { line: 4, character: 9 } }, literalRanges: [], sql: 'INSERT INTO coupons (code) VALUES (?)', placeholders: ['?'], dynamic: false, loops: [] }]);
+  assert.deepEqual(ws.map((w) => [w.site.line, w.writeOnly]), [[5, true]], 'an INSERT … VALUES counts as a write');
   assert.equal(writtenTable('INSERT INTO `coupons` (a) VALUES (?)'), 'coupons');
   assert.equal(writtenTable('UPDATE users u SET a = 1 WHERE id = ?'), 'users');
   assert.equal(writtenTable('DELETE FROM sessions WHERE id = ?'), 'sessions');

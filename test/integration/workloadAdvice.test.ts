@@ -1,0 +1,166 @@
+/**
+ * The workload's index set on a real MariaDB (issue #28): a game backend of our own in contest style
+ * (test/fixtures/workload) with sessions under a UNIQUE (user_id, …), a status table of presents read
+ * four ways by user_id, static master tables, a boolean column, ORDER BY RAND(), FOR UPDATE on the
+ * second column of a composite primary key, a keyword search, a paged list with a sort and an OR that
+ * matches most rows. `advise` (the CLI) and the explain service (what the hover and the quick fix
+ * offer) must give the same exact set, without the useless indexes; the findings must say what an
+ * expert says; and the set, applied, must take the scans and sorts out of the plans it serves.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { FIXTURES } from '../support/paths';
+import { startMariaDb, type MariaDbServer } from '../support/mariadb';
+import { DbConnection } from '../../src/db/connection';
+import { ExplainService, type ExplainResult } from '../../src/db/explainService';
+import { adviseCommand } from '../../src/cli/commands/advise';
+import { indexFixSets } from '../../src/core/analysis/indexFixSets';
+import { workloadStatements } from '../../src/core/analysis/workloadAdvice';
+import { FactsCache } from '../../src/core/workspace';
+import { ParserSet } from '../../src/core/source/treeSitter';
+import { fsGrammarSource } from '../../src/node/grammars';
+import { scanProject } from '../../src/node/scanDir';
+import type { SqlSite } from '../../src/core/model';
+
+const APP = join(FIXTURES, 'workload', 'app');
+const PASSWORD = 'qi-workload';
+/** The exact set: one index for the four present lookups, the paged item list with its sort, the point lock. */
+const EXPECTED = ['items(user_id,deleted_at,created_at)', 'user_items(code,amount)', 'user_presents(user_id,created_at)'];
+
+let db: MariaDbServer;
+let sites: SqlSite[] = [];
+let svc: ExplainService;
+const results = new Map<string, ExplainResult>();
+
+const conn = () => new DbConnection({ socket: db.socket, user: 'player', password: PASSWORD, database: 'game', queryTimeoutMs: 30_000 });
+const site = (needle: string): SqlSite => {
+  const s = sites.find((x) => x.sql.includes(needle));
+  assert.ok(s, `a site with ${needle}`);
+  return s;
+};
+const explained = (needle: string): ExplainResult => {
+  const r = results.get(site(needle).sql);
+  assert.ok(r, `explained: ${needle}`);
+  return r;
+};
+const codes = (r: ExplainResult) => r.findings.map((f) => f.code);
+const asText = (xs: { table: string; columns: string[] }[]) => xs.map((s) => `${s.table}(${s.columns.join(',')})`);
+
+before(async () => {
+  db = await startMariaDb();
+  db.sql('CREATE DATABASE game');
+  db.sql(readFileSync(join(APP, 'sql', 'schema.sql'), 'utf8'), 'game');
+  db.sql(readFileSync(join(APP, 'sql', 'data.sql'), 'utf8'), 'game');
+  db.sql(`CREATE USER 'player'@'localhost' IDENTIFIED BY '${PASSWORD}'; GRANT SELECT ON game.* TO 'player'@'localhost';`);
+  const scan = await scanProject(APP, new FactsCache(new ParserSet(fsGrammarSource()), { routes: false }));
+  sites = scan.facts.flatMap((f) => f.sites);
+  const statements = workloadStatements(sites);
+  svc = new ExplainService(conn(), { workload: () => statements });
+  for (const s of sites) results.set(s.sql, await svc.explainSite(s));
+}, { timeout: 300_000 } as never);
+
+after(async () => {
+  await svc?.close();
+  await db?.stop();
+});
+
+async function advise(): Promise<Record<string, unknown>[]> {
+  const stdout = new PassThrough(), stderr = new PassThrough();
+  let out = '', err = '';
+  stdout.on('data', (d) => { out += d; });
+  stderr.on('data', (d) => { err += d; });
+  const code = await adviseCommand.run([APP, '--socket', db.socket, '--user', 'player', '--database', 'game', '--format', 'json'], { stdout, stderr, env: { MYSQL_PWD: PASSWORD }, cwd: APP });
+  assert.equal(code, 0, err);
+  return out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+void test('advise: the exact index set, each with the statements it serves and the writes it slows', async () => {
+  const lines = (await advise()).filter((l) => l.kind === 'index');
+  const got = lines.map((l) => `${String(l.table)}(${(l.columns as string[]).join(',')})`).sort();
+  assert.deepEqual(got, EXPECTED, JSON.stringify(lines, null, 1));
+  const presents = lines.find((l) => l.table === 'user_presents')!;
+  assert.equal((presents.sites as unknown[]).length, 4, 'one index serves the four lookups led by user_id');
+  assert.match(String(presents.reason), /each user_id has about 6 row\(s\)/);
+  assert.deepEqual((presents.writes as { line: number }[]).map((w) => w.line), [30], 'the INSERT it slows');
+  const items = lines.find((l) => l.table === 'items')!;
+  assert.equal(items.servesOrderBy, true, 'the paged list keeps its sort in the index');
+});
+
+void test('the hover and the quick fix offer the same set as advise', async () => {
+  const fromCli = (await advise()).filter((l) => l.kind === 'index').map((l) => `${String(l.table)}(${(l.columns as string[]).join(',')})`).sort();
+  const offered = new Set<string>();
+  for (const s of sites) {
+    const r = results.get(s.sql)!;
+    // The hover lists the advice's suggestions; the quick fix offers indexFixSets of them.
+    for (const set of indexFixSets(r.advice?.suggestions ?? [], r.findings.map((f) => f.table))) for (const x of asText(set)) offered.add(x);
+  }
+  assert.deepEqual([...offered].sort(), fromCli);
+  assert.deepEqual(asText(explained('user_id = ? AND is_received = 0').advice!.suggestions), ['user_presents(user_id,created_at)'], 'a flag lookup gets the shared index');
+});
+
+void test('none where none helps: sessions, master tables, the boolean, the OR of most rows, the primary-key IN list', () => {
+  for (const needle of ['FROM user_sessions WHERE', 'FROM item_masters WHERE item_type', 'FROM item_masters WHERE status', 'FROM login_bonus_masters', 'is_public = 1 OR user_id', 'ORDER BY RAND() LIMIT 5', 'AS t ORDER BY RAND()', 'WHERE id IN (?)', "LIKE CONCAT('%'"]) {
+    const r = explained(needle);
+    assert.deepEqual(asText(r.advice?.suggestions ?? []), [], `${needle}: ${JSON.stringify(r.advice?.served)}`);
+  }
+  assert.match(explained('FROM user_sessions WHERE').advice!.served.map((s) => s.reason).join(' '), /uniq_user_session .*narrows to about \d+ row\(s\) per user_id/);
+  assert.match(explained('FROM item_masters WHERE item_type').advice!.served[0].reason, /static master table/);
+  assert.match(explained('is_public = 1 OR user_id').advice!.served[0].reason, /matches at least 50% of items/);
+  assert.match(explained('ORDER BY RAND() LIMIT 5').advice!.served[0].reason, /is_public has only two or three values/);
+});
+
+void test('findings: master tables quiet, the OR of most rows, ORDER BY RAND(), the locking scan, the keyword search', () => {
+  for (const needle of ['FROM item_masters WHERE item_type', 'FROM item_masters WHERE status', 'FROM login_bonus_masters']) {
+    assert.deepEqual(codes(explained(needle)), [], `${needle}: ${JSON.stringify(explained(needle).findings)}`);
+  }
+  const or = explained('is_public = 1 OR user_id');
+  assert.ok(codes(or).includes('returns-most-rows'), JSON.stringify(or.findings));
+  assert.ok(!codes(or).includes('or-across-columns'), 'no UNION advice for an OR of most rows');
+  assert.ok(or.findings.every((f) => f.severity !== 'error'), JSON.stringify(or.findings));
+  assert.match(or.findings.find((f) => f.code === 'returns-most-rows')!.message, /cache the result or paginate/);
+
+  for (const needle of ['ORDER BY RAND() LIMIT 5', 'AS t ORDER BY RAND()']) {
+    const r = explained(needle);
+    const rand = r.findings.find((f) => f.code === 'order-by-rand');
+    assert.ok(rand, `${needle}: ${JSON.stringify(r.findings)}`);
+    assert.match(rand.message, /temporary table and sorts them.*pick random ids/);
+    assert.ok(!r.findings.some((f) => /is_public\)/.test(f.message)), 'no index on the boolean offered');
+  }
+
+  const lock = explained('FOR UPDATE');
+  assert.equal(lock.lockingClause, 'FOR UPDATE');
+  const ls = lock.findings.find((f) => f.code === 'locking-scan');
+  assert.ok(ls, JSON.stringify(lock.findings));
+  assert.ok(ls.severity === 'warning' || ls.severity === 'error', ls.severity);
+  assert.match(ls.message, /locks every row it reads.*user_items\(code, amount\).*point lock/);
+  assert.match(lock.findings.find((f) => f.code === 'full-table-scan')!.message, /under FOR UPDATE: every row it reads is locked/);
+
+  const search = explained("LIKE CONCAT('%'");
+  assert.match(search.findings.find((f) => f.code === 'leading-wildcard')?.message ?? '', /no B-tree index helps.*FULLTEXT.*ngram/, JSON.stringify(search.findings));
+  assert.ok(!codes(explained('FROM user_sessions WHERE')).includes('full-table-scan'));
+});
+
+void test('the set applied: the statements it serves lose their scans and sorts (EXPLAIN after)', async () => {
+  const lines = (await advise()).filter((l) => l.kind === 'index');
+  for (const l of lines) db.sql(String(l.ddl), 'game');
+  const fresh = new ExplainService(conn());
+  try {
+    for (const l of lines) {
+      for (const at of l.sites as { line: number }[]) {
+        const s = sites.find((x) => (x.textStart ?? x.range.start).line + 1 === at.line)!;
+        const r = await fresh.explainSite(s);
+        assert.ok(r.plan, `${s.sql}: ${JSON.stringify(r.error ?? r.skipped)}`);
+        const row = r.plan.rows.find((x) => x.table === l.table);
+        assert.ok(row, s.sql);
+        assert.notEqual(row.type, 'ALL', `${s.sql} still scans: ${JSON.stringify(row)}`);
+        assert.ok(!row.extra.some((e) => /filesort/.test(e)), `${s.sql} still sorts: ${JSON.stringify(row)}`);
+        assert.ok(row.key && (row.key === l.name || row.key === 'PRIMARY'), `${s.sql} uses ${row.key}, not ${String(l.name)}`);
+      }
+    }
+  } finally {
+    await fresh.close();
+  }
+});
