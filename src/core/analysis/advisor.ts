@@ -399,7 +399,8 @@ function adviseBlock(ctx: Ctx, block: QueryBlock, sub: boolean): void {
       }
     }
     const tiny = ctx.opts.tinyRows ?? 1000;
-    if (info && ctx.opts.fromDatabase && ctx.opts.writtenTables && info.rows < tiny && !ctx.opts.writtenTables.has(lower(t.table))) {
+    // why: an empty table tells nothing of its size in use (the data is loaded from elsewhere): only a table with its rows is a master table.
+    if (info && ctx.opts.fromDatabase && ctx.opts.writtenTables && info.rows > 0 && info.rows < tiny && !ctx.opts.writtenTables.has(lower(t.table))) {
       ctx.out.served.push({ table: t.table, reason: `a static master table (~${info.rows} rows, not written by the code outside its initialiser): it stays this small, and reading it whole is cheap` });
       continue;
     }

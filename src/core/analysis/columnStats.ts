@@ -88,14 +88,15 @@ export function estimateDistinct(d: number, n: number, f1: number, rows: number)
   return Math.min(total, denom > 0 ? d / denom : total);
 }
 
-/** The columns of these suggestions whose distinct values no statistic knows yet: what a sample should read. */
+/** The leading columns of these suggestions whose distinct values no statistic knows yet: what a sample should read. */
 export function columnsToSample(suggestions: readonly { table: string; columns: readonly string[] }[], tables: Record<string, TableInfo>, max = 40): { table: string; column: string }[] {
   const out: { table: string; column: string }[] = [];
   const seen = new Set<string>();
   for (const s of suggestions) {
     const info = tables[lower(s.table)];
     if (!info || info.rows < 100) continue;
-    for (const c of s.columns) {
+    // why: rows per value and "two or three values" matter for the column an index would lead with.
+    for (const c of s.columns.slice(0, 1)) {
       const key = `${lower(info.name)}\0${lower(c)}`;
       if (seen.has(key) || distinctValues(info, c) !== undefined || typeValues(info, c) !== undefined) continue;
       seen.add(key);

@@ -139,7 +139,7 @@ export function planFindings(plan: Plan, facts: StatementFacts, schema?: Schema,
   /** A small table the code never writes outside its initialiser: it stays small, and nothing it costs is worth a finding. */
   const staticTable = (name: string | undefined): boolean => {
     const t = tableInfo(name);
-    return !!t && !!options.writtenTables && tiny(t.rows) && !options.writtenTables.has(t.name.toLowerCase());
+    return !!t && !!options.writtenTables && t.rows > 0 && tiny(t.rows) && !options.writtenTables.has(t.name.toLowerCase());
   };
   /** The share of the table an OR of the statement matches at least, by the statistics (see columnStats.orShareAtLeast). */
   const orShare = (f: TableFacts | undefined): number | undefined => {

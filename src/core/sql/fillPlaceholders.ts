@@ -38,11 +38,17 @@ export interface FillOptions {
   flavor?: Flavor;
   /** How many values an expanded IN-list gets (default 3). */
   inListSize?: number;
-  /** Value for `LIMIT ?` (default 10). */
+  /**
+   * Value for `LIMIT ?` (default DEFAULT_PAGE: a realistic page). The same in every language: the optimizer
+   * can pick another plan at LIMIT 1 than at LIMIT 20, so the same statement must be explained alike.
+   */
   limit?: number;
 }
 
 type Role = 'value' | 'limit' | 'offset' | 'completion';
+
+/** The page size a `LIMIT ?` is explained with when the code's value is not known. */
+export const DEFAULT_PAGE = 20;
 
 interface Slot {
   tok: Token;
@@ -54,6 +60,8 @@ interface Slot {
   completion?: string;
   note?: string;
   target?: { qualifier: string | null; column: string };
+  /** The bounds of `BETWEEN ? AND ?`: the lower one's slot is the upper one's `lowerOf`. */
+  lowerOf?: Slot;
 }
 
 const COMPARE = new Set(['=', '<', '>', '<=', '>=', '<>', '!=', '<=>']);
@@ -277,8 +285,13 @@ export async function fillPlaceholders(sql: string, schema: Schema | undefined, 
     if (typeof s === 'string') return { ok: false, reason: s };
     slots.push(s);
   }
+  // why: a range's lower end filled after its upper end is empty, and the plan and a measure of it read nothing.
+  for (let i = 1; i < slots.length; i++) {
+    const k = tokens.indexOf(slots[i].tok);
+    if (kw(tokens[k - 1]) === 'AND' && tokens[k - 2] === slots[i - 1].tok && kw(tokens[k - 3]) === 'BETWEEN') slots[i].lowerOf = slots[i - 1];
+  }
   // Parse a version with markers in the value slots to learn which column each is compared with.
-  const limit = String(opts.limit ?? 10);
+  const limit = String(opts.limit ?? DEFAULT_PAGE);
   const forParse = splice(sql, slots, (s) => s.role === 'value' ? (s.wrap ? `('${marker(s.index)}')` : `'${marker(s.index)}'`) : s.role === 'limit' ? limit : s.role === 'offset' ? '0' : s.completion ?? '');
   const parsed = parseStatement(forParse, opts.flavor ?? schema?.flavor);
   let refs = tables;
@@ -368,11 +381,28 @@ export async function fillPlaceholders(sql: string, schema: Schema | undefined, 
       note = [note, s.target ? `column ${s.target.column} not found in the schema` : 'compared column not identified'].filter(Boolean).join('; ');
     }
     if (s.inExpand && lits.length > 1) note = [note, `IN-list expanded to ${lits.length} values`].filter(Boolean).join('; ');
-    const v = s.wrap ? `(${lits.join(', ')})` : lits.join(', ');
+    let v = s.wrap ? `(${lits.join(', ')})` : lits.join(', ');
+    const low = s.lowerOf ? text.get(s.lowerOf) : undefined;
+    if (low !== undefined && s.lowerOf && !s.inExpand && beforeLiteral(v, low)) {
+      // The upper bound came out lower: the two sampled values change places.
+      text.set(s.lowerOf, v);
+      const lowSub = substitutions.find((x) => x.index === s.lowerOf!.index);
+      if (lowSub) lowSub.value = v;
+      v = low;
+      note = [note, 'BETWEEN bounds put in order'].filter(Boolean).join('; ');
+    }
     text.set(s, v);
     substitutions.push({ ...base, value: v, source, ...(r ? { column: `${r.table}.${r.column.name}` } : {}), ...(note ? { note } : {}) });
   }
   return { ok: true, sql: splice(sql, slots, (s) => text.get(s) ?? ''), substitutions, parsed: 'ast' in parsed };
+}
+
+/** True when literal `a` sorts before literal `b` (numbers by value, quoted text by its characters). */
+function beforeLiteral(a: string, b: string): boolean {
+  const num = (x: string) => (/^-?\d+(?:\.\d+)?$/.test(x) ? Number(x) : undefined);
+  const na = num(a), nb = num(b);
+  if (na !== undefined && nb !== undefined) return na < nb;
+  return a < b;
 }
 
 function splice(sql: string, slots: readonly Slot[], replace: (s: Slot) => string): string {

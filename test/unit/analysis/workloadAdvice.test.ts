@@ -120,7 +120,7 @@ void test('statistics: flags, the share an OR matches, the distinct estimate fro
   const est = estimateDistinct(9_000, 20_000, 8_000, 1_000_000);
   assert.ok(est > 14_000 && est < 1_000_000, `values seen once stand for the unseen: ${est}`);
   assert.ok(estimateDistinct(2, 20_000, 0, 1_000_000) === 2, 'a flag stays two values');
-  assert.deepEqual(columnsToSample([{ table: 'user_sessions', columns: ['deleted_at', 'user_id'] }, { table: 'item_masters', columns: ['status'] }], SCHEMA.tables), [{ table: 'user_sessions', column: 'deleted_at' }]);
+  assert.deepEqual(columnsToSample([{ table: 'user_sessions', columns: ['deleted_at', 'expired_at'] }, { table: 'user_sessions', columns: ['user_id', 'expired_at'] }, { table: 'item_masters', columns: ['status'] }], SCHEMA.tables), [{ table: 'user_sessions', column: 'deleted_at' }]);
 });
 
 void test('writes and the initialiser', () => {

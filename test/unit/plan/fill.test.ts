@@ -34,8 +34,18 @@ async function fill(sql: string, samples: SampleSource | undefined = data) {
 
 void test('fill: ? compared with a column gets a sampled value of that column', async () => {
   const r = await fill('SELECT * FROM posts WHERE user_id = ? ORDER BY created_at DESC LIMIT ?');
-  assert.equal(r.sql, 'SELECT * FROM posts WHERE user_id = 7920 ORDER BY created_at DESC LIMIT 10');
-  assert.deepEqual(r.substitutions.map((s) => [s.placeholder, s.value, s.source, s.column]), [['?', '7920', 'sample', 'posts.user_id'], ['?', '10', 'limit', undefined]]);
+  assert.equal(r.sql, 'SELECT * FROM posts WHERE user_id = 7920 ORDER BY created_at DESC LIMIT 20');
+  assert.deepEqual(r.substitutions.map((s) => [s.placeholder, s.value, s.source, s.column]), [['?', '7920', 'sample', 'posts.user_id'], ['?', '20', 'limit', undefined]]);
+});
+
+void test('fill: a range is never empty: BETWEEN gets its lower sampled value first, whatever order the sample came in', async () => {
+  const desc = new TableSamples({ 'posts.created_at': ['2024-03-01 00:00:00', '2024-01-01 00:00:00'], 'posts.user_id': [900, 12] });
+  const r = await fill('SELECT * FROM posts WHERE created_at BETWEEN ? AND ? AND user_id BETWEEN ? AND ? LIMIT ?', desc);
+  assert.equal(r.sql, "SELECT * FROM posts WHERE created_at BETWEEN '2024-01-01 00:00:00' AND '2024-03-01 00:00:00' AND user_id BETWEEN 12 AND 900 LIMIT 20");
+  assert.deepEqual(r.substitutions.map((s) => s.value), ["'2024-01-01 00:00:00'", "'2024-03-01 00:00:00'", '12', '900', '20']);
+  assert.match(r.substitutions[1].note ?? '', /BETWEEN bounds put in order/);
+  const asc = await fill('SELECT * FROM posts WHERE user_id BETWEEN ? AND ?', new TableSamples({ 'posts.user_id': [3, 40] }));
+  assert.equal(asc.sql, 'SELECT * FROM posts WHERE user_id BETWEEN 3 AND 40');
 });
 
 void test('fill: aliases, :name and quoting of sampled strings', async () => {
@@ -54,7 +64,7 @@ void test('fill: IN (?) is expanded to several sampled values; $n and %s styles'
 
 void test('fill: same column twice takes the next sample; BETWEEN and LIMIT ?, ?', async () => {
   const r = await fill('SELECT * FROM posts WHERE created_at BETWEEN ? AND ? LIMIT ?, ?');
-  assert.equal(r.sql, "SELECT * FROM posts WHERE created_at BETWEEN '2024-01-01 00:01:00' AND '2024-01-01 00:02:00' LIMIT 0, 10");
+  assert.equal(r.sql, "SELECT * FROM posts WHERE created_at BETWEEN '2024-01-01 00:01:00' AND '2024-01-01 00:02:00' LIMIT 0, 20");
 });
 
 void test('fill: typed literals when there is nothing to sample or sampling fails', async () => {
