@@ -38,6 +38,8 @@ export interface NPlusOneData extends Record<string, unknown> {
   outer?: { file: string; line: number; range: Range; sql: string; placeholders: string[]; resultVar?: string };
   /** Rows the outer query is estimated to return (its plan), when the caller knew it. */
   estimatedIterations?: number;
+  /** Where estimatedIterations comes from (`the LIMIT 3 of that query`, `EXPLAIN's rows of posts …`). */
+  estimateFrom?: string;
   /** Number of enclosing loops on the way (nested loops multiply the count). */
   loopDepth: number;
   /** The statement runs in a task started per element (goroutine, async callback): concurrent, but still N statements. */
@@ -48,7 +50,8 @@ export interface NPlusOneFinding extends Finding { data: NPlusOneData }
 
 export interface NPlusOneOptions {
   /** Estimated rows a statement returns (from its EXPLAIN plan), when connected. */
-  estimatedRows?: (site: SqlSite) => number | undefined;
+  /** How many rows the outer query returns: a number (from its plan), or the number and where it comes from. */
+  estimatedRows?: (site: SqlSite) => number | { rows: number; from: string } | undefined;
   /** How many calls to follow back from the statement's function (default 4; at least 2 is the contract). */
   maxDepth?: number;
   /** A literal collection with at most this many elements counts as small (default 5). */
@@ -475,7 +478,9 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
   let outer: SqlSite | undefined;
   for (let i = loops.length - 1; i >= 0 && !outer; i--) outer = outerQuery(ws, loopFile, loops[i]);
   const source: LoopSource = outer ? 'query-rows' : loops.every((l) => ws.isSmall(l, small)) ? 'small-constant' : loops.every((l) => l.retry) ? 'retry' : 'unknown';
-  const estimated = outer ? options.estimatedRows?.(outer) : undefined;
+  const got = outer ? options.estimatedRows?.(outer) : undefined;
+  const estimated = typeof got === 'number' ? got : got?.rows;
+  const estimateFrom = typeof got === 'number' ? 'its plan' : got?.from;
   let severity: Severity = source === 'query-rows' ? 'error' : source === 'small-constant' || source === 'retry' ? 'hint' : 'warning';
   if (estimated !== undefined && estimated > 20 && severity === 'warning') severity = 'error';
 
@@ -483,7 +488,7 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
   const over = loop.iterable ? ` over \`${shorten(loop.iterable, 40)}\`` : '';
   const via = path.length ? ` via ${path.map((c) => `${c.item.name}()`).join(' → ')}` : '';
   const rowsOf = outer ? `; the loop walks the rows of "${shorten(outer.sql, 50)}" (line ${outer.range.start.line + 1})` : '';
-  const est = estimated !== undefined ? `, about ${Math.round(estimated)} iterations estimated from its plan` : '';
+  const est = estimated !== undefined ? `, about ${Math.round(estimated)} iterations estimated from ${estimateFrom ?? 'its plan'}` : '';
   const nested = loops.length > 1 ? ` (inside ${loops.length} nested loops)` : '';
   const tasks = concurrent ? ' in a concurrent task per element (still one statement each)' : '';
   const where = loopFile === file ? `line ${loop.range.start.line + 1}` : `${loopFile.file}:${loop.range.start.line + 1}`;
@@ -504,7 +509,7 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
     source, loopDepth: loops.length, concurrent,
   };
   if (outer) data.outer = { file: loopFile.file, line: outer.range.start.line + 1, range: outer.range, sql: outer.sql, placeholders: outer.placeholders, resultVar: outer.resultVar };
-  if (estimated !== undefined) data.estimatedIterations = estimated;
+  if (estimated !== undefined) { data.estimatedIterations = estimated; if (estimateFrom) data.estimateFrom = estimateFrom; }
   return { code: N_PLUS_ONE, severity, message, file: site.file, range: site.range, related, data };
 }
 

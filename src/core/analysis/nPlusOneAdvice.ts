@@ -288,7 +288,7 @@ export function adviseNPlusOne(finding: NPlusOneFinding, options: AdviceOptions 
 
   const via = d.path.length ? ` via ${d.path.map((s) => code(`${s.name}()`)).join(' → ')}` : '';
   const over = d.iterable ? ` over ${code(d.iterable)}` : '';
-  const times = d.estimatedIterations !== undefined ? ` (about ${Math.round(d.estimatedIterations)} times, from the outer query's plan)` : '';
+  const times = d.estimatedIterations !== undefined ? ` (about ${Math.round(d.estimatedIterations)} times, from ${d.estimateFrom ?? "the outer query's plan"})` : '';
   const md: string[] = [
     `**N+1 query** (\`n-plus-one\`): ${code(d.innerSql)} runs once per iteration of the ${d.loopKind} loop${over} at ${d.loopFile}:${d.loopLine}${via}${times}.`,
   ];

@@ -15,7 +15,8 @@ import { SOURCE_SELECTOR } from '../explain/explainFeature';
 import type { Feature } from '../feature';
 import type { Logger } from '../logger';
 import type { SiteIndex } from '../siteIndex';
-import { estimatedResultRows, findingsAt, findingsByFile, indentOf } from './nPlusOneMapping';
+import { findingsAt, findingsByFile, indentOf, loopIterations } from './nPlusOneMapping';
+import { statementFacts } from '../../core/analysis/planFindingsQuery';
 
 const DEBOUNCE_MS = 200;
 
@@ -29,7 +30,7 @@ export class NPlusOneService implements vscode.Disposable, vscode.HoverProvider,
   private overlay: ((statics: readonly NPlusOneFinding[]) => Finding[]) | undefined;
   private shownByFile: Map<string, Finding[]> | undefined;
   /** Estimated result rows of outer statements, by SQL, for the current connection and schema. */
-  private estimates = new Map<string, number>();
+  private estimates = new Map<string, { rows: number; from: string }>();
   private timer: NodeJS.Timeout | undefined;
   private estimating = false;
 
@@ -72,7 +73,9 @@ export class NPlusOneService implements vscode.Disposable, vscode.HoverProvider,
     try {
       for (const sql of outers) {
         const got = await this.manager.explain(sql);
-        const rows = got?.result.plan ? estimatedResultRows(got.result.plan) : undefined;
+        // why: the loop's passes are the rows its query returns: its LIMIT bounds them (a LIMIT ? as explained), not the rows a scan examines.
+        const limit = got?.result.filledSql ? statementFacts(got.result.filledSql).limit : undefined;
+        const rows = got?.result.plan ? loopIterations(got.result.plan, limit) : undefined;
         if (rows !== undefined) { this.estimates.set(sql, rows); added++; }
       }
     } catch (err) {

@@ -47,6 +47,19 @@ export function estimatedResultRows(plan: Plan): number | undefined {
   return total === undefined ? undefined : Math.max(1, Math.round(total));
 }
 
+/**
+ * How many passes a loop over a query's rows makes, and where the number comes from: the query's LIMIT
+ * when it returns fewer than its plan's estimate (a loop over `LIMIT 3` makes 3 passes, however many rows
+ * the scan behind it examines), else the rows the plan leaves after each table's condition.
+ */
+export function loopIterations(plan: Plan, limit: number | undefined): { rows: number; from: string } | undefined {
+  const rows = estimatedResultRows(plan);
+  const tables = plan.rows.filter((r) => r.id === plan.rows.find((x) => x.id !== null)?.id && r.table && !/^</.test(r.table)).map((r) => r.table!);
+  if (limit !== undefined && (rows === undefined || limit < rows)) return { rows: Math.max(0, limit), from: `the LIMIT ${limit} of that query` };
+  if (rows === undefined) return undefined;
+  return { rows, from: `EXPLAIN's rows of ${tables.length ? tables.join(' × ') : 'that query'} after its condition` };
+}
+
 /** Leading blanks of a line of source. */
 export function indentOf(line: string): string {
   return /^[ \t]*/.exec(line)![0];

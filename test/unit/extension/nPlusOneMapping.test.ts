@@ -12,7 +12,7 @@ import { ParserSet } from '../../../src/core/source/treeSitter';
 import { FactsCache } from '../../../src/core/workspace';
 import { fsGrammarSource } from '../../../src/node/grammars';
 import { detectNPlusOne } from '../../../src/core/analysis/nPlusOne';
-import { estimatedResultRows, findingsAt, findingsByFile, indentOf } from '../../../src/extension/nplus1/nPlusOneMapping';
+import { estimatedResultRows, findingsAt, findingsByFile, indentOf, loopIterations } from '../../../src/extension/nplus1/nPlusOneMapping';
 import type { Plan, PlanRow } from '../../../src/core/plan/planModel';
 
 const FILE = 'webapp/go/main.go';
@@ -70,6 +70,9 @@ void test('estimated result rows: filtered scales, unique lookups count once, su
   assert.equal(estimatedResultRows(plan([row({ rows: null })])), undefined);
   assert.equal(estimatedResultRows(plan([])), undefined);
   assert.equal(estimatedResultRows(plan([row({ rows: 5, filtered: 1 })])), 1, 'at least one');
+  // A loop over `LIMIT 3` makes 3 passes, however many rows the scan behind it examines; the message says which bound it is.
+  assert.deepEqual(loopIterations(plan([row({ rows: 199_840 })]), 3), { rows: 3, from: 'the LIMIT 3 of that query' });
+  assert.deepEqual(loopIterations(plan([row({ rows: 40, filtered: 50 })]), 20), { rows: 20, from: "EXPLAIN's rows of t after its condition" });
 });
 
 void test('indentOf keeps tabs and spaces', () => {
