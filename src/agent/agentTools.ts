@@ -31,6 +31,10 @@ import { checkServerStats, readServerSnapshot } from '../db/serverStatsReader';
 import { readColumnStats } from '../db/columnStats';
 import { accessAnalyzer, analyzeAccessSources, analyzeSlowSources, type SourceRead } from '../node/logSources';
 import { localLogHead } from '../node/pipedLog';
+import { codeChangesBetween } from '../node/runs/git';
+import { DEFAULT_STORE, readRunsConfig, RecordStore } from '../node/runs/recordStore';
+import { diffRecords } from '../core/runs/recordDiff';
+import { diffText } from '../core/runs/recordOutput';
 import type { ProjectScan } from '../node/scanDir';
 import { mdBlock, mdCode, mdTable, mdText, moreLine } from './markdown';
 import { checkArgs, ToolError, type ToolArgs } from './toolArgs';
@@ -391,6 +395,20 @@ async function slowQueries(host: AgentHost, args: ToolArgs, signal?: AbortSignal
   return `${head}\n\n${shown.length ? table : 'No statements in the window.'}${moreLine(shown.length, records.length, 'shapes')}`;
 }
 
+async function runsDiff(host: AgentHost, args: ToolArgs): Promise<string> {
+  const config = await readRunsConfig(host.root);
+  const store = new RecordStore(resolve(host.root, config.store ?? DEFAULT_STORE));
+  const find = async (ref: string) => {
+    try { return await store.find(ref); } catch (err) { throw new ToolError(`runs_diff: ${(err as Error).message}`); }
+  };
+  const before = await find((args.before as string | undefined) ?? 'last~1');
+  const after = await find((args.after as string | undefined) ?? 'last');
+  const scan = await host.scan(host.root);
+  const changes = await codeChangesBetween(host.root, before, after, { routes: resolveHandlers(scan.facts), sites: scan.facts.flatMap((f) => f.sites) });
+  // why: the Markdown `runs diff --format md` prints, bounded by the same limit per section.
+  return diffText(diffRecords(before, after, changes), true, limitOf(args));
+}
+
 const HANDLERS: Record<string, Handler> = {
-  statements, findings, explain, advise, endpoints, slow_queries: slowQueries,
+  statements, findings, explain, advise, endpoints, slow_queries: slowQueries, runs_diff: runsDiff,
 };

@@ -122,6 +122,23 @@ export const TOOLS: readonly ToolDef[] = [
     },
     database: true,
   },
+  {
+    name: 'runs_diff',
+    title: 'Compare two recorded runs',
+    description: 'Compares two benchmark runs recorded with `query-insight runs record`: the score first, then endpoints by time per request and statements '
+      + 'by total time and calls per request, each with a verdict (faster, slower, same, new, gone, too-few), and the handlers and statements the code changed '
+      + 'between the two commits beside their figures. Default: the last two runs.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        before: { type: 'string', description: 'The earlier run: its id, or last~1, last~2 … (default last~1).' },
+        after: { type: 'string', description: 'The later run (default last).' },
+        limit,
+      },
+      additionalProperties: false,
+    },
+    database: false,
+  },
 ];
 
 /** The tool of that name, if any. */

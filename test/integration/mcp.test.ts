@@ -6,7 +6,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { runsCommand } from '../../src/cli/commands/runs';
+import { runCommand } from '../support/runCommand';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES } from '../support/paths';
@@ -44,7 +47,7 @@ void test('initialize, then tools/list gives every tool with its input schema', 
   assert.ok((init.capabilities as Record<string, unknown>).tools, 'the server offers tools');
   const list = await mcp.request('tools/list');
   const tools = list.result!.tools as { name: string; description: string; inputSchema: { type: string; properties: Record<string, { type: string }>; required?: string[] }; annotations?: { readOnlyHint?: boolean } }[];
-  assert.deepEqual(tools.map((t) => t.name), ['statements', 'findings', 'explain', 'advise', 'endpoints', 'slow_queries']);
+  assert.deepEqual(tools.map((t) => t.name), ['statements', 'findings', 'explain', 'advise', 'endpoints', 'slow_queries', 'runs_diff']);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, 'object', t.name);
     assert.ok(t.description.length > 40, t.name);
@@ -113,6 +116,7 @@ void test('a bad argument is a tool error that says what is wrong, and the serve
     ['slow_queries', { logs: ['no-such.log'] }, /no such log file: no-such\.log/],
     ['slow_queries', {}, /either `logs`.*or `seconds`/],
     ['slow_queries', { seconds: 100000 }, /`seconds` must be at most 600/],
+    ['runs_diff', {}, /runs_diff: /],
     ['no_such_tool', {}, /unknown tool/],
   ];
   for (const [tool, args, message] of cases) {
@@ -189,4 +193,34 @@ void test('general log: the tool calls sent only EXPLAIN, schema, performance_sc
     assert.ok(sent.some((s) => kind.test(s)), `no ${kind} in the general log`);
   }
   assert.ok(!sent.some((s) => /ALTER TABLE|ANALYZE FORMAT|EXPLAIN ANALYZE/.test(s)), 'no DDL, nothing measured');
+});
+
+void test('runs_diff compares the last two recorded runs: the score first, the endpoint that got faster, the handler the commit changed', async () => {
+  const ws = join(scratch, 'ws');
+  cpSync(APP, ws, { recursive: true });
+  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, env, encoding: 'utf8' });
+  git('init', '-q'); git('add', '.'); git('commit', '-qm', 'v1');
+  const round = (t: number, sec: string) => Array.from({ length: 40 }, (_, i) => `time:2026-11-28T0${t}:00:${String(i).padStart(2, '0')}+00:00\tmethod:GET\turi:/users/${i}/posts\tstatus:200\tsize:512\treqtime:${sec}`).join('\n') + '\n';
+  writeFileSync(join(ws, 'access.log'), round(6, '0.400'));
+  assert.equal((await runCommand(runsCommand, ['record', '--access', 'access.log', '--score', '1000'], ws)).code, 0);
+  writeFileSync(join(ws, 'main.go'), readFileSync(join(ws, 'main.go'), 'utf8').replace('posts := []Post{}', 'posts := make([]Post, 0, 16)'));
+  git('commit', '-qam', 'preallocate');
+  writeFileSync(join(ws, 'access.log'), round(6, '0.400') + round(7, '0.040'));
+  assert.equal((await runCommand(runsCommand, ['record', '--access', 'access.log', '--score', '1500'], ws)).code, 0);
+  const agent = new McpChild([ws]);
+  try {
+    await agent.initialize();
+    const r = await agent.call('runs_diff', {});
+    assert.equal(r.isError, false, r.text);
+    assert.match(r.text, /^### Benchmark: /m);
+    assert.match(r.text, /1[,.]?000 → 1[,.]?500/);
+    assert.match(r.text, /\| \*\*faster\*\* \| `GET \/users\/:id\/posts`/);
+    assert.match(r.text, /handler changed in [0-9a-f]{7}/);
+    const missing = await agent.call('runs_diff', { before: 'no-such-run' });
+    assert.equal(missing.isError, true);
+    assert.match(missing.text, /^runs_diff: .*no-such-run/);
+  } finally {
+    await agent.close();
+  }
 });

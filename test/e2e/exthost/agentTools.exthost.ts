@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'query-insight.query-insight';
-const TOOL_NAMES = ['statements', 'findings', 'explain', 'advise', 'endpoints', 'slow_queries'].map((n) => `queryInsight_${n}`);
+const TOOL_NAMES = ['statements', 'findings', 'explain', 'advise', 'endpoints', 'slow_queries', 'runs_diff'].map((n) => `queryInsight_${n}`);
 
 async function poll<T>(get: () => Promise<T> | T, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
@@ -42,7 +42,7 @@ suite('Query Insight tools for agents in the extension host', () => {
   });
 
   test('vscode.lm.tools lists the tools with their input schemas', async () => {
-    const tools = await poll(() => vscode.lm.tools.filter((t) => t.name.startsWith('queryInsight_')), (t) => t.length === TOOL_NAMES.length, 'the six tools');
+    const tools = await poll(() => vscode.lm.tools.filter((t) => t.name.startsWith('queryInsight_')), (t) => t.length === TOOL_NAMES.length, 'the seven tools');
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
     const findings = tools.find((t) => t.name === 'queryInsight_findings')!;
     assert.match(findings.description, /N\+1/);
