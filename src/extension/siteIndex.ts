@@ -11,6 +11,7 @@ import type { Logger } from './logger';
 import type { QueryInsightConfig } from './settings';
 import { isExcluded } from '../core/glob/pathGlob';
 import { SOURCE_GLOB } from '../core/source/languageOf';
+import { skipReason } from '../core/source/generatedText';
 import { ignoredDirNote, ignoredSources, type IgnoredSources } from '../node/scanDir';
 
 /** Turns one file's text into facts; undefined when the file is in no language we read. */
@@ -41,7 +42,7 @@ export interface IndexedSite {
 export interface ScanSummary {
   files: number;
   sites: number;
-  skipped: { tooLarge: number; binary: number; unreadable: number };
+  skipped: { tooLarge: number; binary: number; unreadable: number; generated: number };
   ms: number;
 }
 
@@ -138,7 +139,7 @@ export class SiteIndex implements vscode.Disposable {
     this.scanning = run;
     run.then(
       (s) => this.logger.info(`scan: ${s.files} files, ${s.sites} SQL statements in ${s.ms} ms`
-        + ` (skipped: ${s.skipped.tooLarge} too large, ${s.skipped.binary} binary, ${s.skipped.unreadable} unreadable)`),
+        + ` (skipped: ${s.skipped.tooLarge} too large, ${s.skipped.binary} binary, ${s.skipped.unreadable} unreadable, ${s.skipped.generated} minified, generated or vendored)`),
       (err) => this.logger.showError('Query Insight: scanning the workspace failed', err),
     );
     return run;
@@ -147,7 +148,7 @@ export class SiteIndex implements vscode.Disposable {
   private async scanAll(token: vscode.CancellationToken, generation: number,
     progress: vscode.Progress<{ message?: string; increment?: number }>): Promise<ScanSummary> {
     const t0 = Date.now();
-    const summary: ScanSummary = { files: 0, sites: 0, skipped: { tooLarge: 0, binary: 0, unreadable: 0 }, ms: 0 };
+    const summary: ScanSummary = { files: 0, sites: 0, skipped: { tooLarge: 0, binary: 0, unreadable: 0, generated: 0 }, ms: 0 };
     const found: { uri: vscode.Uri; settings: ScanSettings }[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const settings = this.settingsFor(folder);
@@ -191,7 +192,7 @@ export class SiteIndex implements vscode.Disposable {
   }
 
   /** Reads a file (the open editor's text when there is one) and extracts its facts. */
-  private async load(uri: vscode.Uri, settings: ScanSettings): Promise<FileFacts | undefined | 'tooLarge' | 'binary' | 'unreadable'> {
+  private async load(uri: vscode.Uri, settings: ScanSettings): Promise<FileFacts | undefined | 'tooLarge' | 'binary' | 'unreadable' | 'generated'> {
     const file = relativePath(uri);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     let text: string;
@@ -209,6 +210,13 @@ export class SiteIndex implements vscode.Disposable {
         this.logger.debug(`cannot read ${file}: ${String(err)}`);
         return 'unreadable';
       }
+    }
+    // why: a minified bundle (jQuery in public/) holds none of the app's statements, and parsing one
+    // took the extension host down with every other extension: skipped unparsed and named.
+    const why = skipReason(file, text);
+    if (why) {
+      this.logger.info(`scan: ${file} skipped, ${why}`);
+      return 'generated';
     }
     try {
       const facts = await this.provider.factsOf(file, text);

@@ -14,6 +14,7 @@ import type { FactsCache } from '../core/workspace';
 import { languageForPath } from '../core/source/languageOf';
 import { isIgnored, parseGitignore, type IgnoreRule } from '../core/source/gitignore';
 import { gitTrackedFiles, type TrackedFiles } from './gitTracked';
+import { skipReason } from '../core/source/generatedText';
 
 /** Directory names never descended into. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
@@ -21,9 +22,12 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   '.tox', '.mypy_cache', '.pytest_cache', '.bundle', '.next', '.nuxt', 'coverage', '.cache', 'bower_components', 'local',
 ]);
 
+/** The third-party trees among them: read with `includeVendored`. */
+export const VENDORED_DIRS: ReadonlySet<string> = new Set(['node_modules', 'vendor', 'bower_components']);
+
 export const MAX_FILE_BYTES = 1024 * 1024;
 
-export type SkipReason = 'vendored or generated directory' | 'gitignored' | 'huge (> 1 MiB)' | 'binary' | 'unreadable';
+export type SkipReason = 'vendored or generated directory' | 'gitignored' | 'huge (> 1 MiB)' | 'binary' | 'unreadable' | 'minified, generated or vendored';
 
 export interface SourceFile {
   /** Relative to the root, '/'-separated. */
@@ -55,6 +59,8 @@ export interface SourceListing {
 export interface ListOptions {
   /** Tracked files; default: ask git (`git ls-files`); null: apply the ignore rules to every file. */
   tracked?: TrackedFiles | null;
+  /** Read vendored trees (node_modules, vendor …) and third-party paths (`*.min.js`) too. */
+  includeVendored?: boolean;
 }
 
 function count(m: Map<SkipReason, number>, r: SkipReason): void {
@@ -116,7 +122,7 @@ export async function listSourceFiles(root: string, opts: ListOptions = {}): Pro
         try { const s = statSync(abs); isFile = s.isFile(); isDir = false; } catch { count(out.skipped, 'unreadable'); continue; }
       }
       if (isDir) {
-        if (SKIPPED_DIRS.has(e.name)) { count(out.skipped, 'vendored or generated directory'); continue; }
+        if (SKIPPED_DIRS.has(e.name) && !(opts.includeVendored && VENDORED_DIRS.has(e.name))) { count(out.skipped, 'vendored or generated directory'); continue; }
         const ignored = ignoredAbove || isIgnored(r, true, rules);
         if (ignored && !tracked?.dirs.has(r)) {
           count(out.skipped, 'gitignored');
@@ -179,15 +185,24 @@ export interface ProjectScan {
   /** Files read and extracted, and their total size in bytes. */
   files: number;
   bytes: number;
+  /** Files skipped unparsed for what they hold or where they lie (minified, generated, vendored), with the reason. */
+  skippedFiles: { file: string; reason: string }[];
 }
 
 /** Lists, reads and extracts every source file under `root` through `cache` (one file at a time). */
 export async function scanProject(root: string, cache: FactsCache, opts: ListOptions = {}): Promise<ProjectScan> {
   const listing = await listSourceFiles(root, opts);
-  const result: ProjectScan = { facts: [], skipped: listing.skipped, ignoredDirs: listing.ignoredDirs, git: listing.git, files: 0, bytes: 0 };
+  const result: ProjectScan = { facts: [], skipped: listing.skipped, ignoredDirs: listing.ignoredDirs, git: listing.git, files: 0, bytes: 0, skippedFiles: [] };
   for (const f of listing.files) {
     const text = await readSourceFile(f, listing.skipped);
     if (text === undefined) continue;
+    // why: a minified bundle (jQuery in public/) holds none of the app's statements and cost a parser gigabytes
+    const why = skipReason(f.rel, text, opts);
+    if (why) {
+      count(listing.skipped, 'minified, generated or vendored');
+      result.skippedFiles.push({ file: f.rel, reason: why });
+      continue;
+    }
     const facts = await cache.update(f.rel, text, f.language);
     if (!facts) continue;
     result.files++;

@@ -17,14 +17,18 @@ Finds the SQL statements in the source files under DIR (default: the current dir
 Go, Ruby, Python, PHP, JavaScript/TypeScript, Perl and Rust. Skips node_modules, vendor, .git, build
 outputs, files ignored by .gitignore (in a git work tree, tracked files are read even so: git's own
 rule), and binary, unreadable or huge (> 1 MiB) files; the skips, each directory of source skipped
-as ignored, and any parse errors are summarised on stderr.
+as ignored, and any parse errors are summarised on stderr. Minified, generated and vendored files
+(a line over 1000 characters, over 200 characters per line, a "Code generated … DO NOT EDIT" or
+@generated mark, *.min.js, vendor/ …) are skipped unparsed, each named on stderr with its reason.
 
 options:
   --format table|json|md|csv|tsv   output (default table); json = JSON Lines, one object per statement:
                                    file, line, endLine, column, language, function, loops [{kind, line,
                                    endLine, iterable}], sql, dynamic, placeholders, call, resultVar,
                                    helper, detached
-  --width N                        cut the SQL column of tables at N characters (default 100, 0 = no cut)`;
+  --width N                        cut the SQL column of tables at N characters (default 100, 0 = no cut)
+  --include-vendored               read node_modules, vendor, bower_components and *.min.js paths too
+                                   (minified or generated content is still skipped, and named)`;
 
 /** One statement as the CLI prints it (1-based lines and columns). */
 export interface ScanRow {
@@ -71,7 +75,7 @@ export const scanCommand: Command = {
   summary: 'list the SQL statements in an app\'s source (file:line, function, loops)',
   help: HELP,
   async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string' }, width: { type: 'string' } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string' }, width: { type: 'string' }, 'include-vendored': { type: 'boolean' } } });
     const format = parseFormat(values.format, FORMATS);
     const width = values.width === undefined ? 100 : Number(values.width);
     if (!Number.isInteger(width) || width < 0) throw new UsageError(`--width must be a whole number (got "${values.width}")`);
@@ -83,7 +87,7 @@ export const scanCommand: Command = {
     const started = Date.now();
     // why: scan reports statements and N+1 loops, never routes; skipping their walk spares a tenth of the time.
     const cache = new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
-    const scan = await scanProject(root, cache);
+    const scan = await scanProject(root, cache, { includeVendored: values['include-vendored'] === true });
     const ms = Date.now() - started;
     const rows = scan.facts.flatMap((f) => f.sites).map(scanRow);
     if (format === 'json') io.stdout.write(renderJsonLines(rows));
@@ -104,6 +108,7 @@ export const scanCommand: Command = {
     io.stderr.write(`scanned ${scan.files} files (${(scan.bytes / 1048576).toFixed(1)} MiB) in ${ms} ms: ${rows.length} statements`
       + `${skipped ? `; skipped ${skipped}` : ''}${errors.length ? `; ${errors.length} parse errors` : ''}\n`);
     for (const d of scan.ignoredDirs) io.stderr.write(`  ${ignoredDirNote(d, scan.git)}\n`);
+    for (const s of scan.skippedFiles) io.stderr.write(`  ${s.file}: skipped, ${s.reason}\n`);
     for (const e of errors) io.stderr.write(`  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
     return 0;
   },

@@ -20,11 +20,12 @@ export const SOURCE_GLOB = `**/*.{${SOURCE_EXTENSIONS.join(',')}}`;
 
 /**
  * The language of a file by its extension, or undefined for files we do not read
- * (TypeScript declaration files `.d.ts` and minified `.min.js` are left out: no statements run there).
+ * (TypeScript declaration files `.d.ts` are left out: no statements run there; a minified `.min.js` is
+ * listed, to be skipped by its path and named with the reason, see generatedText.ts).
  */
 export function languageForPath(path: string): Language | undefined {
   const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
-  if (/\.d\.[mc]?ts$/.test(base) || /\.min\.js$/.test(base)) return undefined;
+  if (/\.d\.[mc]?ts$/.test(base)) return undefined;
   const dot = base.lastIndexOf('.');
   if (dot <= 0) return undefined;
   return BY_EXTENSION[base.slice(dot + 1)];
