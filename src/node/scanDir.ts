@@ -186,7 +186,7 @@ export interface ProjectScan {
   files: number;
   bytes: number;
   /** Files skipped unparsed for what they hold or where they lie (minified, generated, vendored), with the reason. */
-  skippedFiles: { file: string; reason: string }[];
+  skippedFiles?: { file: string; reason: string }[];
 }
 
 /** Lists, reads and extracts every source file under `root` through `cache` (one file at a time). */
@@ -200,7 +200,7 @@ export async function scanProject(root: string, cache: FactsCache, opts: ListOpt
     const why = skipReason(f.rel, text, opts);
     if (why) {
       count(listing.skipped, 'minified, generated or vendored');
-      result.skippedFiles.push({ file: f.rel, reason: why });
+      result.skippedFiles!.push({ file: f.rel, reason: why });
       continue;
     }
     const facts = await cache.update(f.rel, text, f.language);

@@ -108,7 +108,7 @@ export const scanCommand: Command = {
     io.stderr.write(`scanned ${scan.files} files (${(scan.bytes / 1048576).toFixed(1)} MiB) in ${ms} ms: ${rows.length} statements`
       + `${skipped ? `; skipped ${skipped}` : ''}${errors.length ? `; ${errors.length} parse errors` : ''}\n`);
     for (const d of scan.ignoredDirs) io.stderr.write(`  ${ignoredDirNote(d, scan.git)}\n`);
-    for (const s of scan.skippedFiles) io.stderr.write(`  ${s.file}: skipped, ${s.reason}\n`);
+    for (const s of scan.skippedFiles ?? []) io.stderr.write(`  ${s.file}: skipped, ${s.reason}\n`);
     for (const e of errors) io.stderr.write(`  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
     return 0;
   },
