@@ -75,7 +75,7 @@ export function classifyError(err: unknown, opts: Pick<ConnectionOptions, 'host'
   if (err instanceof SshTunnelError) return new DbError(SSH_KINDS[err.kind], err.message, `SSH_${err.kind.toUpperCase().replace('-', '_')}`);
   const e = (err ?? {}) as Sql;
   const code = e.code ?? '';
-  const where = opts.socket ? `socket ${opts.socket}` : `${opts.host ?? 'localhost'}:${opts.port ?? 3306}`;
+  const where = opts.socket ? `socket ${opts.socket}` : `${opts.host ?? '127.0.0.1'}:${opts.port ?? 3306}`;
   const msg = e.sqlMessage ?? e.message ?? String(err);
   switch (code) {
     case 'ECONNREFUSED': case 'ENOENT': case 'EHOSTUNREACH': case 'ENOTFOUND': case 'EAI_AGAIN':
