@@ -4,7 +4,8 @@
  * copy gains, before code-server opens it, a tenant schema (webapp/sql/tenant/schema.sql, kept in
  * another database as a multi-tenant app keeps one SQLite file per tenant) and a Go file with three
  * statements: one on the tenant table, one with a typo in a table name, and a join chain whose scan
- * finding says "the join also needs posts(user_id)".
+ * finding says "the join also needs posts(user_id, created_at)" (the workload's index: it also serves the
+ * app's posts-by-user list sorted by created_at).
  * (a) the typo is a warning in the Problems panel that says no schema file defines the table; the tenant
  * statement has no diagnostic at all, and its hover says why it is not explained and where the table is;
  * (b) the light bulb on the join offers both indexes the statement needs, together and each on its own,
@@ -81,7 +82,7 @@ void test('not explained is no squiggle, a typo is; the join\'s other index is a
   const typo = problems.locator('.monaco-list-row', { hasText: /Table 'isupic\.postz' doesn't exist; no schema file in the workspace defines `postz`/ }).first();
   await typo.waitFor({ timeout: 90_000 });
   assert.match(await typo.getAttribute('aria-label') ?? '', /warning/i, 'the typo is a warning');
-  const joinScan = problems.locator('.monaco-list-row', { hasText: /full table scan of comments.*the join also needs posts\(user_id\)/ }).first();
+  const joinScan = problems.locator('.monaco-list-row', { hasText: /full table scan of comments.*the join also needs posts\(user_id, created_at\)/ }).first();
   await joinScan.waitFor({ timeout: 30_000 });
   assert.equal(await problems.locator('.monaco-list-row', { hasText: /scores/ }).count(), 0, 'the tenant statement has no diagnostic');
   await screenshot(page, 'other-db-problems');
@@ -101,24 +102,24 @@ void test('not explained is no squiggle, a typo is; the join\'s other index is a
   const chain = sqlOnLine(page, /db\.Select\(&comments/);
   const rows = await openQuickFixes(page, chain, 'to the database');
   assert.equal(new Set(rows).size, rows.length, `no row twice:\n${rows.join('\n')}`);
-  assert.deepEqual(rows.filter((r) => /^Add index \w+ .* to the database$/.test(r)).map((r) => /Add index (\w+)/.exec(r)?.[1]), ['idx_comments_post_id', 'idx_posts_user_id'], rows.join('\n'));
-  assert.equal(rows.filter((r) => r.includes('Add indexes idx_comments_post_id + idx_posts_user_id (all this statement needs) to the database')).length, 1, rows.join('\n'));
+  assert.deepEqual(rows.filter((r) => /^Add index \w+ .* to the database$/.test(r)).map((r) => /Add index (\w+)/.exec(r)?.[1]), ['idx_comments_post_id_created_at', 'idx_posts_user_id_created_at'], rows.join('\n'));
+  assert.equal(rows.filter((r) => r.includes('Add indexes idx_comments_post_id_created_at + idx_posts_user_id_created_at (all this statement needs) to the database')).length, 1, rows.join('\n'));
   assert.equal(rows.filter((r) => / to the schema file$/.test(r)).length, 2, rows.join('\n'));
   assert.equal(rows.filter((r) => r.includes('Copy DDL')).length, 1, rows.join('\n'));
   await screenshot(page, 'other-db-join-fixes');
   await page.keyboard.press('Escape');
 
   await goToLine(page, 14);
-  await applyQuickFix(page, chain, 'Add index idx_posts_user_id (user_id) on posts to the database');
+  await applyQuickFix(page, chain, 'Add index idx_posts_user_id_created_at (user_id, created_at) on posts to the database');
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 15_000 });
-  assert.match(await dialog.innerText(), /ALTER TABLE `posts` ADD INDEX `idx_posts_user_id` \(`user_id`\)/);
+  assert.match(await dialog.innerText(), /ALTER TABLE `posts` ADD INDEX `idx_posts_user_id_created_at` \(`user_id`, `created_at`\)/);
   await dialog.locator('.monaco-button', { hasText: 'Add index' }).first().click();
-  await page.locator('.notifications-toasts', { hasText: /added idx_posts_user_id\. Rows examined \S+ → \S+/ }).first().waitFor({ timeout: 60_000 });
+  await page.locator('.notifications-toasts', { hasText: /added idx_posts_user_id_created_at\. Rows examined \S+ → \S+/ }).first().waitFor({ timeout: 60_000 });
   await screenshot(page, 'other-db-join-second-index');
   // the re-EXPLAIN: the scan finding no longer asks for posts(user_id), the database has it
-  await waitUntil(async () => await problems.locator('.monaco-list-row', { hasText: /the join also needs posts\(user_id\)/ }).count() === 0, 'the finding to stop asking for posts(user_id)', 60_000);
-  assert.match(db!.sql("SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_NAME = 'posts'", SAMPLE_DB), /idx_posts_user_id/);
+  await waitUntil(async () => await problems.locator('.monaco-list-row', { hasText: /the join also needs posts\(user_id, created_at\)/ }).count() === 0, 'the finding to stop asking for posts(user_id, created_at)', 60_000);
+  assert.match(db!.sql("SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_NAME = 'posts'", SAMPLE_DB), /idx_posts_user_id_created_at/);
   // the typo is still a warning: nothing about it changed
   assert.equal(await problems.locator('.monaco-list-row', { hasText: /no schema file in the workspace defines `postz`/ }).count(), 1);
 });
