@@ -11,13 +11,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { FIXTURES } from '../support/paths';
 import { startMariaDb, type MariaDbServer } from '../support/mariadb';
+import { adviseJson, asText, assertSetApplied, indexSet, offeredSet } from '../support/adviseApplied';
 import { DbConnection } from '../../src/db/connection';
 import { ExplainService, type ExplainResult } from '../../src/db/explainService';
-import { adviseCommand } from '../../src/cli/commands/advise';
-import { indexFixSets } from '../../src/core/analysis/indexFixSets';
 import { workloadStatements } from '../../src/core/analysis/workloadAdvice';
 import { FactsCache } from '../../src/core/workspace';
 import { ParserSet } from '../../src/core/source/treeSitter';
@@ -47,7 +45,6 @@ const explained = (needle: string): ExplainResult => {
   return r;
 };
 const codes = (r: ExplainResult) => r.findings.map((f) => f.code);
-const asText = (xs: { table: string; columns: string[] }[]) => xs.map((s) => `${s.table}(${s.columns.join(',')})`);
 
 before(async () => {
   db = await startMariaDb();
@@ -68,13 +65,7 @@ after(async () => {
 });
 
 async function advise(): Promise<Record<string, unknown>[]> {
-  const stdout = new PassThrough(), stderr = new PassThrough();
-  let out = '', err = '';
-  stdout.on('data', (d) => { out += d; });
-  stderr.on('data', (d) => { err += d; });
-  const code = await adviseCommand.run([APP, '--socket', db.socket, '--user', 'player', '--database', 'game', '--format', 'json'], { stdout, stderr, env: { MYSQL_PWD: PASSWORD }, cwd: APP });
-  assert.equal(code, 0, err);
-  return out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return (await adviseJson(APP, { socket: db.socket, user: 'player', database: 'game', password: PASSWORD })).lines;
 }
 
 void test('advise: the exact index set, each with the statements it serves and the writes it slows', async () => {
@@ -90,14 +81,8 @@ void test('advise: the exact index set, each with the statements it serves and t
 });
 
 void test('the hover and the quick fix offer the same set as advise', async () => {
-  const fromCli = (await advise()).filter((l) => l.kind === 'index').map((l) => `${String(l.table)}(${(l.columns as string[]).join(',')})`).sort();
-  const offered = new Set<string>();
-  for (const s of sites) {
-    const r = results.get(s.sql)!;
-    // The hover lists the advice's suggestions; the quick fix offers indexFixSets of them.
-    for (const set of indexFixSets(r.advice?.suggestions ?? [], r.findings.map((f) => f.table))) for (const x of asText(set)) offered.add(x);
-  }
-  assert.deepEqual([...offered].sort(), fromCli);
+  const fromCli = indexSet((await adviseJson(APP, { socket: db.socket, user: 'player', database: 'game', password: PASSWORD })).lines);
+  assert.deepEqual(offeredSet(sites, results), fromCli);
   assert.deepEqual(asText(explained('user_id = ? AND is_received = 0').advice!.suggestions), ['user_presents(user_id,created_at)'], 'a flag lookup gets the shared index');
 });
 
@@ -144,23 +129,6 @@ void test('findings: master tables quiet, the OR of most rows, ORDER BY RAND(), 
 });
 
 void test('the set applied: the statements it serves lose their scans and sorts (EXPLAIN after)', async () => {
-  const lines = (await advise()).filter((l) => l.kind === 'index');
-  for (const l of lines) db.sql(String(l.ddl), 'game');
-  const fresh = new ExplainService(conn());
-  try {
-    for (const l of lines) {
-      for (const at of l.sites as { line: number }[]) {
-        const s = sites.find((x) => (x.textStart ?? x.range.start).line + 1 === at.line)!;
-        const r = await fresh.explainSite(s);
-        assert.ok(r.plan, `${s.sql}: ${JSON.stringify(r.error ?? r.skipped)}`);
-        const row = r.plan.rows.find((x) => x.table === l.table);
-        assert.ok(row, s.sql);
-        assert.notEqual(row.type, 'ALL', `${s.sql} still scans: ${JSON.stringify(row)}`);
-        assert.ok(!row.extra.some((e) => /filesort/.test(e)), `${s.sql} still sorts: ${JSON.stringify(row)}`);
-        assert.ok(row.key && (row.key === l.name || row.key === 'PRIMARY'), `${s.sql} uses ${row.key}, not ${String(l.name)}`);
-      }
-    }
-  } finally {
-    await fresh.close();
-  }
+  const { lines } = await adviseJson(APP, { socket: db.socket, user: 'player', database: 'game', password: PASSWORD });
+  assert.equal(await assertSetApplied(db, 'game', conn, sites, lines), 7, 'the four present lookups, the paged item list, the locking read and the UPDATE by code');
 });
