@@ -9,7 +9,8 @@ import * as mysql from 'mysql2/promise';
 import type { Flavor } from '../core/model';
 import { guardStatement, GuardError, type Purpose } from './guard';
 import { SshTunnel, SshTunnelError, describeTarget, type SshErrorKind, type SshOptions } from './sshTunnel';
-import { storedFunctionCalls } from './statementHazards';
+import { relationKey, storedFunctionCalls } from './statementHazards';
+import { checkViews, viewLookupSql, type ViewDefinition, type ViewLookup } from './viewGuard';
 import { describeWait, processStateSql, type ProcessState } from './lockWait';
 
 export interface ConnectionOptions {
@@ -118,6 +119,8 @@ interface Budget {
   ms: number;
   /** The timeout that spent it: later statements of the same work fail with it at once. */
   spent?: DbError;
+  /** Views looked up for this work (relationKey → definition, null: not a view), so its EXPLAINs and samples read them once. */
+  views?: Map<string, ViewDefinition | null>;
 }
 
 /** Share of a statement's time limit after which the process list is read, should it still run. */
@@ -260,6 +263,8 @@ export class DbConnection {
     }
     const budget = this.budgets.getStore();
     if (budget?.spent) throw budget.spent;
+    // why: a view's text is code the server runs for a statement over it; its calls are judged like the statement's.
+    if (purpose === 'explain' || purpose === 'analyze' || purpose === 'sample') await this.checkViews(sql);
     if (purpose === 'explain') await this.checkFunctions(sql);
     const c = await this.connection();
     const timeout = budget ? budget.deadline - Date.now() : this.queryTimeout;
@@ -308,27 +313,61 @@ export class DbConnection {
     }
   }
 
-  /** Refuses an EXPLAIN calling stored functions unless `allowFunctions` allows each of them. */
-  private async checkFunctions(sql: string): Promise<void> {
-    if (!sql.includes('(')) return;
+  /** Lower-case `schema.name` of the stored functions the user can see, read once per connection. */
+  private async knownFunctions(): Promise<Set<string>> {
     const p = this.functions ??= this.query<Record<string, unknown>>('schema',
       "SELECT ROUTINE_SCHEMA, ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_TYPE = 'FUNCTION'")
       .then((rows) => new Set(rows.map((r) => `${String(r.ROUTINE_SCHEMA)}.${String(r.ROUTINE_NAME)}`.toLowerCase())));
-    let known: Set<string>;
     try {
-      known = await p;
+      return await p;
     } catch (err) {
       if (this.functions === p) this.functions = undefined;
       throw err;
     }
-    const calls = storedFunctionCalls(sql, known, this.options.database);
+  }
+
+  /** Refuses an EXPLAIN calling stored functions unless `allowFunctions` allows each of them. */
+  private async checkFunctions(sql: string): Promise<void> {
+    if (!sql.includes('(')) return;
+    const calls = storedFunctionCalls(sql, await this.knownFunctions(), this.options.database);
     if (calls.length === 0) return;
-    const allow = this.options.allowFunctions;
-    if (allow && await allow(calls) === true) return;
+    if (await this.allowed(calls)) return;
     const many = calls.length > 1;
     throw new DbError('refused', `calls the stored function${many ? 's' : ''} ${calls.join(', ')}: the optimizer may run ${many ? 'them' : 'it'} `
       + `while it makes the plan, with whatever ${many ? 'they do' : 'it does'} (locks, waits, writes to other sessions' state), `
       + `so the statement is explained only once you allow ${many ? 'each of them' : 'it'}`, 'QI_STORED_FUNCTION');
+  }
+
+  private async allowed(functions: string[]): Promise<boolean> {
+    const allow = this.options.allowFunctions;
+    return !!allow && await allow(functions) === true;
+  }
+
+  /**
+   * Refuses a statement over views whose definitions call a side-effect function or cannot be read,
+   * and one over views calling stored functions unless `allowFunctions` allows each (viewGuard.ts).
+   */
+  private async checkViews(sql: string): Promise<void> {
+    const budget = this.budgets.getStore();
+    const cache = budget ? budget.views ??= new Map() : undefined;
+    const lookup: ViewLookup = async (names) => {
+      const ask = cache ? names.filter((n) => !cache.has(relationKey(n))) : names;
+      const rows = ask.length ? await this.query<Record<string, unknown>>('schema', viewLookupSql(ask)) : [];
+      const found: ViewDefinition[] = rows.map((r) => ({ schema: String(r.TABLE_SCHEMA), name: String(r.TABLE_NAME), definition: String(r.VIEW_DEFINITION ?? '') }));
+      if (!cache) return found;
+      for (const n of ask) cache.set(relationKey(n), null);
+      for (const v of found) cache.set(relationKey({ schema: v.schema.toLowerCase(), name: v.name.toLowerCase() }), v);
+      return names.map((n) => cache.get(relationKey(n))).filter((v): v is ViewDefinition => !!v);
+    };
+    const r = await checkViews(sql, this.options.database, lookup, () => this.knownFunctions());
+    if (r.refusal) throw new DbError('refused', r.refusal, 'QI_VIEW');
+    if (r.functions.length === 0) return;
+    const names = [...new Set(r.functions.map((f) => f.name))];
+    if (await this.allowed(names)) return;
+    const calls = r.functions.map((f) => `the view ${f.view} calls the stored function ${f.name}`).join('; ');
+    const many = names.length > 1;
+    throw new DbError('refused', `${calls}: the optimizer may run ${many ? 'them' : 'it'} while it makes the plan of a statement over the view, `
+      + `with whatever ${many ? 'they do' : 'it does'} (locks, waits, writes), so the statement is explained only once you allow ${many ? 'each of them' : 'it'}`, 'QI_STORED_FUNCTION');
   }
 
   /** The server's thread id of the open connection (for tests that kill it), undefined when closed. */

@@ -55,36 +55,87 @@ function callsIn(tokens: ScanToken[]): FunctionCall[] {
   return out;
 }
 
-/**
- * Why the statement must not reach the server, or undefined: an executable comment, a call of a
- * side-effect function, or a sequence advanced by `NEXT VALUE FOR` / `.NEXTVAL`.
- */
-export function hazardOf(sql: string): string | undefined {
+/** What in a text the server would act on (`GET_LOCK()`, an executable comment …) and why it is never sent. */
+export interface Hazard {
+  /** What it is, as a person would name it: `SLEEP()`, `NEXT VALUE FOR`, `the executable comment /*!…`. */
+  what: string;
+  message: string;
+}
+
+/** The first hazard in `sql` under either reading of backslashes, or undefined. */
+export function hazardIn(sql: string): Hazard | undefined {
   for (const tokens of readings(sql)) {
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k];
       if (t.kind === 'exec-comment') {
         const shown = t.text.length > 40 ? `${t.text.slice(0, 37)}…` : t.text;
-        return `the executable comment ${shown} is code to the server (it could hold ANALYZE or a call); statements with /*! … */ are not sent`;
+        return { what: `the executable comment ${shown}`, message: `the executable comment ${shown} is code to the server (it could hold ANALYZE or a call); statements with /*! … */ are not sent` };
       }
       if (t.kind !== 'name') continue;
       const w = t.text.toUpperCase();
       if (w === 'NEXT' && tokens[k + 1]?.text.toUpperCase() === 'VALUE' && tokens[k + 2]?.text.toUpperCase() === 'FOR') {
-        return 'NEXT VALUE FOR advances a sequence even in EXPLAIN; not sent';
+        return { what: 'NEXT VALUE FOR', message: 'NEXT VALUE FOR advances a sequence even in EXPLAIN; not sent' };
       }
       if (w === 'NEXTVAL' && tokens[k - 1]?.text === '.' && tokens[k + 1]?.text !== '(') {
-        return '.NEXTVAL advances a sequence even in EXPLAIN; not sent';
+        return { what: '.NEXTVAL', message: '.NEXTVAL advances a sequence even in EXPLAIN; not sent' };
       }
     }
     for (const c of callsIn(tokens)) {
       if (c.quoted || c.schema !== undefined) continue;
       const w = c.name.toUpperCase();
       if (SIDE_EFFECT_FUNCTIONS.has(w)) {
-        return `${w}() acts outside the statement (locks, waits, files or sequences) and the optimizer may evaluate it during EXPLAIN; statements calling it are not sent`;
+        return { what: `${w}()`, message: `${w}() acts outside the statement (locks, waits, files or sequences) and the optimizer may evaluate it during EXPLAIN; statements calling it are not sent` };
       }
     }
   }
   return undefined;
+}
+
+/**
+ * Why the statement must not reach the server, or undefined: an executable comment, a call of a
+ * side-effect function, or a sequence advanced by `NEXT VALUE FOR` / `.NEXTVAL`.
+ */
+export function hazardOf(sql: string): string | undefined {
+  return hazardIn(sql)?.message;
+}
+
+/** Names made only of digits are numbers, never tables. */
+const NUMBER = /^[0-9]+$/;
+
+/** A name that may be a table or a view; both parts lower-case. */
+export interface RelationName {
+  schema: string;
+  name: string;
+}
+
+/** One key per relation name; NUL cannot occur in an identifier. */
+export const relationKey = (r: RelationName): string => `${r.schema}\u0000${r.name}`;
+
+/**
+ * Every name in `sql` that could be a table or a view: each bare name in `database`, and each dotted
+ * pair as written (`isu.v`, and `v.id` too: a pair is schema.table or table.column, and which one the
+ * text alone does not say). Calls, strings and numbers are left out. More names than the statement
+ * reads come back, never fewer: the caller looks them up and keeps those that are views.
+ */
+export function relationNames(sql: string, database: string): RelationName[] {
+  const out = new Map<string, RelationName>();
+  const add = (r: RelationName): void => { out.set(relationKey(r), r); };
+  const db = database.toLowerCase();
+  for (const tokens of readings(sql)) {
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k];
+      if (!isName(t) || NUMBER.test(t.text)) continue;
+      if (tokens[k + 1]?.kind === 'punct' && tokens[k + 1].text === '(') continue;
+      const name = nameText(t).toLowerCase();
+      add({ schema: db, name });
+      const dot = tokens[k + 1];
+      const next = tokens[k + 2];
+      if (dot?.kind === 'punct' && dot.text === '.' && isName(next) && !(tokens[k + 3]?.kind === 'punct' && tokens[k + 3].text === '(')) {
+        add({ schema: name, name: nameText(next).toLowerCase() });
+      }
+    }
+  }
+  return [...out.values()];
 }
 
 /**

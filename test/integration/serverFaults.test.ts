@@ -13,6 +13,7 @@ import { runCommand } from '../support/runCommand';
 import * as mysql from 'mysql2/promise';
 import { FIXTURES } from '../support/paths';
 import { startMariaDb, type MariaDbServer } from '../support/mariadb';
+import { sentBy } from '../support/generalLog';
 import { DbConnection, DbError, type ConnectionOptions } from '../../src/db/connection';
 import { ExplainService } from '../../src/db/explainService';
 import { explainCommand } from '../../src/cli/commands/explain';
@@ -43,17 +44,7 @@ after(async () => { await db?.stop(); });
 const opts = (o: Partial<ConnectionOptions> = {}): ConnectionOptions => ({ socket: db.socket, user: 'qi', password: PASSWORD, database: 'isu', ...o });
 
 /** What the `qi` sessions sent, from the general log. */
-function sentByQi(server: MariaDbServer): string[] {
-  const ours = new Set<string>();
-  const sent: string[] = [];
-  for (const line of readFileSync(server.generalLog, 'utf8').split('\n')) {
-    const m = /^(?:\S+\s+\S+)?\s+(\d+)\s+(Connect|Query|Init DB|Quit|Prepare|Execute)\t?(.*)$/.exec(line);
-    if (!m) continue;
-    if (m[2] === 'Connect' && /^qi@/.test(m[3])) ours.add(m[1]);
-    else if (ours.has(m[1]) && m[2] !== 'Quit' && m[2] !== 'Connect') sent.push(`${m[2]} ${m[3]}`);
-  }
-  return sent;
-}
+const sentByQi = (server: MariaDbServer): string[] => sentBy(server, 'qi');
 
 async function runExplain(args: string[], server: MariaDbServer = db): Promise<{ code: number; stdout: string; stderr: string; rows: Record<string, unknown>[] }> {
   const { code, out: stdout, err: stderr } = await runCommand(explainCommand, ['--socket', server.socket, '--user', 'qi', '--database', 'isu', '--format', 'json', ...args, APP],
