@@ -110,6 +110,9 @@ async function editorMode(kit, db, appDir, t0) {
 
   mkdirSync(join(appDir, '.vscode'), { recursive: true });
   writeFileSync(join(appDir, '.vscode', 'settings.json'), JSON.stringify(kit.sampleConnectionSettings(db), null, 2) + '\n');
+  step('serving the sample app, for the load you start from the editor');
+  const live = await serveApp(kit, db, appDir, logsDir);
+  track('sample app', () => live.close());
   step('starting code-server with the freshly built extension');
   const server = await kit.startCodeServer({
     workspace: appDir, vsix: join(root, 'dist', 'query-insight.vsix'), root: join(demoDir, 'code-server'),
@@ -140,17 +143,45 @@ The sample app (${rel(appDir)}) is open; the extension is connected to the demo 
   7. The Runs view lists the two rounds as recorded runs (score, commit, memo); "Query Insight: Compare
      recorded runs" shows the score change and the commit between them; after each new benchmark,
      "Record run" (the view's button) keeps the next round.
-  8. "Query Insight: Start measuring (server statistics)", load the app (e.g. open a few pages),
-     "Stop measuring" (or the status-bar item): the Queries view and CodeLenses from
-     performance_schema, no slow log needed; unused indexes under Findings.
+  8. "Query Insight: Start measuring (server statistics)", then load the app: Terminal > Run Task…
+     > "${LOAD_TASK}" (${LOAD_SECONDS} s of the benchmark's request mix), or open
+     ${live.url}/ in a browser. Then "Stop measuring" (or the status-bar item): the Queries
+     view and CodeLenses from performance_schema, no slow log needed; unused indexes under Findings.
 
 The logs of the two rounds (and each round's server-stats run, for "Add a run from a log file"):
     ${rel(before.accessLog)}   ${rel(before.slowLog)}   ${rel(before.serverRun)}
     ${rel(after.accessLog)}    ${rel(after.slowLog)}   ${rel(after.serverRun)}
+The app keeps serving at ${live.url} (its access log: ${rel(live.accessLog)}).
 
-Press Ctrl+C to stop code-server and MariaDB.`);
+Press Ctrl+C to stop code-server, the app and MariaDB.`);
   // why: keeps the process alive until a signal; the handlers above stop everything and exit.
   setInterval(() => {}, 1 << 30);
+}
+
+const LOAD_TASK = 'Query Insight demo: load the app';
+const LOAD_SECONDS = 20;
+
+/**
+ * The sample app on a loopback port until the demo stops, writing its own LTSV access log, and a
+ * workspace task that runs the demo's load generator against it (scripts/demo-load.mjs).
+ */
+async function serveApp(kit, db, appDir, logsDir) {
+  const accessLog = join(logsDir, 'access-live.ltsv');
+  const app = await kit.startSampleAppServer({
+    appDir, socket: db.socket, user: db.user, database: kit.SAMPLE_DB, accessLog, staticFiles: kit.STATIC_FILES,
+  });
+  const url = `http://127.0.0.1:${app.port}`;
+  const tasks = {
+    version: '2.0.0',
+    tasks: [{
+      label: LOAD_TASK, type: 'process', command: process.execPath,
+      args: [join(root, 'scripts', 'demo-load.mjs'), '--url', url, '--seconds', String(LOAD_SECONDS)],
+      problemMatcher: [], presentation: { reveal: 'always', panel: 'dedicated' },
+    }],
+  };
+  writeFileSync(join(appDir, '.vscode', 'tasks.json'), JSON.stringify(tasks, null, 2) + '\n');
+  say(`    ${url}; the task "${LOAD_TASK}" (.vscode/tasks.json) loads it for ${LOAD_SECONDS} s`);
+  return { url, accessLog, close: () => app.close() };
 }
 
 async function cliMode(kit, db, appDir, t0) {

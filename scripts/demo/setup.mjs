@@ -64,6 +64,8 @@ export async function loadKit(root) {
     stdin: {
       contents: [
         "export { runBenchmark } from './src/node/demo/benchmark';",
+        "export { runLoad, STATIC_FILES } from './src/node/demo/loadRun';",
+        "export { startSampleAppServer } from './src/node/demo/sampleAppServer';",
         "export { startSampleDatabase, sampleConnectionSettings, SAMPLE_DB, SAMPLE_USERS, SAMPLE_POSTS, SAMPLE_COMMENTS } from './src/node/demo/sampleDatabase';",
         "export { startCodeServer, QUIET_SETTINGS, killGroup } from './src/node/codeServer';",
       ].join('\n'),
@@ -97,7 +99,7 @@ export function adviseIndexes(root, appDir, db, database) {
 export function loadSummary(r) {
   const statuses = Object.entries(r.load.byStatus).map(([s, n]) => `${n}×${s}`).join(' ');
   return `${r.load.sent} requests in ${r.load.seconds.toFixed(1)} s (${statuses}${r.load.cut ? `, ${r.load.cut} cut at the time limit` : ''}${r.load.failed ? `, ${r.load.failed} without answer` : ''}; `
-    + `stopped by the ${r.load.stoppedBy === 'time' ? 'time limit' : 'request count'}; access log by ${r.accessLogBy})`;
+    + `stopped by the ${r.load.stoppedBy === 'time' ? 'time limit' : 'request count'}${r.accessLogBy ? `; access log by ${r.accessLogBy}` : ''})`;
 }
 
 /**
