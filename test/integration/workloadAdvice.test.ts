@@ -3,7 +3,7 @@
  * (test/fixtures/workload) with sessions under a UNIQUE (user_id, …), a status table of presents read
  * four ways by user_id, static master tables, a boolean column, ORDER BY RAND(), FOR UPDATE on the
  * second column of a composite primary key, a keyword search, a paged list with a sort and an OR that
- * matches most rows. `advise` (the CLI) and the explain service (what the hover and the quick fix
+ * matches most rows, and a search built with optional filters, the keyword last. `advise` (the CLI) and the explain service (what the hover and the quick fix
  * offer) must give the same exact set, without the useless indexes; the findings must say what an
  * expert says; and the set, applied, must take the scans and sorts out of the plans it serves.
  */
@@ -25,8 +25,11 @@ import type { SqlSite } from '../../src/core/model';
 
 const APP = join(FIXTURES, 'workload', 'app');
 const PASSWORD = 'qi-workload';
-/** The exact set: one index for the four present lookups, the paged item list with its sort, the point lock. */
-const EXPECTED = ['items(user_id,deleted_at,created_at)', 'user_items(code,amount)', 'user_presents(user_id,created_at)'];
+/**
+ * The exact set: one index for the four present lookups; one for a user's items in date order (the paged
+ * list and the search by user); the newest items (the search without filters); the point lock.
+ */
+const EXPECTED = ['items(created_at)', 'items(user_id,created_at)', 'user_items(code,amount)', 'user_presents(user_id,created_at)'];
 
 let db: MariaDbServer;
 let sites: SqlSite[] = [];
@@ -76,8 +79,9 @@ void test('advise: the exact index set, each with the statements it serves and t
   assert.equal((presents.sites as unknown[]).length, 4, 'one index serves the four lookups led by user_id');
   assert.match(String(presents.reason), /each user_id has about 6 row\(s\)/);
   assert.deepEqual((presents.writes as { line: number }[]).map((w) => w.line), [30], 'the INSERT it slows');
-  const items = lines.find((l) => l.table === 'items')!;
+  const items = lines.find((l) => l.table === 'items' && (l.columns as string[])[0] === 'user_id')!;
   assert.equal(items.servesOrderBy, true, 'the paged list keeps its sort in the index');
+  assert.deepEqual((items.sites as { sql: string }[]).map((x) => /deleted_at IS NULL AND user_id = \?/.test(x.sql) ? 'search by user' : 'paged list').sort(), ['paged list', 'search by user']);
 });
 
 void test('the hover and the quick fix offer the same set as advise', async () => {
@@ -130,5 +134,22 @@ void test('findings: master tables quiet, the OR of most rows, ORDER BY RAND(), 
 
 void test('the set applied: the statements it serves lose their scans and sorts (EXPLAIN after)', async () => {
   const { lines } = await adviseJson(APP, { socket: db.socket, user: 'player', database: 'game', password: PASSWORD });
-  assert.equal(await assertSetApplied(db, 'game', conn, sites, lines), 7, 'the four present lookups, the paged item list, the locking read and the UPDATE by code');
+  assert.equal(await assertSetApplied(db, 'game', conn, sites, lines), 9, 'the four present lookups, the paged item list, the search by user and without filters, the locking read and the UPDATE by code');
+});
+
+void test('the search built with optional filters: each filter explained at least once, the keyword last of four, its term filled', () => {
+  const variants = sites.filter((s) => s.sql.startsWith('SELECT * FROM items WHERE deleted_at IS NULL') && s.sql.includes('ORDER BY created_at DESC LIMIT 20'));
+  assert.ok(variants.length > 1 && variants.length <= 4, `a few variants: ${variants.length}`);
+  for (const filter of ['user_id = ?', 'is_public = 1', 'created_at >= ?', "name LIKE CONCAT('%', ?, '%')"]) {
+    const withIt = variants.filter((s) => s.sql.includes(filter));
+    assert.ok(withIt.length, `${filter} in no variant: ${variants.map((s) => s.sql).join('\n')}`);
+    for (const s of withIt) assert.ok(results.get(s.sql)?.plan, `${filter}: explained`);
+  }
+  const search = variants.find((s) => s.sql.includes('LIKE CONCAT'))!;
+  const r = results.get(search.sql)!;
+  assert.ok(r.filledSql && !r.filledSql.includes('?'), r.filledSql);
+  const term = /LIKE CONCAT\('%', '([^']+)', '%'\)/.exec(r.filledSql)?.[1];
+  assert.ok(term, `a search term filled: ${r.filledSql}`);
+  assert.match(term, /^item /, 'the term is a piece of a real name');
+  assert.ok(r.findings.some((f) => f.code === 'leading-wildcard'), JSON.stringify(r.findings));
 });

@@ -19,7 +19,7 @@ export interface AdviseLine {
   columns: string[];
   name: string;
   ddl: string;
-  sites: { file: string; line: number }[];
+  sites: { file: string; line: number; sql: string }[];
   [key: string]: unknown;
 }
 
@@ -54,10 +54,10 @@ export function offeredSet(sites: readonly SqlSite[], results: ReadonlyMap<strin
   return [...offered].sort();
 }
 
-/** The site of an advise line's `{file, line}` (1-based line of the statement's text). */
-export function siteAt(sites: readonly SqlSite[], file: string, line: number): SqlSite {
-  const s = sites.find((x) => x.file.endsWith(file) && (x.textStart ?? x.range.start).line + 1 === line);
-  assert.ok(s, `a site at ${file}:${line}`);
+/** The site of an advise line's `{file, line, sql}` (1-based line of the statement's text; the variant by its text). */
+export function siteAt(sites: readonly SqlSite[], at: { file: string; line: number; sql: string }): SqlSite {
+  const s = sites.find((x) => x.file.endsWith(at.file) && (x.textStart ?? x.range.start).line + 1 === at.line && x.sql === at.sql);
+  assert.ok(s, `a site at ${at.file}:${at.line}: ${at.sql}`);
   return s;
 }
 
@@ -74,7 +74,7 @@ export async function assertSetApplied(db: MariaDbServer, database: string, conn
   try {
     for (const l of indexes) {
       for (const at of l.sites) {
-        const s = siteAt(sites, at.file, at.line);
+        const s = siteAt(sites, at);
         const r = await fresh.explainSite(s);
         assert.ok(r.plan, `${s.sql}: ${JSON.stringify(r.error ?? r.skipped)}`);
         const row = r.plan.rows.find((x) => x.table?.toLowerCase() === l.table.toLowerCase() || r.plan!.rows.length === 1);

@@ -44,7 +44,7 @@ options:
   --schema FILE.sql                    schema file(s) to read instead of a database (repeatable)
   --format table|json|md               output (default table); json = JSON Lines: one object per
                                        suggestion {kind:"index", table, columns, name, ddl, reason,
-                                       replaces, servesOrderBy, covering, warnings, sites [{file, line}],
+                                       replaces, servesOrderBy, covering, warnings, sites [{file, line, sql}],
                                        weight, writes [{file, line}], makesRedundant [index]}
                                        and per redundant index {kind:"redundant", table, index,
                                        columns, coveredBy, ddl, reason}`;
@@ -131,7 +131,7 @@ export const adviseCommand: Command = {
           kind: 'index', table: m.table, columns: m.columns, name: m.name, ddl: m.ddl, reason: m.reason,
           ...(m.replaces ? { replaces: m.replaces } : {}), servesOrderBy: m.servesOrderBy, covering: m.covering,
           ...(m.warnings ? { warnings: m.warnings } : {}), ...(m.mergeGroup ? { mergeGroup: m.mergeGroup } : {}),
-          sites: m.sites.map(({ file, line }) => ({ file, line })), weight: m.weight,
+          sites: m.sites.map(({ file, line, sql }) => ({ file, line, sql })), weight: m.weight,
           writes: m.writes.map(({ file, line }) => ({ file, line })), makesRedundant: m.makesRedundant.map((r) => r.index),
         })),
         ...redundant.map((r) => ({ kind: 'redundant', table: r.table, index: r.index, columns: r.columns, coveredBy: r.coveredBy, ddl: r.ddl, reason: r.reason })),

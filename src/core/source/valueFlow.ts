@@ -14,6 +14,7 @@ import type { LangSpec, FormatStyle } from './langSpec';
 import type { SqlPart } from './sqlText';
 import { readLiteral, type Literal } from './literal';
 import { evalFormat, type HolePart } from './valueFormat';
+import { boundedProduct, keepAlternative } from './bounds';
 import { Builders, NO_VIEWS, pushedPieces, startsBuilder, viewsPushed, type Push } from './queryBuilder';
 
 /** One value an expression may have: its parts and the literals they come from. */
@@ -36,7 +37,10 @@ export interface Def {
   pushes: Push[] | undefined;
 }
 
-/** Variants kept per value; past that, further alternatives are dropped (the first ones stand). */
+/**
+ * Variants kept per value; past that, the first MAX_VARIANTS - 1 stand and the last slot holds the latest
+ * alternative (see bounds.ts keepAlternative).
+ */
 export const MAX_VARIANTS = 4;
 /** Assignments of one variable followed back from one use; past that, the later ones are dropped (and the bound noted). */
 export const MAX_REACHING = 64;
@@ -373,7 +377,7 @@ export class ValueFlow {
       if (killedBefore < 0 && this.always(d.node, at, d.kind === 'append')) killedBefore = d.node.startIndex;
     }
     out.reverse();
-    // The values are taken from the first assignments in program order (MAX_VARIANTS of them): those are kept.
+    // The values are taken from the first assignments in program order and the latest one (keepVariant): those are kept.
     if (out.length > MAX_REACHING) {
       this.noteBound(at, `more than ${MAX_REACHING} assignments of \`${key.replace(/^\./, '')}\` reach here; the first ${MAX_REACHING} are followed`);
       out.length = MAX_REACHING;
@@ -498,7 +502,7 @@ export class ValueFlow {
         ? [node.namedChildren[0], node.namedChildren[2]]
         : [node.childForFieldName('consequence') ?? node.childForFieldName('body'), node.childForFieldName('alternative')];
       const out: Variant[] = [];
-      for (const a of alts) if (a) for (const v of this.eval(a, depth + 1)) if (out.length < MAX_VARIANTS) out.push(v);
+      for (const a of alts) if (a) for (const v of this.eval(a, depth + 1)) keepVariant(out, v);
       return out.length ? out : DYNAMIC;
     }
     return DYNAMIC;
@@ -513,7 +517,7 @@ export class ValueFlow {
     if (!defs.length && key.startsWith('.')) defs = this.reaching(key.slice(1), node).filter((d) => !this.isFunction(d.scope));
     if (!defs.length) return DYNAMIC;
     const out: Variant[] = [];
-    for (const d of defs) for (const v of this.valueOf(d, depth + 1)) if (out.length < MAX_VARIANTS) out.push(v);
+    for (const d of defs) for (const v of this.valueOf(d, depth + 1)) keepVariant(out, v);
     return out;
   }
 
@@ -529,7 +533,7 @@ export class ValueFlow {
       const priorDefs = this.reaching(d.key, d.node);
       const loop = this.loopOf(d.node);
       const prior: Variant[] = [];
-      for (const p of priorDefs) for (const v of this.valueOf(p, depth + 1)) if (prior.length < MAX_VARIANTS) prior.push(v);
+      for (const p of priorDefs) for (const v of this.valueOf(p, depth + 1)) keepVariant(prior, v);
       // Text appended in a loop to a value from before the loop: a part per iteration, how many is not known.
       const grows = loop !== undefined && priorDefs.some((p) => !within(loop, p.node));
       if (grows) out = prior.map((v) => ({ ...v, parts: [...v.parts, { dynamic: true }] }));
@@ -538,7 +542,7 @@ export class ValueFlow {
         out = [];
         for (const p of priorDefs.length ? priorDefs : [undefined]) {
           const added = this.added(d, depth + 1, p ? this.pushedViews(p) : NO_VIEWS);
-          for (const v of product([p ? this.valueOf(p, depth + 1) : EMPTY, added])) if (out.length < MAX_VARIANTS) out.push(v);
+          for (const v of product([p ? this.valueOf(p, depth + 1) : EMPTY, added])) keepVariant(out, v);
         }
       } else out = product([prior.length ? prior : EMPTY, this.added(d, depth + 1, NO_VIEWS)]);
     }
@@ -605,7 +609,7 @@ export class ValueFlow {
       const key = name.replace(/^[$@]+/, '');
       const defs = this.reaching(key, at);
       const out: Variant[] = [];
-      for (const d of defs) for (const v of this.valueOf(d, depth + 1)) if (out.length < MAX_VARIANTS) out.push(v);
+      for (const d of defs) for (const v of this.valueOf(d, depth + 1)) keepVariant(out, v);
       return out.length ? out : undefined;
     }, appendRest);
   }
@@ -749,20 +753,16 @@ export function argNodes(args: Node | null | undefined, spec: LangSpec): Node[] 
   return out;
 }
 
-/** All combinations of one variant from each piece, in order (at most MAX_VARIANTS). */
+/** Adds `v` to `out`, at most MAX_VARIANTS: past that the latest takes the last slot (bounds.ts keepAlternative). */
+export function keepVariant(out: Variant[], v: Variant): void {
+  keepAlternative(out, v, MAX_VARIANTS);
+}
+
+const joinVariants = (a: Variant, b: Variant): Variant => ({ parts: [...a.parts, ...b.parts], literals: [...a.literals, ...b.literals], helper: (a.helper ?? b.helper) || undefined });
+
+/** Combinations of one variant from each piece, in order: the first ones and the last (bounds.ts boundedProduct), at most MAX_VARIANTS. */
 export function product(pieces: Variant[][]): Variant[] {
-  let out: Variant[] = EMPTY;
-  for (const p of pieces) {
-    const next: Variant[] = [];
-    for (const a of out) {
-      for (const b of p) {
-        if (next.length >= MAX_VARIANTS) break;
-        next.push({ parts: [...a.parts, ...b.parts], literals: [...a.literals, ...b.literals], helper: (a.helper ?? b.helper) || undefined });
-      }
-    }
-    out = next;
-  }
-  return out;
+  return boundedProduct(pieces, EMPTY[0], joinVariants, MAX_VARIANTS);
 }
 
 function within(outer: Node, inner: Node): boolean {

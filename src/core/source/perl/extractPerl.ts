@@ -12,7 +12,7 @@ import { discoverPerlRoutes } from '../routes/perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 import { perlLoopSources, perlRetryBody } from './perlRows';
 import { readFormat } from '../formatHoles';
-import { headAndEnd, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../bounds';
+import { boundedProduct, headAndEnd, keepAlternative, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../bounds';
 import { loopInfo as uniformLoop, uniformCall, uniformFunction, uniformSite } from '../factShapes';
 
 /** Words that look like calls before `(` but are syntax or builtins, not code worth following. */
@@ -53,27 +53,22 @@ interface Binding { alts: Alt[]; depth: number; flows: Flow[]; used: boolean }
 /** A binding's values before a nested block changed them, restored or merged when the block closes. */
 interface Saved { name: string; b: Binding; alts?: Alt[]; shadowed?: Binding }
 
-/** Alternatives kept per variable (a branch adds one); further ones are dropped. */
+/** Alternatives kept per variable (a branch adds one); past that, the first ones and the latest (bounds.ts keepAlternative). */
 const MAX_ALTS = 4;
 const DYNAMIC_ALT: Alt[] = [{ parts: [{ dynamic: true }], lits: [] }];
 /** Words that end the statement list they stand in (when not under a statement modifier). */
 const EXIT_WORDS = new Set(['return', 'die', 'croak', 'confess', 'next', 'last', 'redo', 'exit']);
 const EXIT_METHODS = new Set(['halt', 'redirect', 'abort', 'render_and_halt']);
 
-/** All combinations of one alternative per operand, in order (at most MAX_ALTS). */
+/** Combinations of one alternative per operand, in order: the first ones and the last (bounds.ts boundedProduct), at most MAX_ALTS. */
 function altProduct(ops: Alt[][]): Alt[] {
-  let out: Alt[] = [{ parts: [], lits: [] }];
-  for (const op of ops) {
-    const next: Alt[] = [];
-    for (const a of out) for (const b of op) if (next.length < MAX_ALTS) next.push({ parts: [...a.parts, ...b.parts], lits: [...a.lits, ...b.lits] });
-    out = next;
-  }
-  return out;
+  return boundedProduct(ops, { parts: [], lits: [] }, (a, b) => ({ parts: [...a.parts, ...b.parts], lits: [...a.lits, ...b.lits] }), MAX_ALTS);
 }
 
+/** The alternatives of `a`, then those of `b` not among them, at most MAX_ALTS (the latest in the last slot, bounds.ts keepAlternative). */
 function altUnion(a: Alt[], b: Alt[]): Alt[] {
   const out = a.slice();
-  for (const x of b) if (out.length < MAX_ALTS && !out.includes(x)) out.push(x);
+  for (const x of b) if (!out.includes(x)) keepAlternative(out, x, MAX_ALTS);
   return out;
 }
 
@@ -280,7 +275,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
         leads ??= !pieces.length && v.some((x) => x.lits.length > 0);
         pieces.push(v);
       }
-      for (const v of altProduct(pieces)) if (out.length < MAX_ALTS) out.push({ parts: v.parts, lits: leads ? [...v.lits, ...f.lits] : [...f.lits, ...v.lits] });
+      for (const v of altProduct(pieces)) keepAlternative(out, { parts: v.parts, lits: leads ? [...v.lits, ...f.lits] : [...f.lits, ...v.lits] }, MAX_ALTS);
     }
     return out;
   }
