@@ -142,6 +142,9 @@ const SSH_WORKER = join(root, 'src/node/ssh/sshWorker.ts');
 /** The log range reader's thread (src/node/logRangeWorker.ts): beside the code that starts it, as the SSH worker. */
 const RANGE_WORKER = join(root, 'src/node/logRangeWorker.ts');
 
+/** The source reader's thread (src/node/factsThread.ts): parses files off the extension host's and the CLI's thread. */
+const FACTS_THREAD = join(root, 'src/node/factsThread.ts');
+
 /** The command names of src/cli/commands/index.ts (each `import('./name')`). */
 function cliCommandNames() {
   return readdirSync(CLI_COMMANDS_DIR).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.slice(0, -3));
@@ -170,6 +173,7 @@ export async function buildCli(distDir, { production: prod = production } = {}) 
     ...cliCommandNames().map((name) => one(join(CLI_COMMANDS_DIR, `${name}.ts`), join(cliDir, `${name}.js`))),
     one(SSH_WORKER, join(cliDir, 'sshWorker.js')),
     one(RANGE_WORKER, join(cliDir, 'logRangeWorker.js')),
+    one(FACTS_THREAD, join(cliDir, 'factsThread.js')),
   ]);
 }
 
@@ -184,6 +188,7 @@ export async function buildShipped(distDir, { production: prod = production } = 
     esbuild.build({ ...opts, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(distDir, 'extension.js'), external: ['vscode', ...optionalNative], plugins: [nativeAddonPlugin, noRdsProfilesPlugin] }),
     esbuild.build({ ...opts, entryPoints: [SSH_WORKER], outfile: join(distDir, 'sshWorker.js'), external: optionalNative, plugins: [nativeAddonPlugin] }),
     esbuild.build({ ...opts, entryPoints: [RANGE_WORKER], outfile: join(distDir, 'logRangeWorker.js'), external: optionalNative, plugins: [nativeAddonPlugin] }),
+    esbuild.build({ ...opts, entryPoints: [FACTS_THREAD], outfile: join(distDir, 'factsThread.js') }),
   ];
   const webviewEntry = join(root, 'src/webview/main.ts');
   if (existsSync(webviewEntry)) {

@@ -11,7 +11,7 @@ import { COMMANDS } from './commands';
 import { command, type Feature } from './feature';
 import { StatementPresence } from './statementPresence';
 import { readConfig } from './config';
-import { coreFactsProvider } from './factsProvider';
+import { workerFactsProvider } from './factsProvider';
 import { Logger } from './logger';
 import { WorkloadSites } from './explain/workloadSites';
 import { SiteIndex } from './siteIndex';
@@ -76,7 +76,8 @@ export function activate(context: vscode.ExtensionContext): void {
   logger.info(`activating (VS Code ${vscode.version}, workspace trusted: ${vscode.workspace.isTrusted})`);
 
   const grammarDir = vscode.Uri.joinPath(context.extensionUri, 'dist', 'grammars').fsPath;
-  const index = new SiteIndex(coreFactsProvider(grammarDir), logger, readConfig(logger).scan,
+  const scanConfig = readConfig(logger).scan;
+  const index = new SiteIndex(workerFactsProvider(grammarDir, scanConfig.fileTimeBudgetMs), logger, scanConfig,
     (folder) => readConfig(logger, folder.uri).scan);
   const presence = new StatementPresence(index);
   const workspaceTables = new WorkspaceTables();

@@ -33,6 +33,7 @@ export const SETTINGS = {
   } as Spec<string[]>,
   'scan.maxFileSizeKb': { type: 'integer', default: 1024, scope: 'resource', minimum: 1 } as Spec<number>,
   'scan.debounceMs': { type: 'integer', default: 300, scope: 'window', minimum: 0, maximum: 10_000 } as Spec<number>,
+  'scan.fileTimeBudgetMs': { type: 'integer', default: 10_000, scope: 'window', minimum: 100, maximum: 600_000 } as Spec<number>,
   'connection.host': { type: 'string', default: '127.0.0.1', scope: 'window', restricted: true } as Spec<string>,
   'connection.port': { type: 'integer', default: 3306, scope: 'window', restricted: true, minimum: 1, maximum: 65535 } as Spec<number>,
   'connection.socket': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
@@ -61,7 +62,7 @@ type ValueOf<K extends SettingKey> = (typeof SETTINGS)[K] extends Spec<infer T> 
 
 /** The typed view of every setting, grouped by area. */
 export interface QueryInsightConfig {
-  scan: { exclude: string[]; maxFileSizeKb: number; debounceMs: number };
+  scan: { exclude: string[]; maxFileSizeKb: number; debounceMs: number; fileTimeBudgetMs: number };
   connection: { host: string; port: number; socket: string; user: string; database: string };
   /** The `connection.ssh.*` settings: a tunnel to the box when `host` is set (see src/db/sshTunnel.ts). */
   ssh: { host: string; port: number; user: string; privateKeyPath: string; useAgent: boolean };
@@ -124,7 +125,7 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Query
     return spec.default as ValueOf<K>;
   };
   const config: QueryInsightConfig = {
-    scan: { exclude: v('scan.exclude'), maxFileSizeKb: v('scan.maxFileSizeKb'), debounceMs: v('scan.debounceMs') },
+    scan: { exclude: v('scan.exclude'), maxFileSizeKb: v('scan.maxFileSizeKb'), debounceMs: v('scan.debounceMs'), fileTimeBudgetMs: v('scan.fileTimeBudgetMs') },
     connection: {
       host: v('connection.host'), port: v('connection.port'), socket: v('connection.socket'),
       user: v('connection.user'), database: v('connection.database'),

@@ -13,6 +13,7 @@ import { isExcluded } from '../core/glob/pathGlob';
 import { SOURCE_GLOB } from '../core/source/languageOf';
 import { skipReason } from '../core/source/generatedText';
 import { ignoredDirNote, ignoredSources, type IgnoredSources } from '../node/scanDir';
+import { FileSkipped } from '../node/factsWorker';
 
 /** Turns one file's text into facts; undefined when the file is in no language we read. */
 export interface FactsProvider {
@@ -22,6 +23,9 @@ export interface FactsProvider {
   accepts(file: string): boolean;
   /** Drops what is kept for a deleted file. */
   forget(file: string): void;
+  /** A new time budget per file (milliseconds), for a provider that keeps one. */
+  setBudget?(ms: number): void;
+  dispose?(): void;
 }
 
 /** Files the scan and the watcher look at; the FactsProvider has the final word by name. */
@@ -42,9 +46,17 @@ export interface IndexedSite {
 export interface ScanSummary {
   files: number;
   sites: number;
-  skipped: { tooLarge: number; binary: number; unreadable: number; generated: number };
+  skipped: { tooLarge: number; binary: number; unreadable: number; generated: number; overBudget: number };
+  /** Files given up on while being read (past the time budget, out of memory, crashed the reader), with the reason. */
+  overBudget: { file: string; reason: string }[];
   ms: number;
 }
+
+/** How the last full scan went, for the SQL Statements view: done (perhaps with files given up on) or failed. */
+export type ScanStatus =
+  | { state: 'running' }
+  | { state: 'done'; summary: ScanSummary }
+  | { state: 'failed'; message: string };
 
 type ScanSettings = QueryInsightConfig['scan'];
 
@@ -52,6 +64,8 @@ export class SiteIndex implements vscode.Disposable {
   private readonly files = new Map<string, IndexedFile>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri[]>();
+  private readonly statusChanged = new vscode.EventEmitter<ScanStatus>();
+  private current: ScanStatus = { state: 'running' };
   private readonly subscriptions: vscode.Disposable[] = [];
   private scanning: Promise<ScanSummary> | undefined;
   private scanCancel: vscode.CancellationTokenSource | undefined;
@@ -61,6 +75,8 @@ export class SiteIndex implements vscode.Disposable {
 
   /** Fires with the files whose facts changed (added, updated or removed); after a full scan, with all of them. */
   readonly onDidChange = this.changed.event;
+  /** Fires when a full scan starts, ends or fails. */
+  readonly onDidChangeStatus = this.statusChanged.event;
 
   constructor(
     private readonly provider: FactsProvider,
@@ -72,6 +88,7 @@ export class SiteIndex implements vscode.Disposable {
     const ws = vscode.workspace;
     this.subscriptions.push(
       this.changed,
+      this.statusChanged,
       ws.onDidChangeTextDocument((e) => { if (e.contentChanges.length) this.schedule(e.document.uri); }),
       // why: closing an edited file without saving discards the edits; the disk text counts again.
       ws.onDidCloseTextDocument((doc) => this.schedule(doc.uri)),
@@ -91,12 +108,24 @@ export class SiteIndex implements vscode.Disposable {
     const rescan = JSON.stringify(settings.exclude) !== JSON.stringify(this.settings.exclude)
       || settings.maxFileSizeKb !== this.settings.maxFileSizeKb;
     this.settings = settings;
+    this.provider.setBudget?.(settings.fileTimeBudgetMs);
     if (rescan && this.scanning) void this.rescan();
   }
 
   /** Resolves when the running (or last) full scan has finished. */
   async ready(): Promise<void> {
     await (this.scanning ?? this.rescan());
+  }
+
+  /** How the last full scan went. */
+  status(): ScanStatus {
+    return this.current;
+  }
+
+  private setStatus(status: ScanStatus, generation: number): void {
+    if (generation !== this.generation) return;
+    this.current = status;
+    this.statusChanged.fire(status);
   }
 
   /** Every indexed file, by path. */
@@ -137,10 +166,18 @@ export class SiteIndex implements vscode.Disposable {
       },
     ));
     this.scanning = run;
+    this.setStatus({ state: 'running' }, generation);
     run.then(
-      (s) => this.logger.info(`scan: ${s.files} files, ${s.sites} SQL statements in ${s.ms} ms`
-        + ` (skipped: ${s.skipped.tooLarge} too large, ${s.skipped.binary} binary, ${s.skipped.unreadable} unreadable, ${s.skipped.generated} minified, generated or vendored)`),
-      (err) => this.logger.showError('Query Insight: scanning the workspace failed', err),
+      (s) => {
+        this.logger.info(`scan: ${s.files} files, ${s.sites} SQL statements in ${s.ms} ms`
+          + ` (skipped: ${s.skipped.tooLarge} too large, ${s.skipped.binary} binary, ${s.skipped.unreadable} unreadable,`
+          + ` ${s.skipped.generated} minified, generated or vendored, ${s.skipped.overBudget} past the budget per file)`);
+        this.setStatus({ state: 'done', summary: s }, generation);
+      },
+      (err) => {
+        this.logger.showError('Query Insight: scanning the workspace failed', err);
+        this.setStatus({ state: 'failed', message: err instanceof Error ? err.message : String(err) }, generation);
+      },
     );
     return run;
   }
@@ -148,7 +185,7 @@ export class SiteIndex implements vscode.Disposable {
   private async scanAll(token: vscode.CancellationToken, generation: number,
     progress: vscode.Progress<{ message?: string; increment?: number }>): Promise<ScanSummary> {
     const t0 = Date.now();
-    const summary: ScanSummary = { files: 0, sites: 0, skipped: { tooLarge: 0, binary: 0, unreadable: 0, generated: 0 }, ms: 0 };
+    const summary: ScanSummary = { files: 0, sites: 0, skipped: { tooLarge: 0, binary: 0, unreadable: 0, generated: 0, overBudget: 0 }, overBudget: [], ms: 0 };
     const found: { uri: vscode.Uri; settings: ScanSettings }[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const settings = this.settingsFor(folder);
@@ -169,7 +206,7 @@ export class SiteIndex implements vscode.Disposable {
     let done = 0;
     for (const { uri, settings } of found) {
       if (token.isCancellationRequested || generation !== this.generation) break;
-      const result = await this.load(uri, settings);
+      const result = await this.load(uri, settings, summary.overBudget);
       if (typeof result === 'string') summary.skipped[result]++;
       else if (result) {
         this.files.set(uri.toString(), { uri, facts: result });
@@ -192,7 +229,8 @@ export class SiteIndex implements vscode.Disposable {
   }
 
   /** Reads a file (the open editor's text when there is one) and extracts its facts. */
-  private async load(uri: vscode.Uri, settings: ScanSettings): Promise<FileFacts | undefined | 'tooLarge' | 'binary' | 'unreadable' | 'generated'> {
+  private async load(uri: vscode.Uri, settings: ScanSettings, overBudget?: ScanSummary['overBudget']):
+    Promise<FileFacts | undefined | 'tooLarge' | 'binary' | 'unreadable' | 'generated' | 'overBudget'> {
     const file = relativePath(uri);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     let text: string;
@@ -223,6 +261,12 @@ export class SiteIndex implements vscode.Disposable {
       for (const e of facts?.errors ?? []) this.logger.warn(`${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
       return facts;
     } catch (err) {
+      // why: read on the reader's thread, a file past its budget or one that killed the thread costs only itself.
+      if (err instanceof FileSkipped) {
+        this.logger.warn(`scan: ${file} skipped, ${err.reason}`);
+        overBudget?.push({ file, reason: err.reason });
+        return 'overBudget';
+      }
       this.logger.error(`extracting ${file} failed`, err);
       return 'unreadable';
     }
@@ -267,6 +311,7 @@ export class SiteIndex implements vscode.Disposable {
     this.timers.clear();
     this.files.clear();
     for (const d of this.subscriptions) d.dispose();
+    this.provider.dispose?.();
   }
 }
 

@@ -15,6 +15,7 @@ import { languageForPath } from '../core/source/languageOf';
 import { isIgnored, parseGitignore, type IgnoreRule } from '../core/source/gitignore';
 import { gitTrackedFiles, type TrackedFiles } from './gitTracked';
 import { skipReason } from '../core/source/generatedText';
+import { FileSkipped } from './factsWorker';
 
 /** Directory names never descended into. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
@@ -27,7 +28,8 @@ export const VENDORED_DIRS: ReadonlySet<string> = new Set(['node_modules', 'vend
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 
-export type SkipReason = 'vendored or generated directory' | 'gitignored' | 'huge (> 1 MiB)' | 'binary' | 'unreadable' | 'minified, generated or vendored';
+export type SkipReason = 'vendored or generated directory' | 'gitignored' | 'huge (> 1 MiB)' | 'binary' | 'unreadable' | 'minified, generated or vendored'
+  | 'past the budget per file';
 
 export interface SourceFile {
   /** Relative to the root, '/'-separated. */
@@ -185,12 +187,18 @@ export interface ProjectScan {
   /** Files read and extracted, and their total size in bytes. */
   files: number;
   bytes: number;
-  /** Files skipped unparsed for what they hold or where they lie (minified, generated, vendored), with the reason. */
+  /**
+   * Files skipped with their reason: unparsed for what they hold or where they lie (minified, generated,
+   * vendored), or given up on while being read (past the time budget, out of memory: FileSkipped).
+   */
   skippedFiles?: { file: string; reason: string }[];
 }
 
+/** What extracts a file's facts: core's FactsCache in this thread, or the reader thread (FactsWorker) that may throw FileSkipped. */
+export type FactsExtractor = Pick<FactsCache, 'update'>;
+
 /** Lists, reads and extracts every source file under `root` through `cache` (one file at a time). */
-export async function scanProject(root: string, cache: FactsCache, opts: ListOptions = {}): Promise<ProjectScan> {
+export async function scanProject(root: string, cache: FactsExtractor, opts: ListOptions = {}): Promise<ProjectScan> {
   const listing = await listSourceFiles(root, opts);
   const result: ProjectScan = { facts: [], skipped: listing.skipped, ignoredDirs: listing.ignoredDirs, git: listing.git, files: 0, bytes: 0, skippedFiles: [] };
   for (const f of listing.files) {
@@ -203,7 +211,15 @@ export async function scanProject(root: string, cache: FactsCache, opts: ListOpt
       result.skippedFiles!.push({ file: f.rel, reason: why });
       continue;
     }
-    const facts = await cache.update(f.rel, text, f.language);
+    let facts: FileFacts | undefined;
+    try {
+      facts = await cache.update(f.rel, text, f.language);
+    } catch (err) {
+      if (!(err instanceof FileSkipped)) throw err;
+      count(listing.skipped, 'past the budget per file');
+      result.skippedFiles!.push({ file: f.rel, reason: err.reason });
+      continue;
+    }
     if (!facts) continue;
     result.files++;
     result.bytes += Buffer.byteLength(text);

@@ -8,7 +8,8 @@ import type { SqlSite } from '../../core/model';
 import { ParserSet } from '../../core/source/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { fsGrammarSource } from '../../node/grammars';
-import { ignoredDirNote, scanProject } from '../../node/scanDir';
+import { ignoredDirNote, scanProject, type FactsExtractor } from '../../node/scanDir';
+import { DEFAULT_FILE_BUDGET_MS, FactsWorker, factsThreadScript } from '../../node/factsWorker';
 import { writeNPlusOne } from '../nPlusOneOutput';
 
 const HELP = `usage: query-insight scan [DIR] [options]
@@ -28,7 +29,10 @@ options:
                                    helper, detached
   --width N                        cut the SQL column of tables at N characters (default 100, 0 = no cut)
   --include-vendored               read node_modules, vendor, bower_components and *.min.js paths too
-                                   (minified or generated content is still skipped, and named)`;
+                                   (minified or generated content is still skipped, and named)
+  --file-budget SECONDS            time one file may take to read (default ${DEFAULT_FILE_BUDGET_MS / 1000}); files are read on a
+                                   thread of their own, and a file past this budget, or one that exhausts
+                                   that thread's memory, is skipped and named on stderr with the reason`;
 
 /** One statement as the CLI prints it (1-based lines and columns). */
 export interface ScanRow {
@@ -75,10 +79,12 @@ export const scanCommand: Command = {
   summary: 'list the SQL statements in an app\'s source (file:line, function, loops)',
   help: HELP,
   async run(args: string[], io: CommandIo): Promise<number> {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string' }, width: { type: 'string' }, 'include-vendored': { type: 'boolean' } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string' }, width: { type: 'string' }, 'include-vendored': { type: 'boolean' }, 'file-budget': { type: 'string' } } });
     const format = parseFormat(values.format, FORMATS);
     const width = values.width === undefined ? 100 : Number(values.width);
     if (!Number.isInteger(width) || width < 0) throw new UsageError(`--width must be a whole number (got "${values.width}")`);
+    const budget = values['file-budget'] === undefined ? DEFAULT_FILE_BUDGET_MS / 1000 : Number(values['file-budget']);
+    if (!Number.isFinite(budget) || budget <= 0) throw new UsageError(`--file-budget must be a number of seconds above 0 (got "${values['file-budget']}")`);
     if (positionals.length > 1) throw new UsageError(`one directory, please (got ${positionals.length})`);
     const root = resolve(io.cwd, positionals[0] ?? '.');
     const st = await stat(root).catch(() => undefined);
@@ -86,8 +92,11 @@ export const scanCommand: Command = {
 
     const started = Date.now();
     // why: scan reports statements and N+1 loops, never routes; skipping their walk spares a tenth of the time.
-    const cache = new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
-    const scan = await scanProject(root, cache, { includeVendored: values['include-vendored'] === true });
+    // why: each file is read on the reader thread, under its budget; without the built thread (never in
+    // dist/), in this one.
+    const worker = factsThreadScript() ? new FactsWorker({ budgetMs: Math.round(budget * 1000), extract: { routes: false } }) : undefined;
+    const cache: FactsExtractor = worker ?? new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
+    const scan = await scanProject(root, cache, { includeVendored: values['include-vendored'] === true }).finally(() => worker?.dispose());
     const ms = Date.now() - started;
     const rows = scan.facts.flatMap((f) => f.sites).map(scanRow);
     if (format === 'json') io.stdout.write(renderJsonLines(rows));

@@ -67,7 +67,7 @@ void test('package.json declares no setting the typed table lacks', () => {
 
 void test('analysis settings are resource-scoped; connection settings and matching-group regexes are restricted in untrusted workspaces', () => {
   for (const [key, spec] of Object.entries(SETTINGS)) {
-    if (key.startsWith('scan.') && key !== 'scan.debounceMs') assert.equal(spec.scope, 'resource', key);
+    if (key.startsWith('scan.') && key !== 'scan.debounceMs' && key !== 'scan.fileTimeBudgetMs') assert.equal(spec.scope, 'resource', key);
     assert.equal('restricted' in spec && spec.restricted === true, key.startsWith('connection.') || key === 'endpoints.matchingGroups' || key === 'boxes' || key === 'runs.store', `${key}: restricted`);
   }
   const trust = manifest.capabilities.untrustedWorkspaces;
@@ -200,6 +200,7 @@ void test('the language table drives activation and the welcome text: every lang
   assert.deepEqual([...languages].sort(), Object.keys(names).sort(), 'a language added to the table needs its activation and welcome entry');
   const expected = languages.flatMap((l) => (l === 'javascript' || l === 'typescript' ? [l, `${l}react`] : [l])).map((l) => `onLanguage:${l}`);
   assert.deepEqual(manifest.activationEvents.filter((e: string) => e.startsWith('onLanguage:')).sort(), expected.sort());
-  const welcome: string = manifest.contributes.viewsWelcome.find((w: { view: string }) => w.view === 'queryInsight.statements').contents;
+  const welcome: string = manifest.contributes.viewsWelcome
+    .find((w: { view: string; when?: string }) => w.view === 'queryInsight.statements' && w.when === '!queryInsight.scanFailed').contents;
   for (const l of languages) assert.ok(welcome.includes(names[l]!), `the welcome text names ${names[l]}`);
 });

@@ -1,0 +1,37 @@
+/**
+ * The source reader's thread (factsWorker.ts starts it): extracts one file's facts at a time through
+ * its own FactsCache and sends them back as plain data. Parsing runs here, off the thread of whoever
+ * asked, so a file that takes too long or exhausts the thread's memory costs only this thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Language } from '../core/model';
+import type { ExtractOptions } from '../core/source/extract';
+import { ParserSet } from '../core/source/treeSitter';
+import { FactsCache } from '../core/workspace';
+import { fsGrammarSource } from './grammars';
+
+/** What the thread is started with (workerData). */
+export interface FactsThreadData {
+  grammarDir?: string;
+  extract?: ExtractOptions;
+}
+
+/** A request: extract `file` (`id` answers it), or forget what is kept for it. */
+export type FactsRequest =
+  | { kind: 'update'; id: number; file: string; text: string; language?: Language }
+  | { kind: 'forget'; file: string };
+
+const data = (workerData ?? {}) as FactsThreadData;
+const cache = new FactsCache(new ParserSet(fsGrammarSource(data.grammarDir)), data.extract);
+
+parentPort?.on('message', (req: FactsRequest) => {
+  if (req.kind === 'forget') {
+    cache.remove(req.file);
+    return;
+  }
+  cache.update(req.file, req.text, req.language).then(
+    (facts) => parentPort!.postMessage({ id: req.id, facts }),
+    // why: only the error's message crosses over, never the text being read.
+    (err: unknown) => parentPort!.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err) }),
+  );
+});

@@ -1,0 +1,148 @@
+/**
+ * Extracts source files' facts on a thread of their own (factsThread.ts), one file at a time, with a
+ * budget per file: a file that takes longer than the time budget, or that exhausts the thread's memory
+ * or crashes it, is skipped with its reason (FileSkipped); the thread is stopped and a fresh one reads
+ * the next file. The caller's thread (the editor's extension host, the CLI) never parses, so one bad
+ * file can neither freeze nor kill it.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FileFacts, Language } from '../core/model';
+import type { ExtractOptions } from '../core/source/extract';
+import type { FactsRequest, FactsThreadData } from './factsThread';
+
+/** Default time budget per file, in milliseconds. */
+export const DEFAULT_FILE_BUDGET_MS = 10_000;
+/** Default heap limit of the reading thread, in MiB. */
+export const DEFAULT_THREAD_MEMORY_MB = 1024;
+
+/** A file the reader gave up on; `reason` says why in words (never quoting the file). */
+export class FileSkipped extends Error {
+  constructor(readonly file: string, readonly reason: string) {
+    super(`${file}: skipped, ${reason}`);
+    this.name = 'FileSkipped';
+  }
+}
+
+export interface FactsWorkerOptions {
+  /** Wall-clock time one file may take, in milliseconds (default DEFAULT_FILE_BUDGET_MS). */
+  budgetMs?: number;
+  /** The thread's old-generation heap limit in MiB (default DEFAULT_THREAD_MEMORY_MB). */
+  memoryMb?: number;
+  /** Where the grammar wasm files are (default: beside the bundle, see grammars.ts). */
+  grammarDir?: string;
+  extract?: ExtractOptions;
+  /** The thread's script (default: factsThread.js beside this code). */
+  script?: string;
+}
+
+/** The thread's script beside this code (dist/factsThread.js, dist/cli/factsThread.js, out/src/node/factsThread.js), if built. */
+export function factsThreadScript(): string | undefined {
+  const path = join(__dirname, 'factsThread.js');
+  return existsSync(path) ? path : undefined;
+}
+
+type Reply = { id: number; facts?: FileFacts; error?: string };
+
+export class FactsWorker {
+  private worker: Worker | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private nextId = 1;
+  private disposed = false;
+  /** Threads started so far (the first, and one after each file that cost its thread). */
+  restarts = -1;
+  readonly budgetMs: number;
+  private readonly memoryMb: number;
+  private readonly script: string;
+
+  constructor(private readonly options: FactsWorkerOptions = {}) {
+    this.budgetMs = options.budgetMs ?? DEFAULT_FILE_BUDGET_MS;
+    this.memoryMb = options.memoryMb ?? DEFAULT_THREAD_MEMORY_MB;
+    const script = options.script ?? factsThreadScript();
+    if (!script) throw new Error('the source reader thread (factsThread.js) is not built');
+    this.script = script;
+  }
+
+  /**
+   * The facts of `file` with content `text` (undefined when its language is not one we read); rejects
+   * with FileSkipped when the file is past its budget or cost the thread. Calls run one after another.
+   */
+  update(file: string, text: string, language?: Language): Promise<FileFacts | undefined> {
+    const run = this.queue.then(() => this.extract(file, text, language));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Drops what the thread keeps for a deleted file. */
+  forget(file: string): void {
+    this.worker?.postMessage({ kind: 'forget', file } satisfies FactsRequest);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.stop();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const workerData: FactsThreadData = { grammarDir: this.options.grammarDir, extract: this.options.extract };
+    const w = new Worker(this.script, { workerData, resourceLimits: { maxOldGenerationSizeMb: this.memoryMb }, stdout: true, stderr: true });
+    // why: an idle thread must not keep the CLI's process alive; a file being read has its budget timer.
+    w.unref();
+    // why: the thread prints nothing of its own; piped and dropped, a crash report cannot reach the terminal.
+    w.stdout.resume();
+    w.stderr.resume();
+    this.worker = w;
+    this.restarts++;
+    return w;
+  }
+
+  private stop(): void {
+    const w = this.worker;
+    this.worker = undefined;
+    if (w) void w.terminate();
+  }
+
+  private extract(file: string, text: string, language?: Language): Promise<FileFacts | undefined> {
+    if (this.disposed) return Promise.reject(new Error('the source reader was closed'));
+    const w = this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      let done = false;
+      const finish = (): boolean => {
+        if (done) return false;
+        done = true;
+        clearTimeout(timer);
+        w.off('message', onMessage);
+        w.off('error', onError);
+        w.off('exit', onExit);
+        return true;
+      };
+      const lost = (reason: string): void => {
+        if (!finish()) return;
+        if (this.worker === w) this.stop();
+        reject(new FileSkipped(file, reason));
+      };
+      const onMessage = (m: Reply): void => {
+        if (m.id !== id || !finish()) return;
+        if (m.error !== undefined) reject(new Error(m.error));
+        else resolve(m.facts);
+      };
+      const onError = (err: Error & { code?: string }): void => lost(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? `reading it ran out of memory (the limit per file is ${this.memoryMb} MiB)`
+        : `reading it crashed the reader (${err.message})`);
+      const onExit = (code: number): void => lost(`the reader stopped while reading it (exit code ${code})`);
+      const timer = setTimeout(() => lost(`reading it took longer than ${formatSeconds(this.budgetMs)} (the time budget per file)`), this.budgetMs);
+      w.on('message', onMessage);
+      w.on('error', onError);
+      w.on('exit', onExit);
+      w.postMessage({ kind: 'update', id, file, text, language } satisfies FactsRequest);
+    });
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
