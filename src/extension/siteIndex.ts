@@ -12,7 +12,7 @@ import type { QueryInsightConfig } from './settings';
 import { isExcluded } from '../core/glob/pathGlob';
 import { SOURCE_GLOB } from '../core/source/languageOf';
 import { skipReason } from '../core/source/generatedText';
-import { ignoredDirNote, ignoredSources, type IgnoredSources } from '../node/scanDir';
+import { ignoredDirNote, ignoredSources, linksOutside, type IgnoredSources } from '../node/scanDir';
 import { FileSkipped } from '../node/factsWorker';
 
 /** Turns one file's text into facts; undefined when the file is in no language we read. */
@@ -237,6 +237,12 @@ export class SiteIndex implements vscode.Disposable {
     if (open) {
       text = open.getText();
     } else {
+      // why: findFiles follows links; one to a file outside the workspace folder (/etc/shadow) is not read.
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      if (uri.scheme === 'file' && folder?.uri.scheme === 'file' && linksOutside(folder.uri.fsPath, uri.fsPath)) {
+        this.logger.info(`scan: ${file} skipped, a link to a file outside the workspace folder`);
+        return 'unreadable';
+      }
       try {
         const stat = await vscode.workspace.fs.stat(uri);
         if (stat.size > settings.maxFileSizeKb * 1024) return 'tooLarge';

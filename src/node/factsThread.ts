@@ -6,7 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Language } from '../core/model';
 import type { ExtractOptions } from '../core/source/extract';
-import { ParserSet } from '../core/source/treeSitter';
+import { languageForPath } from '../core/source/languageOf';
+import { grammarFor, ParserSet } from '../core/source/treeSitter';
 import { FactsCache } from '../core/workspace';
 import { fsGrammarSource } from './grammars';
 
@@ -22,14 +23,24 @@ export type FactsRequest =
   | { kind: 'forget'; file: string };
 
 const data = (workerData ?? {}) as FactsThreadData;
-const cache = new FactsCache(new ParserSet(fsGrammarSource(data.grammarDir)), data.extract);
+const parsers = new ParserSet(fsGrammarSource(data.grammarDir));
+const cache = new FactsCache(parsers, data.extract);
+
+/** Loads the file's grammar (once per thread), then says that reading starts: the budget counts from there. */
+async function read(req: Extract<FactsRequest, { kind: 'update' }>) {
+  const language = req.language ?? languageForPath(req.file);
+  const grammar = language && grammarFor(language, req.file);
+  if (grammar) await parsers.load(grammar);
+  parentPort!.postMessage({ id: req.id, reading: true });
+  return cache.update(req.file, req.text, language);
+}
 
 parentPort?.on('message', (req: FactsRequest) => {
   if (req.kind === 'forget') {
     cache.remove(req.file);
     return;
   }
-  cache.update(req.file, req.text, req.language).then(
+  read(req).then(
     (facts) => parentPort!.postMessage({ id: req.id, facts }),
     // why: only the error's message crosses over, never the text being read.
     (err: unknown) => parentPort!.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err) }),

@@ -14,6 +14,8 @@ import type { FactsRequest, FactsThreadData } from './factsThread';
 
 /** Default time budget per file, in milliseconds. */
 export const DEFAULT_FILE_BUDGET_MS = 10_000;
+/** How long a fresh thread may take to start and load a grammar, before the budget of the file itself starts. */
+const START_MS = 60_000;
 /** Default heap limit of the reading thread, in MiB. */
 export const DEFAULT_THREAD_MEMORY_MB = 1024;
 
@@ -43,7 +45,7 @@ export function factsThreadScript(): string | undefined {
   return existsSync(path) ? path : undefined;
 }
 
-type Reply = { id: number; facts?: FileFacts; error?: string };
+type Reply = { id: number; reading?: true; facts?: FileFacts; error?: string };
 
 export class FactsWorker {
   private worker: Worker | undefined;
@@ -125,7 +127,14 @@ export class FactsWorker {
         reject(new FileSkipped(file, reason));
       };
       const onMessage = (m: Reply): void => {
-        if (m.id !== id || !finish()) return;
+        if (m.id !== id) return;
+        if (m.reading) {
+          // why: starting a thread and compiling a grammar cost the same for every file; the budget is the file's own.
+          clearTimeout(timer);
+          timer = setTimeout(() => lost(`reading it took longer than ${formatSeconds(this.budgetMs)} (the time budget per file)`), this.budgetMs);
+          return;
+        }
+        if (!finish()) return;
         if (m.error !== undefined) reject(new Error(m.error));
         else resolve(m.facts);
       };
@@ -133,7 +142,7 @@ export class FactsWorker {
         ? `reading it ran out of memory (the limit per file is ${this.memoryMb} MiB)`
         : `reading it crashed the reader (${err.message})`);
       const onExit = (code: number): void => lost(`the reader stopped while reading it (exit code ${code})`);
-      const timer = setTimeout(() => lost(`reading it took longer than ${formatSeconds(this.budgetMs)} (the time budget per file)`), this.budgetMs);
+      let timer = setTimeout(() => lost(`the reader did not start within ${formatSeconds(START_MS)}`), START_MS);
       w.on('message', onMessage);
       w.on('error', onError);
       w.on('exit', onExit);

@@ -173,7 +173,9 @@ class Walker {
     this.tree = tree;
     if (root.hasError) {
       const bad = firstError(root);
-      this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` near "${bad.text.slice(0, 30).replace(/\s+/g, ' ')}"` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
+      // why: an error names where, never what: the file may be a link to a secret (a password hash), and a
+      // message must not quote its text.
+      this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` at column ${bad.startPosition.column + 1}` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
     }
     this.walk(tree);
     this.resolve();

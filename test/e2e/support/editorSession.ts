@@ -26,6 +26,8 @@ export interface EditorSessionOptions {
   settings?: Record<string, unknown>;
   /** Environment of code-server over the test's (HOME for an ~/.ssh of the test's own …). */
   env?: NodeJS.ProcessEnv;
+  /** code-server's directory (user data with its live logs, extensions); kept on close, the caller removes it. Default: a temp dir. */
+  serverRoot?: string;
   /** Runs on the workspace before code-server opens it (logs to import, a benchmark round …). */
   prepare?(dir: string): Promise<void> | void;
 }
@@ -55,6 +57,7 @@ export async function openEditorSession(options: EditorSessionOptions): Promise<
       // why: sticky scroll's header (the enclosing function's first line) overlays the top lines of the
       // editor and takes the clicks meant for a statement there; the tests click statements by their text.
       workspace: ws.dir, vsix, settings: { 'editor.stickyScroll.enabled': false, ...options.settings }, ...(options.env ? { env: options.env } : {}),
+      ...(options.serverRoot ? { root: options.serverRoot } : {}),
       logFile: join(RESULTS_DIR, `${options.name}.code-server.log`), logsTo: join(RESULTS_DIR, `${options.name}.logs`),
     });
     browser = await launchBrowser();

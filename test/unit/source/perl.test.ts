@@ -75,7 +75,8 @@ void test('heredocs: quoted, bare, single-quoted, indented, and several on one l
 void test('a missing heredoc terminator is a FileError, not a throw', () => {
   const facts = extractPerl('t.pl', '$dbh->do(<<SQL);\nSELECT * FROM t\n');
   assert.equal(facts.errors.length, 1);
-  assert.match(facts.errors[0].message, /terminator "SQL"/);
+  assert.equal(facts.errors[0].message, 'heredoc terminator not found');
+  assert.equal(facts.errors[0].line, 1);
   assert.equal(facts.sites[0].sql, 'SELECT * FROM t\n');
   assert.doesNotThrow(() => extractPerl('t.pl', 'q{ unterminated "SELECT * FROM t'));
   assert.ok(extractPerl('t.pl', 'sub f { ( ]').errors.length > 0);

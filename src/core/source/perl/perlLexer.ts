@@ -212,7 +212,7 @@ export function lexPerl(text: string): LexResult {
         lines.push(line);
       }
       if (!found) {
-        errors.push({ offset: h.tok.start, message: `heredoc terminator "${h.terminator}" not found` });
+        errors.push({ offset: h.tok.start, message: 'heredoc terminator not found' });
         const body = lines.map((l) => l + '\n').join('');
         h.tok.parts = h.interpolate ? interpolatedParts(body) : [{ text: body }];
         h.tok.litStart = bodyStart;
