@@ -1,10 +1,11 @@
 // Recall and precision of N+1 detection over every N+1 fixture: the apps of test/fixtures/nplus1/<lang>/
-// (scored against each app's expect.json) and the agreement app of test/fixtures/agreement/<lang>/ (the same
+// (scored against each app's expect.json) and the agreement app of test/fixtures/agreement/<lang>/ and its part 2
+// in test/fixtures/agreement-part2/<lang>/ (the same
 // contest app in every language, its cases marked in the sources), with the real extractors + detection.
 //   node scripts/nplus1-score.mjs            table per language and overall; exit 1 when a language is below 95%
 //   node scripts/nplus1-score.mjs --verbose  also lists missed and unexpected findings
 import * as esbuild from 'esbuild';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,9 @@ const { runFixture, fixtureLanguages, runAgreement, AGREEMENT_LANGUAGES } = requ
 
 const fixtures = join(root, 'test/fixtures/nplus1');
 const agreement = join(root, 'test/fixtures/agreement');
+// Part 2 of the agreement app: a caller's arguments, the kinds of loop, helpers inside loops, qualified calls.
+const agreement2 = join(root, 'test/fixtures/agreement-part2');
+const part2 = existsSync(agreement2) ? readdirSync(agreement2) : [];
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const rows = [];
 let tp = 0, fp = 0, fn = 0, neg = 0, pos = 0;
@@ -35,6 +39,7 @@ for (const lang of languages) {
   const runs = [];
   if (fixtureLanguages(fixtures).includes(lang)) runs.push({ set: 'nplus1', run: await runFixture(fixtures, lang) });
   if (AGREEMENT_LANGUAGES.includes(lang)) runs.push({ set: 'agreement', run: await runAgreement(agreement, lang) });
+  if (part2.includes(lang)) runs.push({ set: 'agreement-part2', run: await runAgreement(agreement2, lang) });
   const ms = performance.now() - t0;
   let lt = 0, lf = 0, ln = 0, lp = 0, lneg = 0;
   for (const { set, run } of runs) {

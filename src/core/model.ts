@@ -25,7 +25,16 @@ export interface LoopInfo {
   from?: { names: string[]; values: Range[] };
   /** Every pass that reaches the end of the body leaves the loop; only an error path goes round again (a retry loop). */
   retry?: boolean;
+  /** No iterable and no condition (`for {}`, `while True:`, `loop {}`): it waits for work or reads a stream, one message per pass. */
+  endless?: boolean;
+  /** The body can leave the loop by `break` / `return` / `last` (with a small counted bound: a retry loop). */
+  breaks?: boolean;
+  /** Names the loop's header binds (`o` of `for o in orders`, `|o|`): an element of what it walks, never null. */
+  vars?: string[];
 }
+
+/** A branch around a statement or call: its condition as written, and whether the statement is on its `else` side. */
+export interface Guard { condition: string; otherwise?: boolean }
 
 /** A SQL statement found in source: the literal(s) it is built from and its context. */
 export interface SqlSite {
@@ -49,6 +58,10 @@ export interface SqlSite {
   functionRange?: Range;
   /** Enclosing loops, outermost first, inside the enclosing function. */
   loops: LoopInfo[];
+  /** See CallSite.guards, once, dispatched. */
+  guards?: Guard[];
+  once?: LoopInfo[];
+  dispatched?: LoopInfo[];
   /** Variable the call's result is assigned to (`rows`, `posts`), used to link loops to queries. */
   resultVar?: string;
   /** Where the SQL text itself starts (first non-blank character inside the first literal). */
@@ -76,6 +89,8 @@ export interface FunctionDef {
   range: Range;
   /** Range of the name, for jumping to it. */
   nameRange: Range;
+  /** Parameter names in order, sigils dropped (`self` / `&self` receivers left out). */
+  params?: string[];
 }
 
 /** A call expression in a file (for following calls, N+1 across functions). */
@@ -89,6 +104,14 @@ export interface CallSite {
   loops: LoopInfo[];
   /** True when the call runs in a goroutine/async task/thread body started in the loop and awaited once. */
   detached?: boolean;
+  /** Argument texts in order (`name: value` / `name=value` for keyword arguments); absent when none or too long. */
+  args?: string[];
+  /** The branches around the call inside its function, innermost first (a caller's arguments may settle them). */
+  guards?: Guard[];
+  /** Loops of `loops` that the call's statement list leaves right after it (`…; break`, `…; return`): it runs once in them. */
+  once?: LoopInfo[];
+  /** Loops of `loops` in which the call sits in one branch of a dispatch on a literal key (each pass takes another branch). */
+  dispatched?: LoopInfo[];
 }
 
 /** A route definition with its handler. */

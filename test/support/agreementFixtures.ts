@@ -25,6 +25,8 @@ export interface AgreementRun {
   shapes: string[];
   /** `statement | outer query or loop source | severity`, sorted. */
   nPlusOne: string[];
+  /** The same with the call path from the loop (names lower case, `_` dropped: `nextID` and `next_id` alike), sorted. */
+  nPlusOneWithPath: string[];
   /** Sites reported twice with the same SQL at the same place. */
   duplicates: string[];
   /** Statements cut short (ending in WHERE, AND, IN ( …). */
@@ -103,5 +105,7 @@ export async function runAgreement(root: string, lang: string, parsers = new Par
   }
   const truncated = sites.filter((s) => isTruncated(s.sql)).map((s) => `${s.file}:${s.range.start.line + 1}: ${s.sql}`);
   const nPlusOne = findings.map((f) => `${statementShape(f.data.innerSql)} | ${f.data.outer ? statementShape(f.data.outer.sql) : f.data.source} | ${f.severity}`).sort();
-  return { language: lang, facts, findings, shapes, nPlusOne, duplicates, truncated, expect, score: scoreNPlusOne(findings, expect) };
+  const pathOf = (f: NPlusOneFinding) => f.data.path.map((c) => c.name.toLowerCase().replace(/_/g, '')).join(' > ');
+  const nPlusOneWithPath = findings.map((f) => `${statementShape(f.data.innerSql)} | ${f.data.outer ? statementShape(f.data.outer.sql) : f.data.source} | ${f.severity} | ${pathOf(f)}`).sort();
+  return { language: lang, facts, findings, shapes, nPlusOne, nPlusOneWithPath, duplicates, truncated, expect, score: scoreNPlusOne(findings, expect) };
 }

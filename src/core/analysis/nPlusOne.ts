@@ -10,14 +10,19 @@ import type {
 import {
   compareText, containsRange, identifiersOf, isSmallConstantCollection, lastNameSegment, PairSet, rangeBefore, sameRange, stripSigil,
 } from './nPlusOneSyntax';
+import { LOOP_KIND_TEXT, splitLoops, type LoopKind, type LoopPlace } from './loopKinds';
+import { needsKey, needsOf, throughCall, type Need } from './callContext';
 
 export const N_PLUS_ONE = 'n-plus-one';
 
 /** One call on the way from the loop to the statement, outermost first. */
 export interface CallStep { name: string; file: string; range: Range; line: number }
 
-/** Why the loop runs many (or few) times; `retry`: it leaves after the first pass that succeeds. */
-export type LoopSource = 'query-rows' | 'small-constant' | 'retry' | 'unknown';
+/**
+ * Why the loop runs many (or few) times; `retry`: it leaves after the first pass that succeeds; `poll-or-stream`: one
+ * message per pass; `dispatch`: each pass takes another branch on its key. Only `query-rows` and `unknown` are data loops.
+ */
+export type LoopSource = 'query-rows' | 'small-constant' | 'retry' | 'poll-or-stream' | 'dispatch' | 'unknown';
 
 /** The JSON-friendly facts of one N+1 finding (Finding.data). */
 export interface NPlusOneData extends Record<string, unknown> {
@@ -237,6 +242,10 @@ class Workspace {
       const dir = free.filter((d) => dirOf(d.file.file) === dirOf(file.file));
       return pick(dir.length ? dir : free);
     }
+    // `users.Find(…)`, `Users::find(…)`, `users.find(…)`: a package or module qualifier names the file or folder defining it.
+    const mod = moduleKey(recv);
+    const qualified = all.filter((d) => moduleKeysOf(d.file.file).includes(mod));
+    if (qualified.length) return pick(qualified);
     return pick(all);
   }
 }
@@ -262,6 +271,20 @@ function isPlainIdent(recv: string | undefined): boolean {
   return recv !== undefined && /^[a-z_]\w*$/.test(recv);
 }
 
+/** A module qualifier's last segment, lower case, without `_` / `-` (`App::Users` → `users`). */
+function moduleKey(q: string): string {
+  return lastNameSegment(q).toLowerCase().replace(/[_-]/g, '');
+}
+
+/** The module names a file answers to: its own name without extension and its folder's (`app/users.go` → `users`, `app`). */
+function moduleKeysOf(path: string): string[] {
+  const parts = path.split('/');
+  const base = parts[parts.length - 1].replace(/\.[^.]*$/, '');
+  const out = [moduleKey(base)];
+  if (parts.length > 1) out.push(moduleKey(parts[parts.length - 2]));
+  return out;
+}
+
 function dirOf(path: string): string {
   const i = path.lastIndexOf('/');
   return i < 0 ? '' : path.slice(0, i);
@@ -273,7 +296,7 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 }
 
 /** Where and how a statement is executed: the loops around the executing call, or the site's own. */
-interface Execution { loops: LoopInfo[]; detached: boolean }
+interface Execution { loops: LoopInfo[]; detached: boolean; at: LoopPlace & { guards?: SqlSite['guards'] } }
 
 /** A multi-row `INSERT … VALUES (…)` / `REPLACE …`: the statement people build up in a loop and send once after it. */
 const BATCHABLE = /^\s*(?:INSERT|REPLACE)\b[\s\S]*\bVALUES?\s*\(/i;
@@ -283,8 +306,8 @@ const BATCHABLE = /^\s*(?:INSERT|REPLACE)\b[\s\S]*\bVALUES?\s*\(/i;
 function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   // why: an INSERT … VALUES literal that flows into no call inside the loop is being built there (a batch
   // appended to per row) and sent after it; the extractor could not link it to that later call.
-  if (!site.call && BATCHABLE.test(site.sql)) return { loops: NO_LOOPS, detached: !!site.detached };
-  if (!site.call) return { loops: site.loops, detached: !!site.detached };
+  if (!site.call && BATCHABLE.test(site.sql)) return { loops: NO_LOOPS, detached: !!site.detached, at: site };
+  if (!site.call) return { loops: site.loops, detached: !!site.detached, at: site };
   const name = ws.lastSegment(site.call);
   // The function holding the statement (null: not looked up yet).
   let fn: FunctionDef | undefined | null = null;
@@ -305,11 +328,11 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
     }
   }
   // The extractors leave a loop's iterable (`for row in db.query("SELECT …")`) out of the loop: it runs once.
-  let result: Execution = exec ? { loops: exec.loops, detached: !!exec.detached || !!site.detached }
-    : { loops: site.loops, detached: !!site.detached };
+  let result: Execution = exec ? { loops: exec.loops, detached: !!exec.detached || !!site.detached, at: exec }
+    : { loops: site.loops, detached: !!site.detached, at: site };
   // The extractor followed the prepared handle to the call that runs it.
   if (site.runRange) {
-    for (const c of file.calls) if (sameRange(c.range, site.runRange)) return { loops: c.loops, detached: !!c.detached };
+    for (const c of file.calls) if (sameRange(c.range, site.runRange)) return { loops: c.loops, detached: !!c.detached, at: c };
   }
   if (PREPARES.test(name) && site.resultVar && site.language === 'perl') {
     const handle = stripSigil(site.resultVar);
@@ -319,7 +342,7 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
       if (c.loops.length > 0 && !c.detached && c.receiver !== undefined && RUNS_PREPARED.test(c.name) && stripSigil(c.receiver) === handle
         && within(fn, c) && rangeBefore(site.range, c.range) && (!run || byStart(c, run) < 0)) run = c;
     }
-    if (run) result = { loops: run.loops, detached: false };
+    if (run) result = { loops: run.loops, detached: false, at: run };
   }
   return result;
 }
@@ -346,13 +369,13 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
   const out: NPlusOneFinding[] = [];
   const pairs = new PairSet();
   // The first finding of a (statement, loop) pair stands; a later one is not even built.
-  const add: AddFinding = (file, site, loopFile, all, path, concurrent) => {
-    // A retry loop runs its body once when it succeeds: the statement repeats with the loops around it, if any.
-    const loops = all.some((l) => l.retry) && !all.every((l) => l.retry) ? all.filter((l) => !l.retry) : all;
+  const add: AddFinding = (file, site, loopFile, loops, path, concurrent, kind) => {
     if (pairs.add(site.file, site.range.start, loopFile.file, loops[loops.length - 1].range.start)) {
-      out.push(build(ws, file, site, loopFile, loops, path, options, concurrent));
+      out.push(build(ws, file, site, loopFile, loops, path, options, concurrent, kind));
     }
   };
+  const smallMax = options.smallCollection ?? 5;
+  const small = (l: LoopInfo) => ws.isSmall(l, smallMax);
   for (const file of facts) {
     ws.current = file;
     ws.currentLoops.length = 0;
@@ -363,48 +386,83 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
       const ex = execution(file, site, ws);
       // A task started per iteration (goroutine, async callback) still sends one statement per element:
       // `detached` only changes the wording. A task started once outside any loop has no loops here.
-      // A retry loop in a helper (`nextID()` trying again on a deadlock) repeats only on failure: the loops of the
-      // helper's callers are what multiply the statement, and they are followed as for a statement in no loop.
-      const retryOnly = ex.loops.length > 0 && ex.loops.every((l) => l.retry);
-      if (ex.loops.length && !retryOnly) {
-        add(file, site, file, ex.loops, [], ex.detached);
+      // Only data loops multiply a statement (loopKinds.ts). A retry, poll or dispatch loop in a helper (`nextID()`
+      // trying again on a deadlock) does not: the loops of the helper's callers are followed as for a statement in no loop.
+      const { data, other } = ex.loops.length ? splitLoops(ex.loops, ex.at, small) : NO_SPLIT;
+      if (data.length) {
+        add(file, site, file, data, [], ex.detached);
         continue;
       }
       const start = ws.enclosing(file, site.range);
       const before = out.length;
-      if (start && ws.isCalled(start.name)) followCallers(ws, file, site, start, ex.detached, maxDepth, add);
-      // No caller's loop repeats it: the retry loop is told as what it is (a hint).
-      if (retryOnly && out.length === before) add(file, site, file, ex.loops, [], ex.detached);
+      let hint: Hint | undefined = other ? { file, loop: other.loop, kind: other.kind, path: [] } : undefined;
+      if (start && ws.isCalled(start.name)) hint = followCallers(ws, file, site, start, ex.detached, maxDepth, add, needsOf(ex.at.guards, start), small) ?? hint;
+      // No caller's data loop repeats it: the loop it is in is told as what it is (a hint).
+      if (hint && out.length === before) add(file, site, hint.file, [hint.loop], hint.path, ex.detached, hint.kind);
     }
   }
   return out.sort((a, b) => compareText(a.file, b.file) || byStart(a, b) || compareText(a.data.loopFile, b.data.loopFile) || a.data.loopLine - b.data.loopLine);
 }
 
-type AddFinding = (file: FileFacts, site: SqlSite, loopFile: FileFacts, all: LoopInfo[], path: Located<CallSite>[], concurrent: boolean) => void;
+type AddFinding = (file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], concurrent: boolean, kind?: LoopKind) => void;
 
-/** Follows the callers of `start` (the function holding `site`) back to the loops that call it, up to `maxDepth` calls. */
-function followCallers(ws: Workspace, file: FileFacts, site: SqlSite, start: FunctionDef, detached: boolean, maxDepth: number, add: AddFinding): void {
-  // Breadth first, so each loop is reached by its shortest call path; `seen` is the recursion guard.
-  const seen = new Set<FunctionDef>([start]);
-  let frontier: { file: FileFacts; def: FunctionDef; path: Located<CallSite>[] }[] = [{ file, def: start, path: [] }];
+/** A loop that repeats a statement without being a data loop, kept for a hint when no data loop does. */
+interface Hint { file: FileFacts; loop: LoopInfo; kind: LoopKind; path: Located<CallSite>[] }
+
+const NO_SPLIT: ReturnType<typeof splitLoops> = { data: [] };
+
+/**
+ * Follows the callers of `start` (the function holding `site`) back to the data loops that call it, up to `maxDepth`
+ * calls. `needs` are the branches on `start`'s parameters the statement lies in: a caller whose arguments settle one
+ * of them the other way never reaches the statement, nor do the callers that reach the statement only through it.
+ * Returns the first loop of another kind met on the way (for a hint).
+ */
+function followCallers(ws: Workspace, file: FileFacts, site: SqlSite, start: FunctionDef, detached: boolean, maxDepth: number, add: AddFinding,
+  needs: Need[], small: (l: LoopInfo) => boolean): Hint | undefined {
+  // Breadth first, so each loop is reached by its shortest call path; `seen` is the recursion guard and the memo,
+  // per function and what is known of its arguments.
+  const seen = new Map<FunctionDef, Set<string>>([[start, new Set([needsKey(needs)])]]);
+  let hint: Hint | undefined;
+  let frontier: { file: FileFacts; def: FunctionDef; path: Located<CallSite>[]; needs: Need[] }[] = [{ file, def: start, path: [], needs }];
   for (let depth = 0; depth < maxDepth && frontier.length; depth++) {
     const next: typeof frontier = [];
     for (const node of frontier) {
       for (const call of ws.callersOf(node.file, node.def)) {
+        const c = call.item;
+        const caller = ws.enclosing(call.file, c.range);
+        const carried = node.needs.length || c.guards ? throughCall(node.needs, c, node.def, caller, c.loops.length ? loopVars(c.loops) : NO_NAMES) : NO_NEEDS;
+        // The call's arguments take the statement's branch away: it never runs for this caller.
+        if (!carried) continue;
         const path = [call, ...node.path];
-        if (call.item.loops.length) {
-          add(file, site, call.file, call.item.loops, path, !!call.item.detached || detached);
-          continue;
+        if (c.loops.length) {
+          const { data, other } = splitLoops(c.loops, c, small);
+          if (data.length) {
+            add(file, site, call.file, data, path, !!c.detached || detached);
+            continue;
+          }
+          if (other && !hint) hint = { file: call.file, loop: other.loop, kind: other.kind, path };
         }
-        const caller = ws.enclosing(call.file, call.item.range);
-        if (caller && !seen.has(caller)) {
-          seen.add(caller);
-          next.push({ file: call.file, def: caller, path });
-        }
+        if (!caller) continue;
+        const key = needsKey(carried);
+        let keys = seen.get(caller);
+        if (!keys) seen.set(caller, keys = new Set());
+        if (keys.has(key)) continue;
+        keys.add(key);
+        next.push({ file: call.file, def: caller, path, needs: carried });
       }
     }
     frontier = next;
   }
+  return hint;
+}
+
+const NO_NAMES: string[] = [];
+const NO_NEEDS: Need[] = [];
+
+function loopVars(loops: readonly LoopInfo[]): string[] {
+  const out: string[] = [];
+  for (const l of loops) if (l.vars) out.push(...l.vars);
+  return out;
 }
 
 /** The query whose rows `loop` iterates over: a statement before the loop, in the same function, whose result variable the iterable names. */
@@ -472,16 +530,21 @@ function walksHandle(ws: Workspace, it: string, site: SqlSite): boolean {
   return walks.test(it);
 }
 
-function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], options: NPlusOneOptions, concurrent: boolean): NPlusOneFinding {
+/** The LoopSource of a loop that is not a data loop. */
+const SOURCE_OF_KIND: Record<Exclude<LoopKind, 'data' | 'runs-once'>, LoopSource> = {
+  retry: 'retry', 'poll-or-stream': 'poll-or-stream', dispatch: 'dispatch', 'constant-list': 'small-constant',
+};
+
+function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], options: NPlusOneOptions, concurrent: boolean, kind?: LoopKind): NPlusOneFinding {
   const loop = loops[loops.length - 1];
-  const small = options.smallCollection ?? 5;
+  const other = kind && kind !== 'data' && kind !== 'runs-once' ? kind : undefined;
   let outer: SqlSite | undefined;
-  for (let i = loops.length - 1; i >= 0 && !outer; i--) outer = outerQuery(ws, loopFile, loops[i]);
-  const source: LoopSource = outer ? 'query-rows' : loops.every((l) => ws.isSmall(l, small)) ? 'small-constant' : loops.every((l) => l.retry) ? 'retry' : 'unknown';
+  if (!other) for (let i = loops.length - 1; i >= 0 && !outer; i--) outer = outerQuery(ws, loopFile, loops[i]);
+  const source: LoopSource = other ? SOURCE_OF_KIND[other] : outer ? 'query-rows' : 'unknown';
   const got = outer ? options.estimatedRows?.(outer) : undefined;
   const estimated = typeof got === 'number' ? got : got?.rows;
   const estimateFrom = typeof got === 'number' ? 'its plan' : got?.from;
-  let severity: Severity = source === 'query-rows' ? 'error' : source === 'small-constant' || source === 'retry' ? 'hint' : 'warning';
+  let severity: Severity = source === 'query-rows' ? 'error' : source === 'unknown' ? 'warning' : 'hint';
   if (estimated !== undefined && estimated > 20 && severity === 'warning') severity = 'error';
 
   const sqlShort = shorten(site.sql);
@@ -492,8 +555,7 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
   const nested = loops.length > 1 ? ` (inside ${loops.length} nested loops)` : '';
   const tasks = concurrent ? ' in a concurrent task per element (still one statement each)' : '';
   const where = loopFile === file ? `line ${loop.range.start.line + 1}` : `${loopFile.file}:${loop.range.start.line + 1}`;
-  const few = source === 'small-constant' ? ' The loop is over a small constant list, so the cost is bounded.'
-    : source === 'retry' ? ' The loop leaves after the first pass that succeeds (a retry loop), so it repeats only on failure.' : '';
+  const few = other ? ` ${LOOP_KIND_TEXT[other]}` : '';
   const message = `N+1: "${sqlShort}" runs once per iteration of the ${loop.kind} loop${over} at ${where}${via}${tasks}${nested}${rowsOf}${est}.${few}`;
 
   const related: RelatedLocation[] = [{ file: loopFile.file, range: loop.range, message: `${loop.kind} loop${over}: the statement runs once per iteration` }];

@@ -21,6 +21,7 @@ import { BUILDS, startsBuilder } from './queryBuilder';
 import { MemoIndex } from './memoised';
 import { loopSources } from './rowFlow';
 import { isRetryBody } from './retryLoop';
+import { canBreak, dispatchedIn, guardsOf, headerNames, isEndless, leavesAfter } from './statementContext';
 import { MAX_NESTING, NESTING_NOTE } from './bounds';
 
 export { languageForPath } from './languageOf';
@@ -63,6 +64,9 @@ interface Frame {
   /** A loop's iterable written inside its active range (a comprehension's `for … in rows`): read once, not per element. */
   skipStart?: number;
   skipEnd?: number;
+  /** A function's node and parameter names (a caller's arguments settle the branches on them). */
+  node?: Node;
+  params?: string[];
   id: number;
 }
 
@@ -71,7 +75,7 @@ interface Context { fn?: Frame; loops: LoopInfo[]; detached: boolean }
 /** A fact object with every member present (some undefined), as factShapes.ts makes them. */
 type Whole<T> = { [K in keyof Required<T>]: T[K] };
 
-interface CallRec { shape: CallShape; node: Node; start: number; end: number; argsStart: number; argsEnd: number; ctx: Context; resultVar?: string | null }
+interface CallRec { shape: CallShape; node: Node; start: number; end: number; argsStart: number; argsEnd: number; ctx: Context; resultVar?: string | null; fact?: Whole<CallSite> }
 
 interface Candidate {
   literals: Literal[];
@@ -153,7 +157,7 @@ class Walker {
   /** Every loop with the node it starts at, for following its iterable back (rowFlow.ts). */
   private readonly loopNodes: { info: LoopInfo; node: Node; iterable: Node }[] = [];
   /** Every loop's body, to tell retry loops (retryLoop.ts). */
-  private readonly loopBodyNodes: { info: LoopInfo; body: Node }[] = [];
+  private readonly loopBodyNodes: { info: LoopInfo; body: Node; node: Node; iterable: Node | undefined }[] = [];
   private nextId = 1;
   private nestingNoted = false;
   private root?: Node;
@@ -243,7 +247,9 @@ class Walker {
         const call: Whole<CallSite> = {
           name: shape.name, receiver: shape.receiver || undefined, range: this.range(start, end), function: ctx.fn?.name || undefined,
           loops: ctx.loops, detached: ctx.detached ? true : undefined,
+          args: args ? argTexts(argNodes(args, spec), this.text) : undefined, guards: undefined, once: undefined, dispatched: undefined,
         };
+        rec.fact = call;
         this.facts.calls.push(call);
         const handler = routeHandlerName(shape, node, spec);
         if (handler) this.push('fn', popAt, handler.body, { name: handler.name, range: this.range(start, end) });
@@ -251,7 +257,7 @@ class Walker {
           this.loopBodies.add(shape.loop.body.id);
           const info = loopInfo(shape.loop.kind, this.range(start, end), shape.loop.iterable || undefined);
           if (shape.loop.iterableNode) this.loopNodes.push({ info, node, iterable: shape.loop.iterableNode });
-          this.loopBodyNodes.push({ info, body: shape.loop.body });
+          this.loopBodyNodes.push({ info, body: shape.loop.body, node, iterable: shape.loop.iterableNode });
           this.push('loop', popAt, shape.loop.body, { loop: info });
           // A function passed by name (`xs.map(loadUser)`, `map(load_user, xs)`) is called once per element.
           const body = shape.loop.body;
@@ -261,7 +267,7 @@ class Walker {
             if (m) {
               const named: Whole<CallSite> = {
                 name: m[2], receiver: m[1] || undefined, range: this.range(body.startIndex, body.endIndex), function: ctx.fn?.name || undefined,
-                loops: [...ctx.loops, info], detached: undefined,
+                loops: [...ctx.loops, info], detached: undefined, args: undefined, guards: undefined, once: undefined, dispatched: undefined,
               };
               this.facts.calls.push(named);
             }
@@ -274,9 +280,10 @@ class Walker {
         const def = spec.functionDef(node);
         if (!def) return;
         const owner = def.owner ?? this.innermostClass();
-        const fd: FunctionDef = { name: def.name, owner: owner || undefined, range: this.range(node.startIndex, popAt), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex) };
+        const params = paramNames(node);
+        const fd: FunctionDef = { name: def.name, owner: owner || undefined, range: this.range(node.startIndex, popAt), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex), params };
         this.facts.functions.push(uniformFunction(fd));
-        this.push('fn', popAt, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range }, true);
+        this.push('fn', popAt, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range, node, params }, true);
         return;
       }
       case R_CLASS: {
@@ -289,7 +296,7 @@ class Walker {
         const info = loopInfo(l.kind, this.range(node.startIndex, popAt), l.iterable || undefined);
         const it = l.iterableNode;
         if (it) this.loopNodes.push({ info, node, iterable: it });
-        if (l.body) this.loopBodyNodes.push({ info, body: l.body });
+        if (l.body) this.loopBodyNodes.push({ info, body: l.body, node, iterable: it });
         const active = l.body ?? node;
         const skip = it && it.startIndex >= active.startIndex && it.endIndex <= active.endIndex ? { skipStart: it.startIndex, skipEnd: it.endIndex } : {};
         this.push('loop', popAt, active, { loop: info, ...skip }, !l.body);
@@ -569,7 +576,19 @@ class Walker {
     for (const r of this.callRecs) for (const l of r.ctx.loops) live.add(l);
     for (const site of this.facts.sites) for (const l of site.loops) live.add(l);
     if (!live.size) return;
-    for (const { info, body } of this.loopBodyNodes) if (live.has(info) && isRetryBody(body, (n) => flow.isExit(n, true))) info.retry = true;
+    const exits = (n: Node) => flow.isExit(n, true);
+    const bodies = new Map<LoopInfo, Node>();
+    const loopOrFn = (n: Node) => this.spec.loops.has(n.type) || this.spec.functions.has(n.type) || this.loopBodies.has(n.id);
+    for (const { info, body, node, iterable } of this.loopBodyNodes) {
+      if (!live.has(info)) continue;
+      bodies.set(info, body);
+      if (isRetryBody(body, exits)) info.retry = true;
+      if (isEndless(node, body, info.iterable)) info.endless = true;
+      if (canBreak(body, loopOrFn)) info.breaks = true;
+      const vars = headerNames(node, body, iterable);
+      if (vars.length) info.vars = vars;
+    }
+    this.statementContexts(bodies, exits);
     let appends: Map<string, CallRec[]> | undefined;
     const appended = (key: string, at: Node): Node[] => {
       if (!appends) {
@@ -607,6 +626,33 @@ class Walker {
       };
       const src = loopSources(flow, node, iterable, appended, around);
       if (src) info.from = { names: src.names, values: src.values.map((v) => this.range(v.startIndex, v.endIndex)) };
+    }
+  }
+
+  /**
+   * For each call: the branches around it that test a parameter of its function, and the loops it runs once in
+   * (its statement list leaves them right after it) or in one branch of a dispatch on a key (statementContext.ts).
+   */
+  private statementContexts(bodies: Map<LoopInfo, Node>, exits: (n: Node) => boolean): void {
+    for (const r of this.callRecs) {
+      const call = r.fact;
+      if (!call) continue;
+      const fn = r.ctx.fn;
+      if (fn?.params?.length && fn.node) {
+        const gs = guardsOf(r.node, fn.node);
+        const mine = gs?.filter((g) => fn.params!.some((p) => mentions(g.condition, p)));
+        if (mine?.length) call.guards = mine;
+      }
+      const loops = r.ctx.loops;
+      if (!loops.length) continue;
+      const inner = loops[loops.length - 1];
+      const body = bodies.get(inner);
+      // A loop whose body is a function (`rows.forEach((r) => …)`): `return` only ends the pass.
+      if (!body || this.spec.functions.has(body.type)) continue;
+      const leaves = leavesAfter(r.node, body, exits, (n) => this.spec.functions.has(n.type));
+      if (leaves === 'break') call.once = [inner];
+      else if (leaves === 'all') call.once = loops.every((l) => { const b = bodies.get(l); return b && !this.spec.functions.has(b.type); }) ? loops : [inner];
+      if (dispatchedIn(r.node, body)) call.dispatched = [inner];
     }
   }
 
@@ -687,6 +733,7 @@ class Walker {
       detached: ctx.detached ? true : undefined,
       runRange: run ? this.range(run.start, run.end) : undefined,
       memoised: memoised ? true : undefined,
+      guards: call?.fact?.guards, once: call?.fact?.once, dispatched: call?.fact?.dispatched,
     };
     this.facts.sites.push(site);
   }
@@ -847,4 +894,42 @@ function routeHandlerName(shape: CallShape, node: Node, spec: LangSpec): { name:
   if (!p.startsWith('/')) return undefined;
   const body = args.slice(1).reverse().find((a) => a && spec.functions.has(a.type)) ?? node.childForFieldName('block');
   return body ? { name: `${m.toUpperCase()} ${p}`, body } : undefined;
+}
+
+/** Argument texts of a call (at most 8, each at most 80 characters, else empty), as CallSite.args. */
+function argTexts(args: Node[], text: string): string[] | undefined {
+  if (!args.length || args.length > 8) return undefined;
+  return args.map((a) => (a.endIndex - a.startIndex > 80 ? '' : text.slice(a.startIndex, a.endIndex)));
+}
+
+/** Parameter names of a function node, sigils dropped; the receiver (`self`, `&self`, `this`, `cls`) left out. */
+function paramNames(fn: Node): string[] | undefined {
+  const ps = fn.childForFieldName('parameters');
+  if (!ps) return undefined;
+  const out: string[] = [];
+  for (const c of ps.namedChildren) {
+    if (c.type === 'comment' || /self_parameter/.test(c.type)) continue;
+    const names = /identifier|variable_name/.test(c.type) && !c.namedChildCount ? [c] : c.childrenForFieldName('name');
+    const picked = names.length ? names : [c.childForFieldName('pattern') ?? c.childForFieldName('left') ?? c.namedChildren.find((x) => /identifier|variable_name/.test(x.type)) ?? c];
+    for (const n of picked) {
+      const m = /^[&*]*\s*(?:mut\s+)?[$@]?([A-Za-z_]\w*)/.exec(n.text);
+      if (m && !/^(?:self|cls|this)$/.test(m[1])) out.push(m[1]);
+    }
+  }
+  return out.length ? out : undefined;
+}
+
+/** True when `text` names `word` as a whole word. */
+function mentions(text: string, word: string): boolean {
+  let i = text.indexOf(word);
+  while (i >= 0) {
+    const before = i > 0 ? text.charCodeAt(i - 1) : 32, after = i + word.length < text.length ? text.charCodeAt(i + word.length) : 32;
+    if (!isWordCode(before) && !isWordCode(after)) return true;
+    i = text.indexOf(word, i + 1);
+  }
+  return false;
+}
+
+function isWordCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }

@@ -27,7 +27,7 @@ const FRONT = 'SELECT id, user_id, body FROM posts ORDER BY id DESC LIMIT 15';
 // Put together by a format from two formatted texts: each hole takes its own argument once.
 const ZONES = "SELECT COUNT(*) AS n FROM zones WHERE ST_Contains(ST_GeomFromText('POLYGON((/*?dynamic*/))'), ST_GeomFromText('POINT(/*?dynamic*/ /*?dynamic*/)')) AND name NOT LIKE '%tmp%'";
 const GO_N_PLUS_ONE = [
-  'INSERT INTO comments (post_id, user_id, comment) VALUES (?, ?, ?) | small-constant | hint',
+  'INSERT INTO comments (post_id, user_id, comment) VALUES (?, ?, ?) | retry | hint',
   // One INSERT per record of an uploaded CSV file: rows that come from no query (Ruby's `CSV.parse(text) do |row|` iterates too).
   'INSERT INTO spots (id, lat, lon) VALUES (?, ?, ?) | unknown | warning',
   // The id generator's own retry loop repeats only on a deadlock: the loop over the uploaded records is what repeats it.

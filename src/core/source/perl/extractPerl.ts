@@ -39,7 +39,7 @@ const ROUTE_VERBS = new Set(['get', 'post', 'put', 'del', 'delete', 'patch', 'an
 interface CallRec { name: string; receiver?: string; text: string; start: number; end: number; resultVar?: string; tok: number }
 interface FuncSpan { anonymous: boolean; name: string; owner?: string; qualified: string; start: number; end: number; nameStart: number; nameEnd: number }
 /** `head`: where the list a `for` walks is written; it runs once, before the iterations (not inside the loop). */
-interface LoopSpan { kind: string; start: number; end: number; iterable?: string; head?: Span; retry?: boolean }
+interface LoopSpan { kind: string; start: number; end: number; iterable?: string; head?: Span; retry?: boolean; breaks?: boolean; vars?: string[] }
 interface Frame {
   open: number; role: 'file' | 'block' | 'expr' | 'paren' | 'bracket'; stmtStart: number; pkg?: string; call?: CallRec; endsStatement: boolean;
   /** A loop's body (text appended here accumulates), and whether a statement in it leaves unconditionally (`return`, `->halt`, `die`). */
@@ -425,6 +425,12 @@ function scan(file: string, text: string, facts: FileFacts): void {
     const loop: LoopSpan = { kind, start: tokens[i].start, end: endOf(close + 1), iterable };
     if ((kind === 'for' || kind === 'foreach') && iterable !== undefined) loop.head = { start: tokens[j].start, end: tokens[close].end };
     if (perlRetryBody(tokens, match, close + 1)) loop.retry = true;
+    // `last` / `return` in the body: with a small counted bound, a retry loop (decided in analysis/loopKinds.ts).
+    const bodyEnd = match[close + 1];
+    for (let k = close + 2; bodyEnd > 0 && k < bodyEnd; k++) if (tokens[k].kind === 'word' && (tokens[k].text === 'last' || tokens[k].text === 'return')) { loop.breaks = true; break; }
+    const vars: string[] = [];
+    for (let k = i + 1; k < j; k++) if (tokens[k].kind === 'var') vars.push(tokens[k].text.replace(/^[$@%]/, ''));
+    if (vars.length) loop.vars = vars;
     loops.push(loop);
     braceRole.set(close + 1, { loop });
   }
@@ -596,6 +602,8 @@ function scan(file: string, text: string, facts: FileFacts): void {
     if (!info) {
       info = uniformLoop(l.kind, range(l.start, l.end), l.iterable);
       if (l.retry) info.retry = true;
+      if (l.breaks) info.breaks = true;
+      if (l.vars) info.vars = l.vars;
       const fn = loopCtx[loopIndex.get(l)!]?.fn;
       const from = perlLoopSources(text, tokens, match, l, loops, fn ? fn.start : 0, fn ? fn.end : text.length);
       if (from) info.from = { names: from.names, values: from.values.map((v) => range(v.start, v.end)) };

@@ -1,0 +1,156 @@
+/**
+ * What the syntax tree says about one statement's place in its function, the same for every tree-sitter grammar:
+ * - the branches it sits in (their conditions, and whether it is in the `else` side), so a caller's known
+ *   arguments can settle them (src/core/analysis/callContext.ts);
+ * - whether the statement list holding it ends the loop after it (`db.Exec(…); break`): it runs once, not per pass;
+ * - whether it sits in one branch of a dispatch on a key (`switch key { case "name": … }`) inside the loop;
+ * - a loop's own traits: endless (`for {}`, `while True`, `loop {}`), its counter's bound, whether it can break,
+ *   and the names its header binds.
+ * Node types are matched by shape (`if_statement`, `if_expression`, `if`, …), never by language.
+ */
+import type { Guard } from '../model';
+import type { SyntaxNode as Node } from './syntaxTree';
+
+const IFS = /^(?:if|unless|elsif|if_statement|if_expression|if_let_expression|elif_clause|else_if_clause|if_modifier|unless_modifier|conditional_expression|ternary_expression)$/;
+const ELSE = /^(?:else|else_clause)$/;
+const CASES = /^(?:expression_case|case_clause|switch_case|case_statement|when|match_arm|case_block|switch_block_statement_group)$/;
+const SWITCHES = /^(?:expression_switch_statement|switch_statement|switch_expression|match_statement|match_expression|case|case_statement|match_block)$/;
+const BREAK = /^break(?:_statement|_expression)?$/;
+const LEAVE_ALL = /^(?:return|raise|throw)(?:_statement|_expression)?$/;
+const STATEMENT_WRAP = /^(?:expression_statement)$/;
+/** A case label or comparison with a literal key: `case "name":`, `when 'bio'`, `"icon" =>`, `key == "name"`. */
+const LITERAL_KEY = /^\s*(?:case\s+|when\s+)?["'`:][^"'`]*["'`]?\s*(?:,\s*["'`][^"'`]*["'`]\s*)*(?:=>|:|then)?\s*$/;
+/** A subject that names a key: a form field's name, a map's key. */
+const KEY_SUBJECT = /(?:^|[^\w$])\$?(?:k|key|name|field|field_?name|form_?name|param)\b|FormName\s*\(|\.name\b|\[\s*["']name["']\s*\]|->\{\s*["']?name["']?\s*\}/i;
+
+/** At most this many branches are recorded per statement (the innermost ones). */
+const MAX_GUARDS = 4;
+
+/** The text of a node, at most `max` characters (longer conditions are never settled by a caller). */
+function short(n: Node, max = 120): string | undefined {
+  return n.endIndex - n.startIndex > max ? undefined : n.text;
+}
+
+/** The condition of an `if`-like node (its field, or the first named child that is neither block nor body). */
+function conditionOf(n: Node): Node | null {
+  return n.childForFieldName('condition') ?? n.childForFieldName('value') ?? null;
+}
+
+/**
+ * The branches between `node` and `fn` (the function holding it), innermost first: each condition's text and
+ * whether `node` is on its `else` side. `unless` branches are recorded negated.
+ */
+export function guardsOf(node: Node, fn: Node | null): Guard[] | undefined {
+  let out: Guard[] | undefined;
+  let child = node;
+  for (let p = node.parent; p && p !== fn; child = p, p = p.parent) {
+    if (!IFS.test(p.type)) continue;
+    const cond = conditionOf(p);
+    if (!cond || cond === child || (child.startIndex >= cond.startIndex && child.endIndex <= cond.endIndex)) continue;
+    const text = short(cond);
+    if (text === undefined) continue;
+    // In the alternative (an else child, or after the consequence) the condition is false.
+    const cons = p.childForFieldName('consequence') ?? p.childForFieldName('body');
+    let otherwise = ELSE.test(child.type) || child.field === 'alternative'
+      || (cons !== null && child.startIndex >= cons.endIndex && p.type !== 'if_modifier' && p.type !== 'unless_modifier');
+    if (/unless/.test(p.type)) otherwise = !otherwise;
+    (out ??= []).push({ condition: text, otherwise: otherwise || undefined });
+    if (out.length >= MAX_GUARDS) break;
+  }
+  return out;
+}
+
+/** How a statement leaves the loops around it right after it runs: `break` leaves the innermost, `return` all of them. */
+export type Leaves = 'break' | 'all' | undefined;
+
+/**
+ * Whether the statement list holding `node`, up to `body` (the innermost loop's body), goes on unconditionally to
+ * `break` or `return` after it: then the statement runs at most once per run of the loop.
+ */
+export function leavesAfter(node: Node, body: Node, isExit: (n: Node) => boolean, isFunction: (n: Node) => boolean): Leaves {
+  // A closure in the loop (a task started per element): its `return` ends the closure, not the loop.
+  for (let p = node.parent; p && p.id !== body.id; p = p.parent) if (isFunction(p)) return undefined;
+  let child = node;
+  for (let p = node.parent; p; child = p, p = p.parent) {
+    // A branch or a case: what follows it in the list around it is on every path; keep climbing.
+    const cs = p.namedChildren;
+    let seen = false;
+    for (const s of cs) {
+      if (!seen) { if (s.id === child.id) seen = true; continue; }
+      const t = STATEMENT_WRAP.test(s.type) && s.firstNamedChild ? s.firstNamedChild.type : s.type;
+      if (BREAK.test(t) && !/\w/.test(s.text.replace(/^break\b/, '').replace(/[;\s]/g, ''))) return 'break';
+      if (LEAVE_ALL.test(t) || isExit(s)) return 'all';
+    }
+    if (p.id === body.id) return undefined;
+    // Leaving a branch: what follows the `if` runs only on some paths through the branch's siblings; a loop inside stops.
+    if (IFS.test(p.type) || CASES.test(p.type) || ELSE.test(p.type)) return undefined;
+  }
+  return undefined;
+}
+
+/** True when `node` sits, below `body`, in one case of a switch (or an `if` comparison) on a literal key of what the loop walks. */
+export function dispatchedIn(node: Node, body: Node): boolean {
+  for (let p = node.parent; p && p.id !== body.id; p = p.parent) {
+    if (CASES.test(p.type)) {
+      const sw = p.parent && SWITCHES.test(p.parent.type) ? p.parent : p.parent?.parent;
+      const subject = sw?.childForFieldName('value') ?? sw?.childForFieldName('condition') ?? sw?.childForFieldName('subject') ?? null;
+      const label = caseLabel(p);
+      if (subject && KEY_SUBJECT.test(subject.text) && label !== undefined && LITERAL_KEY.test(label)) return true;
+    } else if (IFS.test(p.type)) {
+      const cond = conditionOf(p);
+      const text = cond ? short(cond) : undefined;
+      if (text && KEY_SUBJECT.test(text) && /(?:==|===|\beq\b)\s*["'`:]|["'`]\s*(?:==|===|\beq\b)/.test(text) && !/&&|\|\||\band\b|\bor\b/.test(text)) return true;
+    }
+  }
+  return false;
+}
+
+/** The label of a case: its text up to the first `:` / `=>` / `then`, or the pattern / value field. */
+function caseLabel(c: Node): string | undefined {
+  const f = c.childForFieldName('pattern') ?? c.childForFieldName('value');
+  if (f) return f.text;
+  const m = /^[^\n]*?(?::|=>|then|\n)/.exec(c.text);
+  return m ? m[0] : undefined;
+}
+
+/** Whether the loop's body can leave it by `break` (not inside a nested loop or function). */
+export function canBreak(body: Node, isLoopOrFunction: (n: Node) => boolean, max = 400): boolean {
+  const stack: Node[] = [body];
+  let n = 0;
+  while (stack.length && n++ < max) {
+    const x = stack.pop()!;
+    if (x !== body && isLoopOrFunction(x)) continue;
+    if (BREAK.test(x.type) || LEAVE_ALL.test(x.type)) return true;
+    for (const c of x.namedChildren) stack.push(c);
+  }
+  return false;
+}
+
+/** An endless loop: no iterable, and its condition is absent or constant true (`for {}`, `while True:`, `loop {}`, `for (;;)`). */
+export function isEndless(loop: Node, body: Node | null, iterable: string | undefined): boolean {
+  if (iterable !== undefined && !/^\s*\(?\s*(?:true|True|TRUE|1)\s*\)?\s*$/.test(iterable) && !/^\s*;\s*;\s*$/.test(iterable)) return false;
+  const cond = loop.childForFieldName('condition');
+  if (cond) return /^\s*\(?\s*(?:true|True|TRUE|1)\s*\)?\s*$/.test(cond.text);
+  // No condition field: the header between the keyword and the body must be empty (`for {`, `loop {`, `for (;;)`).
+  const head = loop.text.slice(0, body ? body.startIndex - loop.startIndex : loop.text.length);
+  return /^\s*(?:for|loop|while|do)\s*(?:\(\s*;\s*;\s*\)|\(\s*(?:true|1)\s*\)|true|1)?\s*(?:do)?\s*$/.test(head);
+}
+
+/** The names a loop's header binds (`for _, o := range orders`, `for o in orders`, `|o|`, `(o) =>`), without the iterable's. */
+export function headerNames(loop: Node, body: Node | null, iterable: Node | undefined): string[] {
+  let head = '';
+  if (body && body.startIndex > loop.startIndex) head = loop.text.slice(0, body.startIndex - loop.startIndex);
+  if (iterable && iterable.startIndex >= loop.startIndex && iterable.endIndex <= (body?.startIndex ?? loop.endIndex)) {
+    const a = iterable.startIndex - loop.startIndex, b = iterable.endIndex - loop.startIndex;
+    head = head.slice(0, a) + ' ' + head.slice(b);
+  }
+  // A block's or closure's own parameters (`do |o|`, `(o) => …`, `function (o) {`, `|o| …`).
+  const params = body ? (body.childForFieldName('parameters') ?? body.namedChildren.find((c) => /parameters$/.test(c.type))) : undefined;
+  if (params) head += ' ' + params.text;
+  const out: string[] = [];
+  for (const m of head.matchAll(/[$@]?[A-Za-z_]\w*/g)) {
+    const w = m[0].replace(/^[$@]/, '');
+    if (!/^(?:for|foreach|in|of|range|let|const|var|my|our|mut|do|each|as|while|loop|_)$/.test(w) && !out.includes(w)) out.push(w);
+  }
+  return out;
+}
