@@ -7,7 +7,7 @@ import { parseFormat, renderJsonLines, renderRows, UsageError, type Column } fro
 import { compareRuns, formatIn, formatRatio, STATUS_CLASSES, timeUnitFor, type Change, type Comparison, type ComparisonRow, type CompareSort, type TimeUnit, type Verdict } from '../../core/report/compare';
 import { comparisonMarkdown } from '../../core/report/markdown';
 import { serializeRun, type Run, type RunKind } from '../../core/report/runs';
-import { ACCESS_LOG_FORMATS, type AccessLogFormat } from '../../core/logs/accessParsers';
+import { isAccessLogFormat, type AccessLogFormat } from '../../core/logs/accessParsers';
 import { splitMatchingGroups } from '../../core/logs/grouping';
 import { bufferDecoder } from '../../node/accessLogFile';
 import type { SourceRead } from '../../node/logSources';
@@ -38,7 +38,8 @@ figures (s, ms or µs); JSON gives seconds, rounded to the microsecond.
 
 options:
   --kind access|slow              the kind of both logs (default: recognised from each file's start)
-  --log-format ltsv|json|combined access-log layout (default: guessed)
+  --log-format FORMAT             access-log layout: ltsv, json, combined, combined-alp or the nginx
+                                  log_format string itself (default: guessed)
   --routes DIR|FILE               group access-log URIs by the app's routes (as in \`endpoints\`)
   -m, --matching-groups RE,...    alp-compatible URI grouping expressions
   --sort total|mean|count         order by the largest change of this figure (default total)
@@ -136,7 +137,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   const kind = values.kind as RunKind | undefined;
   if (kind !== undefined && kind !== 'access' && kind !== 'slow') throw new UsageError(`--kind must be access or slow (got "${values.kind}")`);
   const logFormat = values['log-format'] as AccessLogFormat | undefined;
-  if (logFormat !== undefined && !ACCESS_LOG_FORMATS.includes(logFormat)) throw new UsageError(`--log-format must be one of ${ACCESS_LOG_FORMATS.join(', ')} (got "${logFormat}")`);
+  if (logFormat !== undefined && !isAccessLogFormat(logFormat)) throw new UsageError(`--log-format must be ltsv, json, combined, combined-alp or an nginx log_format string (got "${logFormat}")`);
   const limit = values.limit === undefined ? (format === 'md' ? 50 : 0) : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit must be a whole number >= 0 (got "${values.limit}")`);
   const matchingGroups = values['matching-groups'] !== undefined ? splitMatchingGroups(values['matching-groups']) : undefined;

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import { AccessAnalyzer, type AccessAnalysisOptions, type EndpointStats, type TimeField } from '../../core/logs/accessAnalysis';
-import { isAccessLogFormat, type AccessLogFormat, type FieldMapping } from '../../core/logs/accessParsers';
+import { ACCESS_FIELD_NAMES, isAccessLogFormat, type AccessLogFormat, type FieldMapping } from '../../core/logs/accessParsers';
 import { guessAccessFormat, sniffLog, wrongKindMessage, type LogSniff } from '../../core/logs/logKind';
 import { splitMatchingGroups } from '../../core/logs/grouping';
 import type { Route } from '../../core/model';
@@ -33,9 +33,10 @@ options:
                                     string itself, e.g. '$remote_addr [$time_local] "$request" $status
                                     $request_time' (default: guessed from the first line; combined)
   --pattern RE                      a regular expression with named groups (uri or request, method,
-                                    status, size, reqtime, apptime, reqsize) instead of the built-in parser
+                                    status, size, reqtime, apptime, reqsize, time) instead of the
+                                    built-in parser
   --field NAME=LABEL,...            LTSV labels / JSON keys (names: method uri status size reqtime
-                                    apptime request reqsize), e.g. --field uri=request_uri,reqtime=rt
+                                    apptime request reqsize time), e.g. --field uri=request_uri,reqtime=rt
   --time auto|reqtime|apptime       which time to use (default auto: apptime when logged, like alp)
   --routes DIR|FILE                 discover the app's routes under DIR (or read a JSON file of routes)
                                     and group by them
@@ -103,7 +104,7 @@ function sortValue(e: EndpointStats, key: SortKey): number | string {
 
 function parseFields(value: string | undefined): Partial<FieldMapping> {
   if (!value) return {};
-  const names = ['method', 'uri', 'status', 'size', 'reqtime', 'apptime', 'request', 'reqsize'];
+  const names = ACCESS_FIELD_NAMES;
   const out: Record<string, string> = {};
   for (const part of value.split(',')) {
     const [k, v] = part.split('=').map((s) => s.trim());

@@ -2,6 +2,7 @@
  * Access log → per-endpoint statistics. Feed lines (as byte ranges) to `AccessAnalyzer.line`,
  * then call `finish()`. Pure: the caller reads the bytes (src/node/accessLogFile.ts for files).
  */
+import { spanOf, TimeSpanTracker } from './logTime';
 import type { Route } from '../model';
 import { AccessRecord } from './accessBytes';
 import { createAccessParser, timeFieldNames, type AccessLineParser, type AccessParserOptions } from './accessParsers';
@@ -88,6 +89,8 @@ export interface AccessReport {
   /** Requests counted in the overflow row because of maxEndpoints. */
   overflowRequests: number;
   rejectedRoutes: { route: Route; reason: string }[];
+  /** When the first and the last request counted were logged; absent when the layout logs no time. */
+  window?: { from: string; to: string };
 }
 
 /**
@@ -108,6 +111,8 @@ export interface AccessPart {
   /** A cap was reached in the range (endpoints, distinct groups, the exact-sample budget): merging would not be exact. */
   capped: boolean;
   endpoints: { method: string; uri: string; kind: GroupKind; route: number; acc: EndpointPart }[];
+  /** The time texts of the range's first and last request. */
+  times?: { first: string; last: string };
 }
 
 /** Streams an access log into endpoint statistics. */
@@ -126,6 +131,7 @@ export class AccessAnalyzer {
   private readonly timeNames: { reqtime: string; apptime: string };
   private fromReqtime = 0;
   private fromApptime = 0;
+  private readonly span = new TimeSpanTracker();
   lines = 0;
   requests = 0;
   blank = 0;
@@ -202,6 +208,7 @@ export class AccessAnalyzer {
     }
     if (fromApp) this.fromApptime++; else this.fromReqtime++;
     this.requests++;
+    if (rec.timeStart >= 0) this.span.see(rec.timeBytes!, rec.timeStart, rec.timeEnd);
     const method = rec.method;
     let groups = this.byMethod.get(method);
     if (!groups) { groups = new Map(); this.byMethod.set(method, groups); }
@@ -237,6 +244,7 @@ export class AccessAnalyzer {
       lines: this.lines, requests: this.requests, blank: this.blank, malformed: this.malformed, joined: this.joined,
       fromReqtime: this.fromReqtime, fromApptime: this.fromApptime, malformedByReason: this.malformedByReason,
       malformedExamples: this.malformedExamples, retiredRegexes: this.grouper.retiredRegexes, capped, endpoints,
+      ...(this.span.texts() ? { times: this.span.texts() } : {}),
     };
   }
 
@@ -260,6 +268,7 @@ export class AccessAnalyzer {
       this.malformedExamples.push({ ...x, line: x.line + lineBase });
     }
     for (const r of part.retiredRegexes) this.partRetired.add(r);
+    this.span.absorb(part.times);
     if (part.capped) this.partsCapped = true;
     const routes = this.options.routes ?? [];
     for (const p of part.endpoints) {
@@ -310,6 +319,7 @@ export class AccessAnalyzer {
       }
     }
     endpoints.sort((a, b) => b.sum - a.sum || b.count - a.count || a.uri.localeCompare(b.uri) || a.method.localeCompare(b.method));
+    const window = spanOf(this.span.texts());
     const timeFrom = [{ field: this.timeNames.apptime, requests: this.fromApptime }, { field: this.timeNames.reqtime, requests: this.fromReqtime }]
       .filter((x) => x.requests > 0).sort((a, b) => b.requests - a.requests);
     return {
@@ -317,6 +327,7 @@ export class AccessAnalyzer {
       malformedByReason: { ...this.malformedByReason }, malformedExamples: this.malformedExamples, joined: this.joined, timeFrom,
       retiredRegexes: [...new Set([...this.grouper.retiredRegexes, ...this.partRetired])], endpoints, exactPercentiles: exact,
       overflowRequests: this.overflowRequests, rejectedRoutes: this.grouper.rejectedRoutes,
+      ...(window ? { window } : {}),
     };
   }
 }

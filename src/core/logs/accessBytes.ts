@@ -18,6 +18,10 @@ export class AccessRecord {
   reqTime = NaN;
   /** $upstream_response_time (sum over upstreams) in seconds, NaN when absent or `-`. */
   appTime = NaN;
+  /** Where the line's time ($time_local, $time_iso8601, $msec) is: bytes and range, timeStart -1 when not logged. */
+  timeBytes: Uint8Array | undefined = undefined;
+  timeStart = -1;
+  timeEnd = -1;
 }
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];

@@ -48,13 +48,15 @@ export interface FieldMapping {
   request: string;
   /** `$request_length`. */
   reqsize: string;
+  /** When the request was logged (`$time_local`, `$time_iso8601` or `$msec`): only the log's time span is read from it. */
+  time: string;
 }
 
 /** alp's LTSV labels (its README's nginx log_format). */
-export const LTSV_FIELDS: FieldMapping = { method: 'method', uri: 'uri', status: 'status', size: 'size', reqtime: 'reqtime', apptime: 'apptime', request: 'req', reqsize: 'reqsize' };
+export const LTSV_FIELDS: FieldMapping = { method: 'method', uri: 'uri', status: 'status', size: 'size', reqtime: 'reqtime', apptime: 'apptime', request: 'req', reqsize: 'reqsize', time: 'time' };
 
 /** alp's JSON keys. */
-export const JSON_FIELDS: FieldMapping = { method: 'method', uri: 'uri', status: 'status', size: 'body_bytes', reqtime: 'request_time', apptime: 'response_time', request: 'request', reqsize: 'request_length' };
+export const JSON_FIELDS: FieldMapping = { method: 'method', uri: 'uri', status: 'status', size: 'body_bytes', reqtime: 'request_time', apptime: 'response_time', request: 'request', reqsize: 'request_length', time: 'time' };
 
 export interface AccessParserOptions {
   format: AccessLogFormat;
@@ -82,7 +84,10 @@ export type AccessLineParser = ((b: Uint8Array, s: number, e: number, rec: Acces
 /** The reason of a line that holds a second request's fields (a cut line glued to the next). */
 export const JOINED = 'cut-and-joined line';
 
-const FIELD_ORDER: (keyof FieldMapping)[] = ['method', 'uri', 'status', 'size', 'reqtime', 'apptime', 'request', 'reqsize'];
+const FIELD_ORDER: (keyof FieldMapping)[] = ['method', 'uri', 'status', 'size', 'reqtime', 'apptime', 'request', 'reqsize', 'time'];
+
+/** The field names a label (LTSV) or key (JSON) can be given for (`--field NAME=LABEL`). */
+export const ACCESS_FIELD_NAMES: readonly string[] = FIELD_ORDER;
 
 /** Builds the parser for a format. Throws on an invalid pattern (a usage error, not a data error). */
 export function createAccessParser(options: AccessParserOptions): AccessLineParser {
@@ -137,6 +142,9 @@ function fillRecord(b: Uint8Array, st: Int32Array, en: Int32Array, rec: AccessRe
   if (Number.isNaN(rec.reqTime) && Number.isNaN(rec.appTime)) return 'no response time';
   rec.method = method;
   rec.path = readPath(b, us, ue, keepQuery, decode);
+  rec.timeBytes = b;
+  rec.timeStart = st[F.Time];
+  rec.timeEnd = en[F.Time];
   return '';
 }
 
@@ -352,7 +360,7 @@ function layoutParser(format: string, keepQuery: boolean, decode: ByteDecoder): 
 const GROUP_FIELD: Record<string, F> = {
   method: F.Method, uri: F.Uri, request: F.Request, status: F.Status, size: F.Size, body_bytes: F.Size,
   reqtime: F.Reqtime, request_time: F.Reqtime, apptime: F.Apptime, upstream_response_time: F.Apptime, response_time: F.Apptime,
-  reqsize: F.Reqsize, request_length: F.Reqsize,
+  reqsize: F.Reqsize, request_length: F.Reqsize, time: F.Time, time_local: F.Time, time_iso8601: F.Time, msec: F.Time,
 };
 
 /** Lines longer than this are not given to a user's regular expression (its time is not bounded by the scan). */

@@ -10,7 +10,7 @@
  */
 
 /** The fields the analysis reads, as indexes into the field arrays of the parsers. */
-export const enum Field { Method, Uri, Status, Size, Reqtime, Apptime, Request, Reqsize, Count }
+export const enum Field { Method, Uri, Status, Size, Reqtime, Apptime, Request, Reqsize, Time, Count }
 
 /** The `log_format` of the named layouts. */
 export const NAMED_LOG_FORMATS: Readonly<Record<string, string>> = {
@@ -23,6 +23,7 @@ const VARIABLES: Readonly<Record<string, Field>> = {
   request: Field.Request, request_method: Field.Method, request_uri: Field.Uri, uri: Field.Uri, document_uri: Field.Uri,
   status: Field.Status, body_bytes_sent: Field.Size, bytes_sent: Field.Size, request_time: Field.Reqtime,
   upstream_response_time: Field.Apptime, request_length: Field.Reqsize,
+  time_local: Field.Time, time_iso8601: Field.Time, msec: Field.Time,
 };
 
 /** One compiled `log_format`: `literals[k]` precedes `vars[k]`; `literals[vars.length]` ends the line. */

@@ -240,6 +240,7 @@ export function runFromAccessReport(report: AccessReport, meta: RunMeta, limits:
       rows: report.endpoints.length, lines: report.lines, malformed: report.malformed,
     },
     omitted,
+    ...(report.window ? { window: report.window } : {}),
     endpoints: kept.map(endpointOf),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { formatCount } from '../../core/format/numbers';
 import type { EndpointStats } from '../../core/logs/accessAnalysis';
-import type { FieldMapping } from '../../core/logs/accessParsers';
+import { ACCESS_FIELD_NAMES, type FieldMapping } from '../../core/logs/accessParsers';
 import type { Route } from '../../core/model';
 import { hostSplitRow } from '../boxes/hostSplit';
 import { escapeMarkdown, inlineCode } from '../explain/hoverMarkdown';
@@ -135,7 +135,7 @@ export function lensesForFile(file: string, routes: readonly Route[], endpoints:
   return out.sort((a, b) => a.line - b.line || b.endpoint.sum - a.endpoint.sum);
 }
 
-const FIELD_NAMES = ['method', 'uri', 'status', 'size', 'reqtime', 'apptime', 'request', 'reqsize'];
+const FIELD_NAMES = ACCESS_FIELD_NAMES;
 
 /** Parses `NAME=LABEL` entries of queryInsight.endpoints.fieldMapping; throws on a bad entry. */
 export function parseFieldMapping(entries: readonly string[]): Partial<FieldMapping> {

@@ -211,6 +211,43 @@ void test('a gzip log cut short: the comparison of what was read, then the file 
   }
 });
 
+void test('diff --format md of access logs: each side stamped with the span of its requests ($time_local, $time_iso8601, $msec), and the throughput', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qi-diff-'));
+  const line = (time: string, t: number) => `time:${time}\thost:192.168.0.10\tmethod:GET\turi:/api/livestream/1\tstatus:200\tsize:120\treqtime:${t.toFixed(3)}\n`;
+  try {
+    // nginx's $time_local in its own zone (+0900): the span is shown in UTC
+    writeFileSync(join(dir, 'before.ltsv'), line('02/Mar/2024:19:00:00 +0900', 0.2) + line('02/Mar/2024:19:00:30 +0900', 0.2) + line('02/Mar/2024:19:01:00 +0900', 0.2));
+    // $time_iso8601 in the other run
+    writeFileSync(join(dir, 'after.ltsv'), line('2024-03-02T20:00:00+09:00', 0.05) + line('2024-03-02T20:00:20+09:00', 0.05));
+    const r = await diff(['before.ltsv', 'after.ltsv', '--format', 'md'], dir);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^- before: before — `before\.ltsv`, 2024-03-02 10:00:00 – 10:01:00 UTC \(60 s\)$/m);
+    assert.match(r.out, /^- after: after — `after\.ltsv`, 2024-03-02 11:00:00 – 11:00:20 UTC \(20 s\)$/m);
+    assert.match(r.out, /^- throughput: /m, 'the requests per second, from the span');
+    // alp's JSON keys
+    const json = (t: string) => JSON.stringify({ time: t, method: 'GET', uri: '/api/livestream/1', status: 200, body_bytes: 120, request_time: 0.05 }) + '\n';
+    writeFileSync(join(dir, 'a.jsonl'), json('2024-03-02T20:00:00+09:00') + json('2024-03-02T20:00:10+09:00'));
+    const j = await diff(['a.jsonl', 'a.jsonl', '--format', 'md'], dir);
+    assert.equal(j.code, 0, j.err);
+    assert.match(j.out, /^- before: before — `a\.jsonl`, 2024-03-02 11:00:00 – 11:00:10 UTC \(10 s\)$/m);
+    // a log_format with $msec
+    const combined = (msec: string) => `192.168.0.10 - - ${msec} "GET /api/livestream/1 HTTP/1.1" 200 120 0.010\n`;
+    writeFileSync(join(dir, 'before.log'), combined('1709373600.000') + combined('1709373605.500'));
+    writeFileSync(join(dir, 'after.log'), combined('1709377200.000') + combined('1709377201.000'));
+    const msec = await diff(['before.log', 'after.log', '--format', 'md', '--log-format', '$remote_addr - $remote_user $msec "$request" $status $body_bytes_sent $request_time'], dir);
+    assert.equal(msec.code, 0, msec.err);
+    assert.match(msec.out, /^- before: before — `before\.log`, 2024-03-02 10:00:00 – 10:00:05 UTC \(6 s\)$/m);
+    assert.match(msec.out, /^- after: after — `after\.log`, 2024-03-02 11:00:00 – 11:00:01 UTC \(1 s\)$/m);
+    // a layout without a time: no span, and no stamp of when the diff ran
+    writeFileSync(join(dir, 'notime.ltsv'), 'method:GET\turi:/a\tstatus:200\treqtime:0.010\n');
+    const none = await diff(['notime.ltsv', 'notime.ltsv', '--format', 'md'], dir);
+    assert.equal(none.code, 0, none.err);
+    assert.match(none.out, /^- before: before — `notime\.ltsv`$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 void test('diff --format md: each side stamped with its log\'s time span, not the time of the diff; a sub-millisecond mean is not 0.000', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'qi-diff-'));
   const at = (entries: [string, number, string][]) => entries.map(([time, qt, sql]) => `# Time: ${time}\n# User@Host: isucon[isucon] @ localhost []  Id:    14\n`
