@@ -1,4 +1,5 @@
 /** Output formats shared by every CLI command: one place decides how a table, JSON Lines, Markdown, CSV and TSV look. */
+import { escapeControls } from '../core/format/controlChars';
 import { formatCount } from '../core/format/numbers';
 
 export type Format = 'table' | 'json' | 'md' | 'csv' | 'tsv';
@@ -66,12 +67,15 @@ export function mdCell(s: string): string {
   return s.replace(/[\\`*_[\]<>|!~]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
 }
 
-/** Renders rows as an aligned text table, Markdown, CSV or TSV (JSON is the caller's, one object per line). */
+/**
+ * Renders rows as an aligned text table, Markdown, CSV or TSV (JSON is the caller's, one object per line).
+ * Every cell's control characters and bidi overrides are shown escaped (`\x1b`, `\u202e`: escapeControls).
+ */
 export function renderRows<T>(rows: readonly T[], columns: readonly Column<T>[], format: Exclude<Format, 'json'>): string {
   // why: tables are read by people (33,348); CSV and TSV are read by programs and keep the raw number.
   const forPeople = format === 'table' || format === 'md';
-  const cells = rows.map((r) => columns.map((c) => { const v = c.value(r); return forPeople && typeof v === 'number' ? formatCount(v) : String(v); }));
-  const headers = columns.map((c) => c.header);
+  const cells = rows.map((r) => columns.map((c) => { const v = c.value(r); return forPeople && typeof v === 'number' ? formatCount(v) : escapeControls(String(v)); }));
+  const headers = columns.map((c) => escapeControls(c.header));
   if (format === 'csv' || format === 'tsv') {
     const sep = format === 'csv' ? ',' : '\t';
     const clean = (s: string) => (format === 'tsv' ? tsvCell(s) : csvCell(s, sep));

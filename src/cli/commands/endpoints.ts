@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
+import { escapeControls } from '../../core/format/controlChars';
 import { AccessAnalyzer, type AccessAnalysisOptions, type EndpointStats, type TimeField } from '../../core/logs/accessAnalysis';
 import { ACCESS_FIELD_NAMES, isAccessLogFormat, type AccessLogFormat, type FieldMapping } from '../../core/logs/accessParsers';
 import { guessAccessFormat, sniffLog, wrongKindMessage, type LogSniff } from '../../core/logs/logKind';
@@ -226,6 +227,8 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (!values.quiet) {
     const parts = [`${lineBase} lines`, `${report.requests} requests`, `${report.endpoints.length} endpoints`];
     if (report.malformed) parts.push(`${report.malformed} malformed`);
+    // why: every line is counted once, so lines = requests + malformed + blank can be checked at a glance.
+    if (report.blank) parts.push(`${report.blank} blank`);
     if (report.joined) parts.push(`${report.joined} cut-and-joined lines (the request after each cut read, the one before lost)`);
     if (report.overflowRequests) parts.push(`${report.overflowRequests} requests past --limit in one row`);
     if (!report.exactPercentiles) parts.push('percentiles from histograms (±1 %)');
@@ -233,7 +236,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     io.stderr.write(`# ${logFormat.includes('$') ? 'log_format' : logFormat}: ${parts.join(', ')}\n`);
     const reasons = Object.entries(report.malformedByReason).sort((a, b) => b[1] - a[1]);
     if (reasons.length) io.stderr.write(`# malformed by reason: ${reasons.map(([r, n]) => `${r}: ${n}`).join(', ')}\n`);
-    for (const m of report.malformedExamples) io.stderr.write(`#   line ${m.line}: ${m.reason}${m.text ? `: ${m.text}` : ''}\n`);
+    for (const m of report.malformedExamples) io.stderr.write(`#   line ${m.line}: ${escapeControls(`${m.reason}${m.text ? `: ${m.text}` : ''}`)}\n`);
     for (const r of report.rejectedRoutes) io.stderr.write(`#   route ${r.route.pattern} (${r.route.file}) not usable: ${r.reason}\n`);
     for (const r of report.retiredRegexes) io.stderr.write(`#   matching group ${r} was too slow on some paths and was no longer used\n`);
     if (sources.length > 1) for (const r of report.sources) io.stderr.write(`#   ${r.name}: ${r.lines} lines${r.gzip ? ' (gzip)' : ''}${r.error ? ', incomplete' : ''}\n`);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
+import { escapeControls } from '../../core/format/controlChars';
 import { FORMATS, oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import type { SqlSite } from '../../core/model';
 import { ParserSet } from '../../core/source/treeSitter';
@@ -117,8 +118,8 @@ export const scanCommand: Command = {
     io.stderr.write(`scanned ${scan.files} files (${(scan.bytes / 1048576).toFixed(1)} MiB) in ${ms} ms: ${rows.length} statements`
       + `${skipped ? `; skipped ${skipped}` : ''}${errors.length ? `; ${errors.length} parse errors` : ''}\n`);
     for (const d of scan.ignoredDirs) io.stderr.write(`  ${ignoredDirNote(d, scan.git)}\n`);
-    for (const s of scan.skippedFiles ?? []) io.stderr.write(`  ${s.file}: skipped, ${s.reason}\n`);
-    for (const e of errors) io.stderr.write(`  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+    for (const s of scan.skippedFiles ?? []) io.stderr.write(`  ${escapeControls(s.file)}: skipped, ${s.reason}\n`);
+    for (const e of errors) io.stderr.write(`  ${escapeControls(e.file)}${e.line ? `:${e.line}` : ''}: ${escapeControls(e.message)}\n`);
     return 0;
   },
 };

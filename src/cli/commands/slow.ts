@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
+import { escapeControls } from '../../core/format/controlChars';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import { sortStats, type QueryStats, type SortKey } from '../../core/logs/slowStats';
 import { indexSites, sitesFor } from '../../core/logs/slowMapping';
@@ -104,7 +105,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   await checkLocalSources(sources);
   for (const [i, s] of sources.entries()) {
     if (s.kind === 'local' && (await sniffFile(s.path).then((k) => k.kind === 'access'))) {
-      io.stderr.write(`query-insight slow: ${oneLine(positionals[i] ?? s.path)}: this looks like an access log; use \`query-insight endpoints\`\n`);
+      io.stderr.write(`query-insight slow: ${escapeControls(oneLine(positionals[i] ?? s.path))}: this looks like an access log; use \`query-insight endpoints\`\n`);
       return 2;
     }
   }
@@ -169,7 +170,8 @@ async function run(args: string[], io: CommandIo): Promise<number> {
       for (const p of summary.problems) lines.push(`#   line ${p.line}: ${p.reason}${p.text ? `: ${oneLine(p.text).slice(0, 100)}` : ''}`);
     }
     if (reads.length > 1) for (const r of reads) lines.push(`#   ${r.name}: ${r.lines} lines${r.gzip ? ' (gzip)' : ''}${r.error ? ', incomplete' : ''}`);
-    io.stderr.write(lines.join('\n') + '\n');
+    // why: the samples and reasons quote the log (a bad number, a line's start): its control bytes are shown escaped.
+    io.stderr.write(escapeControls(lines.join('\n')) + '\n');
   }
   // why: the report of what could be read comes first; a source that failed still makes the exit non-zero.
   if (reportSourceErrors(reads, io)) return 1;
