@@ -164,7 +164,7 @@ export class SlowLogParser {
   private entryStart = 0;
   /** The last line buffer put() copied from, and a plain Uint8Array view of it (plainView). */
   private viewOf: Uint8Array | undefined;
-  private view = new Uint8Array(0);
+  private view: Uint8Array = new Uint8Array(0);
   /** Re-entrancy guard while lines are read again. */
   private rereading = false;
   /** The `# Time:` of the current header line, and which layouts were seen (features). */
