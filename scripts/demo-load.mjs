@@ -5,26 +5,12 @@
 // "Start measuring" and "Stop measuring".
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { loadKit, loadSummary, say } from './demo/setup.mjs';
+import { loadKit, loadSummary, say, scriptOptions } from './demo/setup.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = 'usage: npm run demo:load -- --url http://127.0.0.1:PORT [--seconds S] [--requests N] [--concurrency N]';
 
-let args;
-try {
-  args = parseArgs({ options: { url: { type: 'string' }, seconds: { type: 'string' }, requests: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
-} catch (err) {
-  console.error(`${err.message}\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) { say(USAGE); process.exit(0); }
-const num = (v, d, name) => {
-  if (v === undefined) return d;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) { console.error(`--${name} must be a positive whole number (got "${v}")\n${USAGE}`); process.exit(2); }
-  return n;
-};
+const { values: args, num } = scriptOptions({ url: { type: 'string' }, seconds: { type: 'string' }, requests: { type: 'string' }, concurrency: { type: 'string' } }, USAGE);
 let url;
 try {
   url = new URL(args.url ?? '');

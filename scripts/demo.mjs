@@ -9,33 +9,17 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import {
-  cleanDemoDir, dropIndexes, loadKit, missingPrerequisites, nginxPath, recordedRounds, rel, run, say, step, twoRounds,
+  cleanDemoDir, dropIndexes, loadKit, missingPrerequisites, nginxPath, recordedRounds, rel, run, say, scriptOptions, step, twoRounds,
 } from './demo/setup.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = 'usage: npm run demo [-- --cli] [--requests N] [--seconds S] [--concurrency N] [--no-nginx] [--dir DIR] [--port P]';
 
-let args;
-try {
-  args = parseArgs({
-    options: {
-      cli: { type: 'boolean' }, requests: { type: 'string' }, seconds: { type: 'string' }, concurrency: { type: 'string' },
-      'no-nginx': { type: 'boolean' }, dir: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-    },
-  }).values;
-} catch (err) {
-  console.error(`${err.message}\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) { say(USAGE); process.exit(0); }
-const num = (v, d, name) => {
-  if (v === undefined) return d;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) { console.error(`--${name} must be a positive whole number (got "${v}")\n${USAGE}`); process.exit(2); }
-  return n;
-};
+const { values: args, num } = scriptOptions({
+  cli: { type: 'boolean' }, requests: { type: 'string' }, seconds: { type: 'string' }, concurrency: { type: 'string' },
+  'no-nginx': { type: 'boolean' }, dir: { type: 'string' }, port: { type: 'string' },
+}, USAGE);
 const opts = {
   requests: num(args.requests, 3000, 'requests'), seconds: num(args.seconds, 20, 'seconds'),
   concurrency: num(args.concurrency, 4, 'concurrency'), nginx: !args['no-nginx'], port: args.port ? num(args.port, 0, 'port') : undefined,

@@ -6,8 +6,31 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSy
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
 
 export const say = (s = '') => process.stdout.write(`${s}\n`);
+
+/**
+ * A demo script's options (node:util parseArgs `options`, plus --help): the values, and `num` that
+ * reads a positive whole number with a default. A bad option prints the usage and exits with 2.
+ */
+export function scriptOptions(options, usage) {
+  let values;
+  try {
+    values = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h' } } }).values;
+  } catch (err) {
+    console.error(`${err.message}\n${usage}`);
+    process.exit(2);
+  }
+  if (values.help) { say(usage); process.exit(0); }
+  const num = (v, d, name) => {
+    if (v === undefined) return d;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) { console.error(`--${name} must be a positive whole number (got "${v}")\n${usage}`); process.exit(2); }
+    return n;
+  };
+  return { values, num };
+}
 export const step = (s) => process.stdout.write(`\x1b[1m==> ${s}\x1b[0m\n`);
 
 /** Paths relative to the current directory where that is shorter, for printing. */
