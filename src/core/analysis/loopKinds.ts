@@ -19,7 +19,7 @@ const RETRY_BOUND = 20;
 export function loopKind(loop: LoopInfo, place: LoopPlace, small: (l: LoopInfo) => boolean): LoopKind {
   // A retry loop is told as one even where the statement's own branch leaves it (`…; break` in the attempt).
   if (loop.retry) return 'retry';
-  if (loop.breaks && loop.iterable !== undefined && isSmallConstantCollection(loop.iterable, RETRY_BOUND)) return 'retry';
+  if (loop.breaks && !loop.endless && loop.iterable !== undefined && isSmallConstantCollection(loop.iterable, RETRY_BOUND)) return 'retry';
   if (place.once?.includes(loop)) return 'runs-once';
   if (place.dispatched?.includes(loop)) return 'dispatch';
   if (loop.endless) return 'poll-or-stream';

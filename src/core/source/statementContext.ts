@@ -14,7 +14,7 @@ import type { SyntaxNode as Node } from './syntaxTree';
 const IFS = /^(?:if|unless|elsif|if_statement|if_expression|if_let_expression|elif_clause|else_if_clause|if_modifier|unless_modifier|conditional_expression|ternary_expression)$/;
 const ELSE = /^(?:else|else_clause)$/;
 const CASES = /^(?:expression_case|case_clause|switch_case|case_statement|when|match_arm|case_block|switch_block_statement_group)$/;
-const SWITCHES = /^(?:expression_switch_statement|switch_statement|switch_expression|match_statement|match_expression|case|case_statement|match_block)$/;
+const SWITCHES = /^(?:expression_switch_statement|switch_statement|switch_expression|match_statement|match_expression|case|case_statement)$/;
 const BREAK = /^break(?:_statement|_expression)?$/;
 const LEAVE_ALL = /^(?:return|raise|throw)(?:_statement|_expression)?$/;
 const STATEMENT_WRAP = /^(?:expression_statement)$/;
@@ -78,7 +78,8 @@ export function leavesAfter(node: Node, body: Node, isExit: (n: Node) => boolean
     for (const s of cs) {
       if (!seen) { if (s.id === child.id) seen = true; continue; }
       const t = STATEMENT_WRAP.test(s.type) && s.firstNamedChild ? s.firstNamedChild.type : s.type;
-      if (BREAK.test(t) && !/\w/.test(s.text.replace(/^break\b/, '').replace(/[;\s]/g, ''))) return 'break';
+      // A `break` in a case of a switch leaves the switch, not the loop.
+      if (BREAK.test(t) && !/\w/.test(s.text.replace(/^break\b/, '').replace(/[;\s]/g, ''))) return CASES.test(p.type) ? undefined : 'break';
       if (LEAVE_ALL.test(t) || isExit(s)) return 'all';
     }
     if (p.id === body.id) return undefined;
@@ -128,9 +129,9 @@ export function canBreak(body: Node, isLoopOrFunction: (n: Node) => boolean, max
 
 /** An endless loop: no iterable, and its condition is absent or constant true (`for {}`, `while True:`, `loop {}`, `for (;;)`). */
 export function isEndless(loop: Node, body: Node | null, iterable: string | undefined): boolean {
-  if (iterable !== undefined && !/^\s*\(?\s*(?:true|True|TRUE|1)\s*\)?\s*$/.test(iterable) && !/^\s*;\s*;\s*$/.test(iterable)) return false;
+  if (iterable !== undefined && !/^[\s;()]*(?:true|True|TRUE|1)?[\s;()]*$/.test(iterable)) return false;
   const cond = loop.childForFieldName('condition');
-  if (cond) return /^\s*\(?\s*(?:true|True|TRUE|1)\s*\)?\s*$/.test(cond.text);
+  if (cond) return /^[\s;()]*(?:true|True|TRUE|1)?[\s;()]*$/.test(cond.text);
   // No condition field: the header between the keyword and the body must be empty (`for {`, `loop {`, `for (;;)`).
   const head = loop.text.slice(0, body ? body.startIndex - loop.startIndex : loop.text.length);
   return /^\s*(?:for|loop|while|do)\s*(?:\(\s*;\s*;\s*\)|\(\s*(?:true|1)\s*\)|true|1)?\s*(?:do)?\s*$/.test(head);
