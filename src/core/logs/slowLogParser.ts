@@ -197,8 +197,14 @@ export class SlowLogParser {
     if (lineNo > this.summary.lines) this.summary.lines = lineNo;
     this.lineNo = lineNo;
     if (this.swallowedLine >= 0 && !this.rereading && this.e.sqlLength - this.swallowedAt > REREAD_WINDOW && this.openLiteral()) {
-      this.reread();
-      this.lineNo = lineNo;
+      if (this.openedAfterSwallowed()) {
+        // why: the literal that held the header line has closed, and another is open now (a bulk INSERT's
+        // rows, each holding a forged `# Query_time:` line): nothing was cut, the statement goes on.
+        this.swallowedLine = -1;
+      } else {
+        this.reread();
+        this.lineNo = lineNo;
+      }
     }
     if (this.bannerLines > 0) {
       // after `… started with:` come `Tcp port: …` and `Time  Id Command  Argument`
@@ -301,6 +307,13 @@ export class SlowLogParser {
       case H_SKIP: return true;
       default: this.h.pairs(b, s + 2, e, this.e); return true;
     }
+  }
+
+  /** Whether the literal open now started after the first swallowed header line (so the one that swallowed it closed). */
+  private openedAfterSwallowed(): boolean {
+    // why: the first openLiteral of an entry reads it through the fingerprint's lexer; the scan catches up once (incremental).
+    this.quotes.openAt(this.e.sqlBytes, this.e.sqlLength);
+    return this.quotes.openSince() >= this.swallowedAt;
   }
 
   /** Whether the statement so far ends inside a literal, quoted name or block comment. */

@@ -43,16 +43,23 @@ export class QuoteScan {
   private pos = 0;
   /** The previous byte was a backslash inside '…' or "…" (its escapee not yet seen). */
   private escaped = false;
+  /** Where the literal, quoted name or comment open at the end of the last scan starts. */
+  private opened = 0;
 
-  reset(): void { this.state = OUT; this.pos = 0; this.escaped = false; }
+  reset(): void { this.state = OUT; this.pos = 0; this.escaped = false; this.opened = 0; }
+
+  /**
+   * Where the literal, quoted name or block comment that the last openAt found open starts: a header
+   * line before it was not swallowed by it (the literal that held that line has closed).
+   */
+  openSince(): number { return this.opened; }
 
   /**
    * The first `n` bytes of the statement were removed, at a point outside any literal, quoted name
    * or comment: positions move back by `n` (a scan that had not reached that point resumes there, at rest).
    */
   dropped(n: number): void {
-    if (this.pos >= n) this.pos -= n;
-    else { this.pos = 0; this.state = OUT; this.escaped = false; }
+    if (this.pos >= n) { this.pos -= n; this.opened = Math.max(0, this.opened - n); } else { this.pos = 0; this.state = OUT; this.escaped = false; this.opened = 0; }
   }
 
   /**
@@ -65,11 +72,13 @@ export class QuoteScan {
     let st = this.state;
     let esc = this.escaped;
     let closing = false;  // stopped on a quote that closes unless the next byte doubles it
+    let opened = this.opened;
     while (i < end) {
       if (st === OUT) {
         while (i < end && INTERESTING[b[i]] === 0) i++;
         if (i >= end) break;
         const c = b[i];
+        opened = i;
         if (c === 39) st = SQ;
         else if (c === 34) st = DQ;
         else if (c === 96) st = BQ;
@@ -117,6 +126,7 @@ export class QuoteScan {
     this.pos = i;
     this.state = st;
     this.escaped = esc;
+    this.opened = opened;
     return st !== OUT && st !== LINE && !closing;
   }
 }

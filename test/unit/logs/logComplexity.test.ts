@@ -99,11 +99,11 @@ const SLOW_HEADER = '# Time: 2024-05-01T10:00:00.000000Z\n# User@Host: app[app] 
 const FORGED = '# Query_time: 9 Lock_time: 0 Rows_sent: 0 Rows_examined: 0\n';
 const PAIRS = '# Thread_id: 8  Schema: app  QC_hit: No\n';
 
-/** One bulk INSERT of about `mb` MB whose rows' literals each hold a header-looking line, then a small entry. */
-function bulkInsert(mb: number): string {
+/** One bulk INSERT of about `mb` MB whose rows' literals each hold a header-looking line (`inner`), then a small entry. */
+function bulkInsert(mb: number, inner = PAIRS): string {
   const rows: string[] = [];
-  for (let i = 0, n = 0; n < mb << 20; i++) {
-    rows.push(`(${i}, 'pasted:\n${PAIRS}end')`);
+  for (let i = 0, n = 0; n < mb * (1 << 20); i++) {
+    rows.push(`(${i}, 'pasted:\n${inner}end')`);
     n += rows[i].length + 2;
   }
   return `${SLOW_HEADER}INSERT INTO notes (id, body) VALUES ${rows.join(',\n')};\n${SLOW_HEADER}SELECT 1;\n`;
@@ -114,8 +114,22 @@ const SLOW_SHAPES: [string, (n: number) => string, number][] = [
   ['one literal holding n `# Thread_id:` lines', (n) => `${SLOW_HEADER}INSERT INTO notes (body) VALUES ('${PAIRS.repeat(n)}');\n`, 400],
   ['a block comment holding n header lines', (n) => `${SLOW_HEADER}SELECT 1 /* ${FORGED.repeat(n)} */;\n`, 300],
   // why: 1 and 8 MB, both far outside a core's cache, on either side of the fuzzed log's 2 MB statements
-  ['a statement of 1 MB and one of 8 MB', bulkInsert, 1],
+  ['a statement of 1 MB and one of 8 MB', (n) => bulkInsert(n), 1],
+  ['a bulk INSERT of 1 MB and one of 8 MB, each row holding a forged `# Query_time:` line', (n) => bulkInsert(n, FORGED), 1],
 ];
+
+void test('slow log: a bulk INSERT over 1 MB whose rows hold forged `# Query_time:` lines stays one entry', () => {
+  for (const mb of [0.5, 1.5, 3]) {
+    const entries: { line: number; queryTime: number; sql: string }[] = [];
+    const p = new SlowLogParser((e) => entries.push({ line: e.line, queryTime: e.queryTime, sql: new TextDecoder().decode(e.sqlBytes.subarray(0, Math.min(e.sqlLength, 40))) }), {});
+    forEachLine(enc.encode(bulkInsert(mb, FORGED)), (b, s, e, n) => p.line(b, s, e, n));
+    const summary = p.end();
+    assert.equal(entries.length, 2, `${mb} MB: the INSERT and the SELECT after it (${entries.length} entries)`);
+    assert.deepEqual(entries.map((e) => e.queryTime), [0.5, 0.5], `${mb} MB: no forged Query_time`);
+    assert.match(entries[0].sql, /^INSERT INTO notes/, `${mb} MB`);
+    assert.equal(summary.reread, 0, `${mb} MB: nothing read again as if the log were cut`);
+  }
+});
 
 const slowReader = READERS.find(([name]) => name === 'slow log')![1];
 
