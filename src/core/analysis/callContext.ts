@@ -102,6 +102,8 @@ function truthy(f: ArgFact): boolean | undefined {
     case 'nil': return false;
     case 'bool': return f.value;
     case 'value': case 'nonempty': return true;
+    // why: a flag passed as `0` / `1` (Perl, PHP, Python, JavaScript); the empty string is false there too.
+    case 'literal': return f.text === '0' || f.text === '' ? false : /^-?\d/.test(f.text) ? true : undefined;
     default: return undefined;
   }
 }

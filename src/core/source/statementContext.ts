@@ -100,10 +100,15 @@ export function dispatchedIn(node: Node, body: Node): boolean {
     } else if (IFS.test(p.type)) {
       const cond = conditionOf(p);
       const text = cond ? short(cond) : undefined;
-      if (text && KEY_SUBJECT.test(text) && /(?:==|===|\beq\b)\s*["'`:]|["'`]\s*(?:==|===|\beq\b)/.test(text) && !/&&|\|\||\band\b|\bor\b/.test(text)) return true;
+      if (text && isKeyDispatch(text)) return true;
     }
   }
   return false;
+}
+
+/** A condition comparing a key (a form field's name, a map's key) with one literal: `key == "name"`, `$key eq 'bio'`. */
+export function isKeyDispatch(text: string): boolean {
+  return KEY_SUBJECT.test(text) && /(?:==|===|\beq\b)\s*["'`:]|["'`]\s*(?:==|===|\beq\b)/.test(text) && !/&&|\|\||\band\b|\bor\b/.test(text);
 }
 
 /** The label of a case: its text up to the first `:` / `=>` / `then`, or the pattern / value field. */

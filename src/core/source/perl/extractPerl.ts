@@ -14,6 +14,7 @@ import { perlLoopSources, perlRetryBody } from './perlRows';
 import { readFormat } from '../formatHoles';
 import { boundedProduct, headAndEnd, keepAlternative, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../bounds';
 import { loopInfo as uniformLoop, uniformCall, uniformFunction, uniformSite } from '../factShapes';
+import { isKeyDispatch } from '../statementContext';
 
 /** Words that look like calls before `(` but are syntax or builtins, not code worth following. */
 const NOT_CALLS = new Set([
@@ -36,10 +37,10 @@ const LOOP_WORDS = new Set(['for', 'foreach', 'while', 'until']);
 const BLOCK_LOOPS = new Set(['map', 'grep', 'first', 'any', 'all', 'none']);
 const ROUTE_VERBS = new Set(['get', 'post', 'put', 'del', 'delete', 'patch', 'any', 'options', 'head', 'router', 'under']);
 
-interface CallRec { name: string; receiver?: string; text: string; start: number; end: number; resultVar?: string; tok: number }
+interface CallRec { name: string; receiver?: string; text: string; start: number; end: number; resultVar?: string; tok: number; open?: number }
 interface FuncSpan { anonymous: boolean; name: string; owner?: string; qualified: string; start: number; end: number; nameStart: number; nameEnd: number }
 /** `head`: where the list a `for` walks is written; it runs once, before the iterations (not inside the loop). */
-interface LoopSpan { kind: string; start: number; end: number; iterable?: string; head?: Span; retry?: boolean; breaks?: boolean; vars?: string[] }
+interface LoopSpan { kind: string; start: number; end: number; iterable?: string; head?: Span; retry?: boolean; breaks?: boolean; vars?: string[]; endless?: boolean }
 interface Frame {
   open: number; role: 'file' | 'block' | 'expr' | 'paren' | 'bracket'; stmtStart: number; pkg?: string; call?: CallRec; endsStatement: boolean;
   /** A loop's body (text appended here accumulates), and whether a statement in it leaves unconditionally (`return`, `->halt`, `die`). */
@@ -423,6 +424,8 @@ function scan(file: string, text: string, facts: FileFacts): void {
       }
     }
     const loop: LoopSpan = { kind, start: tokens[i].start, end: endOf(close + 1), iterable };
+    // `while (1) {`: no condition that can end it: a poll or stream loop (analysis/loopKinds.ts).
+    if ((kind === 'while' || kind === 'until') && close === j + 2 && tokens[j + 1].kind === 'num' && (tokens[j + 1].text === '1') === (kind === 'while')) loop.endless = true;
     if ((kind === 'for' || kind === 'foreach') && iterable !== undefined) loop.head = { start: tokens[j].start, end: tokens[close].end };
     if (perlRetryBody(tokens, match, close + 1)) loop.retry = true;
     // `last` / `return` in the body: with a small counted bound, a retry loop (decided in analysis/loopKinds.ts).
@@ -460,12 +463,12 @@ function scan(file: string, text: string, facts: FileFacts): void {
       const s = termStartBack(tokens, match, i - 3);
       if (s < 0) return undefined;
       const receiver = src(s, i - 3);
-      return { name: w.text, receiver, text: `${receiver}->${w.text}`, start: tokens[s].start, end: 0, tok: s, resultVar: resultVarBefore(s) };
+      return { name: w.text, receiver, text: `${receiver}->${w.text}`, start: tokens[s].start, end: 0, tok: s, resultVar: resultVarBefore(s), open: i };
     }
     if (w.kind === 'word' && !NOT_CALLS.has(w.text) && tokens[i - 2]?.text !== 'sub') {
       const s = isOp(tokens[i - 2], '&') ? i - 2 : i - 1;
       const k = w.text.lastIndexOf('::');
-      return { name: k < 0 ? w.text : w.text.slice(k + 2), receiver: k < 0 ? undefined : w.text.slice(0, k), text: w.text, start: tokens[s].start, end: 0, tok: s, resultVar: resultVarBefore(s) };
+      return { name: k < 0 ? w.text : w.text.slice(k + 2), receiver: k < 0 ? undefined : w.text.slice(0, k), text: w.text, start: tokens[s].start, end: 0, tok: s, resultVar: resultVarBefore(s), open: i };
     }
     if (w.kind === 'word' && w.text === 'sprintf') return { name: 'sprintf', text: 'sprintf', start: w.start, end: 0, tok: i - 1 };
     if (isOp(w, '->')) {
@@ -603,6 +606,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
       info = uniformLoop(l.kind, range(l.start, l.end), l.iterable);
       if (l.retry) info.retry = true;
       if (l.breaks) info.breaks = true;
+      if (l.endless) info.endless = true;
       if (l.vars) info.vars = l.vars;
       const fn = loopCtx[loopIndex.get(l)!]?.fn;
       const from = perlLoopSources(text, tokens, match, l, loops, fn ? fn.start : 0, fn ? fn.end : text.length);
@@ -647,17 +651,37 @@ function scan(file: string, text: string, facts: FileFacts): void {
   }
   facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 
+  const paramsOf = new Map<FuncSpan, string[] | undefined>();
   for (const f of funcs) {
     const def: FunctionDef = { name: f.name, range: range(f.start, f.end), nameRange: range(f.nameStart, f.nameEnd) };
     if (f.owner) def.owner = f.owner;
+    const params = perlParams(text.slice(f.start, f.end));
+    paramsOf.set(f, params);
+    if (params) def.params = params;
     facts.functions.push(uniformFunction(def));
   }
+  const branches = perlBranches(tokens, match, src);
   for (let ci = 0; ci < calls.length; ci++) {
     const c = calls[ci];
     const fn = callCtx[ci].fn;
     const site: CallSite = { name: c.name, range: range(c.start, c.end), loops: callCtx[ci].loops.map(infoOf) };
     if (c.receiver !== undefined) site.receiver = c.receiver;
     if (fn) site.function = fn.qualified;
+    if (c.open !== undefined && match[c.open] > c.open + 1) site.args = perlArgs(tokens, match, c.open, src);
+    const params = fn ? paramsOf.get(fn) : undefined;
+    const around = branches.filter((b) => b.bodyStart <= c.start && c.end <= b.bodyEnd && (!fn || (fn.start <= b.bodyStart && b.bodyEnd <= fn.end))).reverse();
+    if (params) {
+      const guards = around.filter((b) => params.some((p) => new RegExp(`[$@]${p}\\b`).test(b.condition))).map((b) => ({ condition: b.condition, otherwise: b.negated || undefined }));
+      if (guards.length) site.guards = guards;
+    }
+    if (site.loops.length) {
+      const inner = callCtx[ci].loops[callCtx[ci].loops.length - 1];
+      const innerInfo = site.loops[site.loops.length - 1];
+      // `…; last;` / `…; return …;` right after the statement, in the same block: it runs once.
+      const after = /^[^;{}]*;\s*(?:#[^\n]*\n\s*)*(last|return)\b/.exec(text.slice(c.end, inner.end));
+      if (after) site.once = after[1] === 'last' ? [innerInfo] : site.loops;
+      if (around.some((b) => b.bodyStart >= inner.start && isKeyDispatch(b.condition))) site.dispatched = [innerInfo];
+    }
     facts.calls.push(uniformCall(site));
   }
 }
@@ -736,4 +760,55 @@ function tooDeep(spans: readonly Span[]): Set<Span> {
 
 function oneSpaced(s: string): string {
   return /\s/.test(s) ? s.replace(/\s+/g, ' ') : s;
+}
+
+/** `my ($a, $b) = @_;` or `my $a = shift;` lines at the start of a sub's body: its parameter names (`$self` left out). */
+function perlParams(body: string): string[] | undefined {
+  const list = /^[^{]*\{\s*my\s*\(([^)]*)\)\s*=\s*@_\s*;/.exec(body);
+  let names: string[] = [];
+  if (list) names = list[1].split(',').map((x) => x.trim().replace(/^[$@%]/, ''));
+  else {
+    const shifts = /^[^{]*\{((?:\s*my\s+\$\w+\s*=\s*shift(?:\s*\(\s*@_\s*\))?\s*;)+)/.exec(body);
+    if (shifts) names = [...shifts[1].matchAll(/\$(\w+)/g)].map((m) => m[1]);
+  }
+  names = names.filter((x) => x && x !== 'self' && x !== 'class');
+  return names.length ? names : undefined;
+}
+
+/** The argument texts of a call whose `(` is token `open` (split at its own commas). */
+function perlArgs(tokens: readonly Token[], match: ArrayLike<number>, open: number, src: (a: number, b: number) => string): string[] | undefined {
+  const close = match[open];
+  const out: string[] = [];
+  let from = open + 1;
+  for (let k = open + 1; k <= close; k++) {
+    if (k === close || isOp(tokens[k], ',') || isOp(tokens[k], '=>')) {
+      if (k > from) out.push(src(from, k - 1));
+      from = k + 1;
+      if (out.length > 8) return undefined;
+      continue;
+    }
+    if (match[k] > k && (isOp(tokens[k], '(') || isOp(tokens[k], '[') || isOp(tokens[k], '{'))) k = match[k];
+  }
+  return out.length ? out : undefined;
+}
+
+/** Every `if (…) {…}` / `elsif` / `unless` block with its condition's text, and `else {…}` blocks with the condition they negate. */
+function perlBranches(tokens: readonly Token[], match: ArrayLike<number>, src: (a: number, b: number) => string): { condition: string; negated: boolean; bodyStart: number; bodyEnd: number }[] {
+  const out: { condition: string; negated: boolean; bodyStart: number; bodyEnd: number }[] = [];
+  let last: { condition: string; negated: boolean } | undefined;
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const t = tokens[i];
+    if (t.kind !== 'word') continue;
+    if ((t.text === 'if' || t.text === 'elsif' || t.text === 'unless') && isOp(tokens[i + 1], '(')) {
+      const close = match[i + 1];
+      if (close < 0 || !isOp(tokens[close + 1], '{') || match[close + 1] < 0) continue;
+      const condition = close > i + 2 ? src(i + 2, close - 1) : '';
+      if (condition.length > 120) continue;
+      last = { condition, negated: t.text === 'unless' };
+      out.push({ ...last, bodyStart: tokens[close + 1].start, bodyEnd: tokens[match[close + 1]].end });
+    } else if (t.text === 'else' && isOp(tokens[i + 1], '{') && match[i + 1] > 0 && last) {
+      out.push({ condition: last.condition, negated: !last.negated, bodyStart: tokens[i + 1].start, bodyEnd: tokens[match[i + 1]].end });
+    }
+  }
+  return out;
 }
