@@ -76,6 +76,8 @@ export interface SqlSite {
   runRange?: Range;
   /** True when its result is kept for the request and reused (`@me ||= …`, a guard returning the kept value first): it does not run per call. */
   memoised?: boolean;
+  /** The number the code passes for its `LIMIT ?` (a literal, a constant, a parameter's default), when known (limitValue.ts). */
+  limit?: number;
 }
 
 /** Marker that stands for a dynamic part in SqlSite.sql. Chosen to be invalid SQL so nothing mistakes it for a value. */

@@ -121,18 +121,22 @@ export class ExplainService {
     });
   }
 
-  /** Explains one SQL site (its `sql` with placeholders and dynamic marks). */
-  explainSite(site: Pick<SqlSite, 'sql'>): Promise<ExplainResult> {
-    return this.explainSql(site.sql);
+  /** Explains one SQL site (its `sql` with placeholders and dynamic marks, `LIMIT ?` at the number the code passes). */
+  explainSite(site: Pick<SqlSite, 'sql' | 'limit'>): Promise<ExplainResult> {
+    return this.explainSql(site.sql, site.limit);
   }
 
-  /** Explains one statement; results are cached by (statement, schema generation). */
-  explainSql(sql: string): Promise<ExplainResult> {
+  /**
+   * Explains one statement, its `LIMIT ?` filled with `limit` when the code's value is known, else a page
+   * (fillPlaceholders' DEFAULT_PAGE); results are cached by (statement, limit, schema generation).
+   */
+  explainSql(sql: string, limit?: number): Promise<ExplainResult> {
     // why: sampling and EXPLAIN share one time limit, so a statement blocked by a lock waits once, not twice.
-    return this.db.withBudget(() => this.explainOnce(sql));
+    return this.db.withBudget(() => this.explainOnce(sql, limit));
   }
 
-  private async explainOnce(sql: string): Promise<ExplainResult> {
+  private async explainOnce(sql: string, limit: number | undefined): Promise<ExplainResult> {
+    const key = limit === undefined ? sql : `${sql}\0LIMIT ${limit}`;
     let schema: Schema;
     try {
       schema = await this.schemas.get();
@@ -141,15 +145,15 @@ export class ExplainService {
       return { findings: [], substitutions: [], error: { kind: e.kind, message: e.message }, cached: false, generation: 0 };
     }
     const generation = schema.generation;
-    const hit = this.cache.get(sql, generation);
+    const hit = this.cache.get(key, generation);
     if (hit) return { ...hit, cached: true };
     const base = { findings: [] as PlanFinding[], substitutions: [] as Substitution[], cached: false, generation };
     const prep = prepareStatement(sql);
-    if (!prep.ok) return this.remember(sql, { ...base, skipped: prep.reason });
+    if (!prep.ok) return this.remember(key, { ...base, skipped: prep.reason });
     const lockingClause = prep.lockingClause;
     const without = prep.without.length ? { explainedWithout: prep.without } : {};
-    const filled = await fillPlaceholders(prep.sql, schema, this.samples, { flavor: schema.flavor });
-    if (!filled.ok) return this.remember(sql, { ...base, ...without, skipped: filled.reason });
+    const filled = await fillPlaceholders(prep.sql, schema, this.samples, { flavor: schema.flavor, ...(limit !== undefined ? { limit } : {}) });
+    if (!filled.ok) return this.remember(key, { ...base, ...without, skipped: filled.reason });
     const result: ExplainResult = { ...base, ...without, ...(lockingClause ? { lockingClause } : {}), substitutions: filled.substitutions, filledSql: filled.sql };
     // why: the advisor reads placeholders as parameters (an IN (?) as a list); a dynamic part is not SQL, so it reads the filled text then.
     let workload: WorkloadAdvice | undefined;
@@ -166,7 +170,7 @@ export class ExplainService {
     let target = filled.sql;
     if (prep.kind !== 'select') {
       const read = readPartAsSelect(filled.sql);
-      if (!read) return this.remember(sql, { ...result, skipped: `${prep.kind.toUpperCase()} without a read part has no plan to explain` });
+      if (!read) return this.remember(key, { ...result, skipped: `${prep.kind.toUpperCase()} without a read part has no plan to explain` });
       target = read;
       result.explainedSql = read;
     } else if (prep.without.length) {
@@ -196,7 +200,7 @@ export class ExplainService {
       // (and the schema files it is judged by may have changed since).
       return { ...result, error: await this.judge(e, target, schema, filled.substitutions) };
     }
-    return this.remember(sql, result);
+    return this.remember(key, result);
   }
 
   /** The failure as the statement's fault (a warning) or not (`notExplained`), by what the workspace defines. */
@@ -213,8 +217,8 @@ export class ExplainService {
     return { kind: e.kind, message: j.message, ...(j.notExplained ? { notExplained: j.notExplained } : {}) };
   }
 
-  private remember(sql: string, r: ExplainResult): ExplainResult {
-    this.cache.set(sql, r.generation, r);
+  private remember(key: string, r: ExplainResult): ExplainResult {
+    this.cache.set(key, r.generation, r);
     return r;
   }
 

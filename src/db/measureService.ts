@@ -97,9 +97,9 @@ export function measureRefusal(r: ExplainResult): string | undefined {
  * Measures one statement the user asked to measure: explains it (cached), then runs it under
  * ANALYZE within the limits and compares what it read with the estimates.
  */
-export async function measureStatement(svc: ExplainService, sql: string, opts: { rowCap?: number } = {}): Promise<MeasureResult> {
+export async function measureStatement(svc: ExplainService, sql: string, opts: { rowCap?: number; limit?: number } = {}): Promise<MeasureResult> {
   const ms = svc.db.options.queryTimeoutMs ?? 5000;
-  const explain = await svc.explainSql(sql);
+  const explain = await svc.explainSql(sql, opts.limit);
   const server = svc.db.server;
   const rowCap = server?.flavor === 'mariadb' ? opts.rowCap ?? MEASURE_ROW_CAP : undefined;
   const limits: MeasureLimits = { ms, ...(rowCap !== undefined ? { rowCap } : {}) };

@@ -218,7 +218,7 @@ export const explainCommand: Command = {
         let measured: Parameters<typeof explainRows>[2];
         if (values.analyze && !measureRefusal(r)) {
           // why: the user asked for it with --analyze; this is the only place the CLI runs a statement.
-          const m = await measureStatement(svc, site.sql);
+          const m = await measureStatement(svc, site.sql, { limit: site.limit });
           measureLimits = describeLimits(m.limits);
           if (m.measurement) {
             measuredCount++;

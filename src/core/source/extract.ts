@@ -7,6 +7,7 @@
  */
 import type { GrammarTables, SyntaxNode as Node, SyntaxTree } from './syntaxTree';
 import type { CallSite, FileFacts, FunctionDef, Language, LoopInfo, Position, Range, SqlSite } from '../model';
+import { boundInChain, limitPassed } from './limitValue';
 import { isReportingCall, joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from './sqlText';
 import type { LangSpec, FormatStyle, CallShape } from './langSpec';
 import { SPECS } from './languageSpecs';
@@ -545,7 +546,7 @@ class Walker {
         const { sql, dynamic } = joinSqlParts(v.parts);
         if (!looksLikeSql(sql)) continue;
         for (const l of v.literals) used.add(l.range[0]);
-        this.emit(v.literals.length ? v.literals : c.literals, sql, dynamic, c.ctx, c.call, v.helper ?? c.helper);
+        this.emit(v.literals.length ? v.literals : c.literals, sql, dynamic, c.ctx, c.call, v.helper ?? c.helper, c.top);
       }
     }
     if (held) {
@@ -688,13 +689,14 @@ class Walker {
           if (seen.has(sql) || !looksLikeSql(sql)) continue;
           seen.add(sql);
           for (const l of v.literals) used.add(l.range[0]);
-          this.emit(v.literals, sql, dynamic, r.ctx, r, v.helper);
+          this.emit(v.literals, sql, dynamic, r.ctx, r, v.helper, a);
         }
       }
     }
   }
 
-  private emit(literals: Literal[], sql: string, dynamic: boolean, ctx: Context, call: CallRec | undefined, helper: string | undefined): void {
+  /** Files a site; `sqlArg` is the expression the statement is in (an argument of `call`, or inside one). */
+  private emit(literals: Literal[], sql: string, dynamic: boolean, ctx: Context, call: CallRec | undefined, helper: string | undefined, sqlArg?: Node): void {
     // Python's drivers fill `%s` / `%(name)s` with Python's `%` operator, which turns `%%` into `%`: the server gets `%`.
     if (this.language === 'python' && sql.includes('%%') && PYFORMAT.test(sql)) sql = sql.replace(/%%/g, '%');
     // The statement is reported at its literals in the function that runs it (a shared constant stays in the list of ranges).
@@ -734,8 +736,21 @@ class Walker {
       runRange: run ? this.range(run.start, run.end) : undefined,
       memoised: memoised ? true : undefined,
       guards: call?.fact?.guards, once: call?.fact?.once, dispatched: call?.fact?.dispatched,
+      limit: call && sqlArg && this.flow ? this.limitOf(sql, call, sqlArg, this.flow) : undefined,
     };
     this.facts.sites.push(site);
+  }
+
+  /** The number `call` passes for the statement's `LIMIT ?` (limitValue.ts), or undefined. */
+  private limitOf(sql: string, call: CallRec, sqlArg: Node, flow: ValueFlow): number | undefined {
+    if (!/\bLIMIT\b/i.test(sql)) return undefined;
+    const args = argNodes(call.shape.args, this.spec);
+    const at = args.findIndex((a) => a.startIndex <= sqlArg.startIndex && a.endIndex >= sqlArg.endIndex);
+    if (at >= 0 && at < args.length - 1) return limitPassed(sql, args, at, flow, this.spec);
+    // The values come after the statement: in the run of a prepared one (`$stmt->execute([…])`), or in `.bind(v)` calls on it.
+    const run = PREPARES.test(call.shape.name) ? this.runOf(call) : undefined;
+    if (run) return limitPassed(sql, argNodes(run.shape.args, this.spec), -1, flow, this.spec);
+    return limitPassed(sql, boundInChain(call.node, this.spec), -1, flow, this.spec);
   }
 
   private pos(index: number): Position {

@@ -16,6 +16,7 @@ export function uniformSite(s: SqlSite): SqlSite {
     dynamic: s.dynamic, call: s.call, function: s.function, functionRange: s.functionRange, loops: s.loops, resultVar: s.resultVar,
     textStart: s.textStart, callRange: s.callRange, helper: s.helper, detached: s.detached, runRange: s.runRange, memoised: s.memoised,
     guards: s.guards, once: s.once, dispatched: s.dispatched,
+    limit: s.limit,
   };
   return out;
 }

@@ -296,13 +296,13 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
-   * Explains a statement over the live connection (connecting first when needed). Undefined when
+   * Explains a statement over the live connection (connecting first when needed), its `LIMIT ?` at `limit` when the code's value is known. Undefined when
    * there is no connection to use; a connection-level error in the result turns the state to failing.
    */
-  async explain(sql: string): Promise<{ result: ExplainResult; session: ConnectionSession } | undefined> {
+  async explain(sql: string, limit?: number): Promise<{ result: ExplainResult; session: ConnectionSession } | undefined> {
     const session = await this.ensure();
     if (!session) return undefined;
-    const result = await session.service.explainSql(sql);
+    const result = await session.service.explainSql(sql, limit);
     if (result.error && CONNECTION_KINDS.has(result.error.kind) && this.session === session) {
       this.session = undefined;
       session.dispose();

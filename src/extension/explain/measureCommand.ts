@@ -31,10 +31,10 @@ export function measureStatementCommand(index: SiteIndex, manager: ConnectionMan
     }
     const { uri, site } = found;
     const sql = site.sql;
-    const got = await manager.explain(sql);
+    const got = await manager.explain(sql, site.limit);
     if (!got) { void vscode.window.showWarningMessage('Query Insight: no database connection to measure with.'); return undefined; }
     const m = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Query Insight: measuring (ANALYZE runs the SELECT)…' },
-      () => measureStatement(got.session.service, sql));
+      () => measureStatement(got.session.service, sql, { limit: site.limit }));
     got.session.memo.set(memoKey(got.result.generation, sql), m);
     logger.info(`measure: ${m.sent ?? `not sent (${m.refused ?? m.error?.message ?? ''})`}`);
     if (m.refused) void vscode.window.showInformationMessage(`Query Insight: not measured: ${m.refused}`);

@@ -75,7 +75,7 @@ export function refOf(uri: vscode.Uri, site: SqlSite, extra: Partial<SiteRef> = 
 
 /** Explains a site and advises indexes for it; undefined when there is no connection. */
 export async function analyzeSite(manager: ConnectionManager, site: SqlSite): Promise<SiteAnalysis | undefined> {
-  const got = await manager.explain(site.sql);
+  const got = await manager.explain(site.sql, site.limit);
   if (!got) return undefined;
   const { result, session } = got;
   // why: one voice — the advice the findings were phrased from is the one the hover and quick fixes offer.

@@ -12,6 +12,7 @@ import { discoverPerlRoutes } from '../routes/perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 import { perlLoopSources, perlRetryBody } from './perlRows';
 import { readFormat } from '../formatHoles';
+import { limitPlaceholderIndex } from '../limitValue';
 import { boundedProduct, headAndEnd, keepAlternative, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../bounds';
 import { loopInfo as uniformLoop, uniformCall, uniformFunction, uniformSite } from '../factShapes';
 import { isKeyDispatch } from '../statementContext';
@@ -619,6 +620,38 @@ function scan(file: string, text: string, facts: FileFacts): void {
   calls.sort((a, b) => a.start - b.start);
   const callCtx = enclosing(funcs, loops, calls.map((c) => c.start));
 
+  /** A whole number a token stands for: a number, or a variable every assignment of which before `before` sets that number. */
+  const numberOf = (i: number, before: number): number | undefined => {
+    const t = tokens[i];
+    if (t.kind === 'num') return /^\d+$/.test(t.text) ? Number(t.text) : undefined;
+    if (t.kind !== 'var') return undefined;
+    let value: number | undefined;
+    for (let j = 0; j < before; j++) {
+      if (tokens[j].kind !== 'var' || tokens[j].text !== t.text || !isOp(tokens[j + 1], '=')) continue;
+      const v = tokens[j + 2];
+      if (v?.kind !== 'num' || !/^\d+$/.test(v.text) || !isOp(tokens[j + 3], ';') || (value !== undefined && value !== Number(v.text))) return undefined;
+      value = Number(v.text);
+    }
+    return value;
+  };
+  /** The number a call passes for the statement's `LIMIT ?` (limitValue.ts), the statement being the argument at offset `at`. */
+  const limitOf = (sql: string, call: CallRec, at: number): number | undefined => {
+    const k = limitPlaceholderIndex(sql);
+    // The call's argument list: the first `(` from where the call is written (`$self->dbh->select_all(`).
+    let open = call.tok;
+    while (open < n && !isOp(tokens[open], '(') && !isOp(tokens[open], ';') && tokens[open].start < at) open++;
+    if (k === undefined || !isOp(tokens[open], '(') || match[open] < 0) return undefined;
+    const groups: number[][] = [[]];
+    for (let i = open + 1; i < match[open]; i++) {
+      if (isOp(tokens[i], ',') || isOp(tokens[i], '=>')) { groups.push([]); continue; }
+      groups[groups.length - 1].push(i);
+      if (isOpener(tokens[i]) && match[i] >= 0) i = match[i];
+    }
+    const own = groups.findIndex((g) => g.some((i) => tokens[i].start <= at && tokens[i].end > at));
+    const arg = own < 0 ? undefined : groups[own + 1 + k];
+    return arg?.length === 1 ? numberOf(arg[0], open) : undefined;
+  };
+
   for (let si = 0; si < pendingSites.length; si++) {
     const p = pendingSites[si];
     const { sql, dynamic } = joinSqlParts(p.parts);
@@ -645,6 +678,8 @@ function scan(file: string, text: string, facts: FileFacts): void {
       site.callRange = range(p.call.start, p.call.end || tokens[p.call.tok].end);
       if (p.call.resultVar) site.resultVar = p.call.resultVar;
       if (fn && memoised(text, fn, p.call.start, p.call.end || tokens[p.call.tok].end)) site.memoised = true;
+      const limit = limitOf(sql, p.call, p.ctx);
+      if (limit !== undefined) site.limit = limit;
     }
     if (fn) { site.function = fn.qualified; site.functionRange = range(fn.start, fn.end); }
     facts.sites.push(uniformSite(site));
