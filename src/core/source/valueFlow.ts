@@ -755,14 +755,15 @@ export function argNodes(args: Node | null | undefined, spec: LangSpec): Node[] 
 
 /** Adds `v` to `out`, at most MAX_VARIANTS: past that the latest takes the last slot (bounds.ts keepAlternative). */
 export function keepVariant(out: Variant[], v: Variant): void {
-  keepAlternative(out, v, MAX_VARIANTS);
+  keepAlternative(out, v, MAX_VARIANTS, partsOf);
 }
 
+const partsOf = (v: Variant): number => v.parts.length;
 const joinVariants = (a: Variant, b: Variant): Variant => ({ parts: [...a.parts, ...b.parts], literals: [...a.literals, ...b.literals], helper: (a.helper ?? b.helper) || undefined });
 
 /** Combinations of one variant from each piece, in order: the first ones and the last (bounds.ts boundedProduct), at most MAX_VARIANTS. */
 export function product(pieces: Variant[][]): Variant[] {
-  return boundedProduct(pieces, EMPTY[0], joinVariants, MAX_VARIANTS);
+  return boundedProduct(pieces, EMPTY[0], joinVariants, MAX_VARIANTS, partsOf);
 }
 
 function within(outer: Node, inner: Node): boolean {

@@ -63,14 +63,16 @@ const EXIT_WORDS = new Set(['return', 'die', 'croak', 'confess', 'next', 'last',
 const EXIT_METHODS = new Set(['halt', 'redirect', 'abort', 'render_and_halt']);
 
 /** Combinations of one alternative per operand, in order: the first ones and the last (bounds.ts boundedProduct), at most MAX_ALTS. */
+const altParts = (a: Alt): number => a.parts.length;
+
 function altProduct(ops: Alt[][]): Alt[] {
-  return boundedProduct(ops, { parts: [], lits: [] }, (a, b) => ({ parts: [...a.parts, ...b.parts], lits: [...a.lits, ...b.lits] }), MAX_ALTS);
+  return boundedProduct(ops, { parts: [], lits: [] }, (a, b) => ({ parts: [...a.parts, ...b.parts], lits: [...a.lits, ...b.lits] }), MAX_ALTS, altParts);
 }
 
 /** The alternatives of `a`, then those of `b` not among them, at most MAX_ALTS (the latest in the last slot, bounds.ts keepAlternative). */
 function altUnion(a: Alt[], b: Alt[]): Alt[] {
   const out = a.slice();
-  for (const x of b) if (!out.includes(x)) keepAlternative(out, x, MAX_ALTS);
+  for (const x of b) if (!out.includes(x)) keepAlternative(out, x, MAX_ALTS, altParts);
   return out;
 }
 
@@ -277,7 +279,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
         leads ??= !pieces.length && v.some((x) => x.lits.length > 0);
         pieces.push(v);
       }
-      for (const v of altProduct(pieces)) keepAlternative(out, { parts: v.parts, lits: leads ? [...v.lits, ...f.lits] : [...f.lits, ...v.lits] }, MAX_ALTS);
+      for (const v of altProduct(pieces)) keepAlternative(out, { parts: v.parts, lits: leads ? [...v.lits, ...f.lits] : [...f.lits, ...v.lits] }, MAX_ALTS, altParts);
     }
     return out;
   }
