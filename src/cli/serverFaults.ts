@@ -41,6 +41,7 @@ export function allowFunctionsFromArgs(values: { 'allow-function'?: string[] }, 
  */
 export async function stopReason(db: DbConnection, kind: string, message: string): Promise<string | undefined> {
   if (kind === 'auth') return `the server refused the login (${message})`;
+  if (kind === 'tls') return `TLS to the server failed (${message})`;
   if (kind !== 'connection-lost' && kind !== 'unreachable') return undefined;
   try {
     await db.connect();

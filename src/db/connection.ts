@@ -5,12 +5,14 @@
  * statement time limit). Every statement passes guardStatement() with its purpose first.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { checkServerIdentity, type TLSSocket } from 'node:tls';
 import * as mysql from 'mysql2/promise';
 import type { Flavor } from '../core/model';
 import { guardStatement, GuardError, type Purpose } from './guard';
 import { SshTunnel, SshTunnelError, describeTarget, type SshErrorKind, type SshOptions } from './sshTunnel';
 import { relationKey, storedFunctionCalls } from './statementHazards';
 import { checkViews, viewLookupSql, type ViewDefinition, type ViewLookup } from './viewGuard';
+import { mysql2Ssl, type TlsOptions } from './tls';
 import { describeWait, processStateSql, type ProcessState } from './lockWait';
 
 export interface ConnectionOptions {
@@ -31,6 +33,8 @@ export interface ConnectionOptions {
    * database as seen from the box: typically 127.0.0.1:3306 or /var/run/mysqld/mysqld.sock.
    */
   ssh?: SshOptions;
+  /** TLS as the mysql client's --ssl-mode / --ssl-ca name it (tls.ts); none when absent. */
+  tls?: TlsOptions;
   /**
    * Asked before an EXPLAIN that calls stored functions (lower-case `schema.name` each): the
    * optimizer may run them while it makes the plan. Resolve true to send it. Without this option
@@ -40,7 +44,7 @@ export interface ConnectionOptions {
 }
 
 export type DbErrorKind = 'unreachable' | 'auth' | 'unknown-database' | 'unknown-table' | 'unknown-column' | 'syntax'
-  | 'timeout' | 'connection-lost' | 'refused' | 'denied' | 'other';
+  | 'timeout' | 'connection-lost' | 'refused' | 'denied' | 'tls' | 'other';
 
 /** A failure with a kind a front end can act on and a message a person can read. */
 export class DbError extends Error {
@@ -70,7 +74,7 @@ const SSH_KINDS: Record<SshErrorKind, DbErrorKind> = {
 type Sql = { code?: string; errno?: number; sqlMessage?: string; message?: string; fatal?: boolean };
 
 /** Turns a driver error into a DbError with a clear message. */
-export function classifyError(err: unknown, opts: Pick<ConnectionOptions, 'host' | 'port' | 'socket' | 'user' | 'database'>): DbError {
+export function classifyError(err: unknown, opts: Pick<ConnectionOptions, 'host' | 'port' | 'socket' | 'user' | 'database' | 'tls'>): DbError {
   if (err instanceof DbError) return err;
   if (err instanceof GuardError) return new DbError('refused', err.message);
   if (err instanceof SshTunnelError) return new DbError(SSH_KINDS[err.kind], err.message, `SSH_${err.kind.toUpperCase().replace('-', '_')}`);
@@ -83,6 +87,13 @@ export function classifyError(err: unknown, opts: Pick<ConnectionOptions, 'host'
       return new DbError('unreachable', `cannot reach the database at ${where} (${code})`, code);
     case 'ETIMEDOUT':
       return new DbError('unreachable', `connecting to ${where} timed out`, code);
+    case 'HANDSHAKE_NO_SSL_SUPPORT':
+      return new DbError('tls', `the server at ${where} does not offer TLS, and ssl-mode ${opts.tls?.mode ?? 'REQUIRED'} needs it `
+        + '(PREFERRED falls back to a plain connection, DISABLED never tries TLS)', code);
+    case 'HANDSHAKE_SSL_ERROR':
+      return new DbError('tls', certificateMessage(msg, where, opts), code);
+    case 'ER_SECURE_TRANSPORT_REQUIRED':
+      return new DbError('tls', tlsRequiredMessage(where, msg), code);
     case 'ER_ACCESS_DENIED_ERROR': case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR':
       return new DbError('auth', `access denied for user ${opts.user}: check the password (${msg})`, code);
     case 'ER_DBACCESS_DENIED_ERROR':
@@ -108,9 +119,30 @@ export function classifyError(err: unknown, opts: Pick<ConnectionOptions, 'host'
     case 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR': case 'ER_CLIENT_INTERACTION_TIMEOUT':
       return new DbError('connection-lost', `the connection to ${where} was lost (${code}); it is reopened on the next request`, code);
   }
+  if (e.errno === 3159) return new DbError('tls', tlsRequiredMessage(where, msg), code);
   if (e.errno === 1969 || e.errno === 3024 || /max_statement_time|maximum statement execution time/i.test(msg)) return new DbError('timeout', `the server stopped the statement at its time limit (${msg})`, code);
   if (e.fatal) return new DbError('connection-lost', `the connection failed (${msg}); it is reopened on the next request`, code);
   return new DbError('other', msg, code);
+}
+
+/** The server refuses connections without TLS (require_secure_transport=ON). */
+export function tlsRequiredMessage(where: string, detail?: string): string {
+  return `the server at ${where} accepts only TLS connections (require_secure_transport=ON): connect with ssl-mode REQUIRED, `
+    + `or VERIFY_CA with ssl-ca set to the CA that signed the server's certificate${detail ? ` (${detail})` : ''}`;
+}
+
+/** Why the server's certificate was not accepted, and what to change. */
+function certificateMessage(msg: string, where: string, opts: Pick<ConnectionOptions, 'host' | 'tls'>): string {
+  const head = `TLS to ${where}: the server's certificate was not accepted (${msg})`;
+  if (/altnames|does not match|Hostname\/IP/i.test(msg)) {
+    return `${head}: it does not name ${opts.host ?? '127.0.0.1'}, the host connected to (VERIFY_IDENTITY checks the name, VERIFY_CA does not)`;
+  }
+  if (/self[- ]signed|unable to (?:get|verify)|certificate chain|issuer/i.test(msg)) {
+    return opts.tls?.caFile
+      ? `${head}: it is not signed by the CA in ${opts.tls.caFile}; give the CA that signed it as ssl-ca`
+      : `${head}: no CA that signed it is known; give it as ssl-ca (without one, the system's CAs are used)`;
+  }
+  return head;
 }
 
 /** One time limit shared by the statements sent for one piece of work (withBudget). */
@@ -161,19 +193,7 @@ export class DbConnection {
         throw classifyError(err, o);
       }
     }
-    let c: mysql.Connection;
-    try {
-      c = await mysql.createConnection({
-        ...where,
-        user: o.user, password: o.password ?? '', database: o.database,
-        connectTimeout: o.connectTimeoutMs ?? 5000,
-        multipleStatements: false,
-        // why: dates as text keep sampled values exactly as the server prints them for re-use in SQL.
-        dateStrings: true, supportBigNumbers: true, bigNumberStrings: true,
-      });
-    } catch (err) {
-      throw this.classify(err);
-    }
+    const c = await this.login(where);
     c.on('error', () => {
       if (this.conn === c) this.conn = undefined;
     });
@@ -195,6 +215,73 @@ export class DbConnection {
       throw this.classify(err);
     }
     return c;
+  }
+
+  /**
+   * Logs in with the TLS the options ask for. PREFERRED falls back to a plain connection only when the
+   * server offers no TLS. A plain login refused as "access denied" is tried once more over TLS, only
+   * to tell a wrong password from a server that accepts TLS connections only: MariaDB refuses both
+   * with the same error.
+   */
+  private async login(where: { socketPath: string } | { host: string; port: number }): Promise<mysql.Connection> {
+    const o = this.options;
+    const base: mysql.ConnectionOptions = {
+      ...where,
+      user: o.user, password: o.password ?? '', database: o.database,
+      connectTimeout: o.connectTimeoutMs ?? 5000,
+      multipleStatements: false,
+      // why: dates as text keep sampled values exactly as the server prints them for re-use in SQL.
+      dateStrings: true, supportBigNumbers: true, bigNumberStrings: true,
+    };
+    const ssl = mysql2Ssl(o.tls);
+    let c: mysql.Connection;
+    try {
+      c = await mysql.createConnection(ssl ? { ...base, ssl } : base);
+    } catch (err) {
+      const code = (err as Sql).code;
+      if (o.tls?.mode === 'PREFERRED' && code === 'HANDSHAKE_NO_SSL_SUPPORT') return this.plainLogin(base);
+      if (!ssl && !('socketPath' in where) && code === 'ER_ACCESS_DENIED_ERROR' && await this.tlsOnly(base)) {
+        throw new DbError('tls', tlsRequiredMessage(this.where(), 'the plain login was refused as "access denied"'), 'QI_TLS_REQUIRED');
+      }
+      throw this.classify(err);
+    }
+    // why: the name is that of the host as given (as seen from the box, through a tunnel); mysql2 checks
+    // none for an IP address, and through a tunnel it connects to the tunnel's local end.
+    if (ssl && o.tls?.mode === 'VERIFY_IDENTITY') {
+      const stream = (c as unknown as { connection?: { stream?: TLSSocket } }).connection?.stream;
+      const cert = stream?.getPeerCertificate?.();
+      const bad = cert ? checkServerIdentity(o.socket ? 'localhost' : o.host ?? '127.0.0.1', cert) : new Error('no certificate');
+      if (bad) {
+        c.destroy();
+        throw new DbError('tls', certificateMessage(bad.message, this.where(), o), 'HANDSHAKE_SSL_ERROR');
+      }
+    }
+    return c;
+  }
+
+  private async plainLogin(base: mysql.ConnectionOptions): Promise<mysql.Connection> {
+    try {
+      return await mysql.createConnection(base);
+    } catch (err) {
+      throw this.classify(err);
+    }
+  }
+
+  /** True when the same login succeeds over TLS (certificate unchecked: only the server's rule is in question). */
+  private async tlsOnly(base: mysql.ConnectionOptions): Promise<boolean> {
+    try {
+      const c = await mysql.createConnection({ ...base, ssl: { rejectUnauthorized: false } });
+      await c.end().catch(() => c.destroy());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The server as the options name it (`127.0.0.1:3306`, `socket /path`), for messages. */
+  private where(): string {
+    const o = this.options;
+    return o.socket ? `socket ${o.socket}` : `${o.host ?? '127.0.0.1'}:${o.port ?? 3306}`;
   }
 
   private async open(): Promise<mysql.Connection> {

@@ -39,6 +39,8 @@ export const SETTINGS = {
   'connection.socket': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.user': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.database': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
+  'connection.sslMode': { type: 'string', default: 'DISABLED', scope: 'window', restricted: true, enum: ['DISABLED', 'PREFERRED', 'REQUIRED', 'VERIFY_CA', 'VERIFY_IDENTITY'] } as Spec<string>,
+  'connection.sslCa': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.ssh.host': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
   'connection.ssh.port': { type: 'integer', default: 22, scope: 'window', restricted: true, minimum: 1, maximum: 65535 } as Spec<number>,
   'connection.ssh.user': { type: 'string', default: '', scope: 'window', restricted: true } as Spec<string>,
@@ -63,7 +65,8 @@ type ValueOf<K extends SettingKey> = (typeof SETTINGS)[K] extends Spec<infer T> 
 /** The typed view of every setting, grouped by area. */
 export interface QueryInsightConfig {
   scan: { exclude: string[]; maxFileSizeKb: number; debounceMs: number; fileTimeBudgetMs: number };
-  connection: { host: string; port: number; socket: string; user: string; database: string };
+  /** `sslMode` and `sslCa` as the mysql client's --ssl-mode and --ssl-ca (src/db/tls.ts). */
+  connection: { host: string; port: number; socket: string; user: string; database: string; sslMode: string; sslCa: string };
   /** The `connection.ssh.*` settings: a tunnel to the box when `host` is set (see src/db/sshTunnel.ts). */
   ssh: { host: string; port: number; user: string; privateKeyPath: string; useAgent: boolean };
   /** `logFormat` is the effective layout: a format name, `auto`, or the nginx log_format string itself. */
@@ -129,6 +132,7 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Query
     connection: {
       host: v('connection.host'), port: v('connection.port'), socket: v('connection.socket'),
       user: v('connection.user'), database: v('connection.database'),
+      sslMode: v('connection.sslMode'), sslCa: v('connection.sslCa'),
     },
     ssh: {
       host: v('connection.ssh.host'), port: v('connection.ssh.port'), user: v('connection.ssh.user'),

@@ -17,6 +17,7 @@ import { ParserSet } from '../../core/source/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { DbConnection } from '../../db/connection';
 import { SSH_ARG_OPTIONS, sshFromArgs } from '../sshArgs';
+import { TLS_ARG_OPTIONS, tlsFromArgs } from '../tlsArgs';
 import { readSchema } from '../../db/schemaReader';
 import { readColumnStats } from '../../db/columnStats';
 import { columnsToSample } from '../../core/analysis/columnStats';
@@ -39,6 +40,7 @@ options:
   --user U / --database D              required with a connection
   --ssh USER@HOST[:PORT] / --ssh-key FILE / --ssh-host-key SHA256:…
                                        through an SSH tunnel to the box, as in \`explain\`
+  --ssl-mode MODE / --ssl-ca FILE      TLS to the database, as in \`explain\` (and the mysql client)
   --password-env NAME                  read the password from NAME (default MYSQL_PWD); never a flag
   --timeout MS                         per-statement time limit (default 5000)
   --schema FILE.sql                    schema file(s) to read instead of a database (repeatable)
@@ -60,7 +62,7 @@ export const adviseCommand: Command = {
       options: {
         format: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' },
         user: { type: 'string' }, database: { type: 'string' }, schema: { type: 'string', multiple: true },
-        'password-env': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS,
+        'password-env': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS, ...TLS_ARG_OPTIONS,
       },
     });
     if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
@@ -73,6 +75,8 @@ export const adviseCommand: Command = {
     if (connect && (!values.database || !values.user)) throw new UsageError('--user and --database are required with a connection');
     if (values.ssh !== undefined && !connect) throw new UsageError('--ssh needs the connection options (--user, --database …)');
     const ssh = sshFromArgs(values, io);
+    const tls = await tlsFromArgs(values, io);
+    if (tls && !connect) throw new UsageError('--ssl-mode and --ssl-ca need the connection options (--user, --database …)');
     const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
     if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
     const port = values.port === undefined ? undefined : Number(values.port);
@@ -87,7 +91,7 @@ export const adviseCommand: Command = {
     if (connect) {
       const db = new DbConnection({
         host: values.host, port, socket: values.socket, user: values.user!, password: io.env[values['password-env'] ?? 'MYSQL_PWD'],
-        database: values.database!, queryTimeoutMs: timeout, ssh,
+        database: values.database!, queryTimeoutMs: timeout, ssh, tls,
       });
       let sampled = 0;
       try {

@@ -19,6 +19,7 @@ import { describeLimits, measureRefusal, measureStatement } from '../../db/measu
 import { explainRows, siteLine, type ExplainRow } from '../../db/explainRows';
 import { variantLabels } from '../../core/sql/variantLabels';
 import { SSH_ARG_OPTIONS, SSH_HELP, sshFromArgs } from '../sshArgs';
+import { TLS_ARG_OPTIONS, TLS_HELP, tlsFromArgs } from '../tlsArgs';
 import { allowFunctionsFromArgs, EXIT_SERVER_GONE, GUARD_ARG_OPTIONS, GUARD_HELP, stopReason } from '../serverFaults';
 
 const HELP = `usage: query-insight explain [DIR] --user U --database D [--host H --port P | --socket S] [--ssh USER@HOST] [options]
@@ -47,6 +48,7 @@ options:
   --user U                 user (required)
   --database D             database (required)
 ${SSH_HELP}
+${TLS_HELP}
   --password-env NAME      read the password from environment variable NAME (default MYSQL_PWD)
   --timeout MS             per-statement time limit (default 5000)
   --schema FILE.sql        schema file(s) that say where a table the database lacks is defined
@@ -138,7 +140,7 @@ export const explainCommand: Command = {
         host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' }, user: { type: 'string' },
         database: { type: 'string' }, 'password-env': { type: 'string' }, format: { type: 'string' },
         'fail-on': { type: 'string' }, analyze: { type: 'boolean' }, timeout: { type: 'string' }, password: { type: 'string' },
-        schema: { type: 'string', multiple: true }, ...SSH_ARG_OPTIONS, ...GUARD_ARG_OPTIONS,
+        schema: { type: 'string', multiple: true }, ...SSH_ARG_OPTIONS, ...TLS_ARG_OPTIONS, ...GUARD_ARG_OPTIONS,
       },
     });
     if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
@@ -152,6 +154,7 @@ export const explainCommand: Command = {
     const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
     if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
     const ssh = sshFromArgs(values, io);
+    const tls = await tlsFromArgs(values, io);
     if (positionals.length > 1) throw new UsageError(`one directory, please (got ${positionals.length})`);
     const root = resolve(io.cwd, positionals[0] ?? '.');
     const st = await stat(root).catch(() => undefined);
@@ -167,7 +170,7 @@ export const explainCommand: Command = {
     const workload = workloadStatements(sites);
     const tables = await readSchemaFiles(values.schema?.map((f) => resolve(io.cwd, f)) ?? await findSchemaFiles(projectRoot(root)), io.cwd);
     const svc = new ExplainService(new DbConnection({
-      host: values.host, port, socket: values.socket, user: values.user, password, database: values.database, queryTimeoutMs: timeout, ssh,
+      host: values.host, port, socket: values.socket, user: values.user, password, database: values.database, queryTimeoutMs: timeout, ssh, tls,
       allowFunctions: allowFunctionsFromArgs(values, values.database),
     }), { workspaceTables: () => tables, workload: () => workload });
     const started = Date.now();

@@ -15,6 +15,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { Command, CommandIo } from '../command';
 import { UsageError } from '../output';
 import { SSH_ARG_OPTIONS, SSH_HELP, sshFromArgs } from '../sshArgs';
+import { TLS_ARG_OPTIONS, TLS_HELP, tlsFromArgs } from '../tlsArgs';
 import { allowFunctionsFromArgs, GUARD_ARG_OPTIONS, GUARD_HELP } from '../serverFaults';
 import { schemaFileTables } from '../../core/plan/explainFailure';
 import { DbConnection } from '../../db/connection';
@@ -48,6 +49,7 @@ options:
   --user U                 user
   --database D             database
 ${SSH_HELP}
+${TLS_HELP}
   --password-env NAME      read the password from environment variable NAME (default MYSQL_PWD);
                            never asked for: standard input is the protocol
   --timeout MS             per-statement time limit (default 5000)
@@ -62,7 +64,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     args, allowPositionals: true, options: {
       host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' }, user: { type: 'string' },
       database: { type: 'string' }, 'password-env': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' },
-      schema: { type: 'string', multiple: true }, ...SSH_ARG_OPTIONS, ...GUARD_ARG_OPTIONS,
+      schema: { type: 'string', multiple: true }, ...SSH_ARG_OPTIONS, ...TLS_ARG_OPTIONS, ...GUARD_ARG_OPTIONS,
     },
   });
   if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
@@ -71,12 +73,15 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UsageError(`${root} is not a directory`);
   const connect = values.user !== undefined || values.database !== undefined;
   if (connect && (!values.user || !values.database)) throw new UsageError('--user and --database go together');
-  if (!connect && (values.host ?? values.port ?? values.socket ?? values.ssh) !== undefined) throw new UsageError('--host, --port, --socket and --ssh need --user and --database');
+  if (!connect && (values.host ?? values.port ?? values.socket ?? values.ssh ?? values['ssl-mode'] ?? values['ssl-ca']) !== undefined) {
+    throw new UsageError('--host, --port, --socket, --ssh, --ssl-mode and --ssl-ca need --user and --database');
+  }
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!Number.isInteger(port) || port <= 0 || port > 65535)) throw new UsageError(`--port must be a port number (got "${values.port}")`);
   const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
   const ssh = sshFromArgs(values, io);
+  const tls = await tlsFromArgs(values, io);
   const allowFunctions = connect ? allowFunctionsFromArgs(values, values.database!) : undefined;
   const schemaFiles = values.schema?.map((f) => resolve(io.cwd, f));
 
@@ -88,7 +93,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
       if (!connect) return undefined;
       svc ??= new ExplainService(new DbConnection({
         host: values.host, port, socket: values.socket, user: values.user!, password: io.env[values['password-env'] ?? 'MYSQL_PWD'],
-        database: values.database!, queryTimeoutMs: timeout, ssh, allowFunctions,
+        database: values.database!, queryTimeoutMs: timeout, ssh, tls, allowFunctions,
       }), {
         workspaceTables: async () => {
           const { readFile } = await import('node:fs/promises');

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import { SSH_ARG_OPTIONS, SSH_HELP, sshFromArgs } from '../sshArgs';
+import { TLS_ARG_OPTIONS, TLS_HELP, tlsFromArgs } from '../tlsArgs';
 import type { SqlSite } from '../../core/model';
 import { formatSeconds } from '../../core/report/compare';
 import { serializeRun } from '../../core/report/runs';
@@ -33,6 +34,7 @@ performance_schema = ON in my.cnf and restart).
 options:
   --host H / --port P / --socket S / --user U / --database D   the connection (as explain)
 ${SSH_HELP}
+${TLS_HELP}
   --password-env NAME      read the password from environment variable NAME (default MYSQL_PWD)
   --timeout MS             per-statement time limit (default 5000)
   --seconds N              the window: snapshot, wait N seconds, snapshot (Ctrl+C ends the wait
@@ -87,7 +89,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     args, allowPositionals: true, strict: true,
     options: {
       host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' }, user: { type: 'string' }, database: { type: 'string' },
-      'password-env': { type: 'string' }, password: { type: 'string' }, timeout: { type: 'string' }, ...SSH_ARG_OPTIONS,
+      'password-env': { type: 'string' }, password: { type: 'string' }, timeout: { type: 'string' }, ...SSH_ARG_OPTIONS, ...TLS_ARG_OPTIONS,
       seconds: { type: 'string' }, save: { type: 'string' }, since: { type: 'string' }, run: { type: 'string' }, source: { type: 'string' },
       limit: { type: 'string' }, format: { type: 'string' }, quiet: { type: 'boolean' },
     },
@@ -122,7 +124,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   }
   const db = new DbConnection({
     host: values.host, port, socket: values.socket, user: values.user, password: io.env[values['password-env'] ?? 'MYSQL_PWD'],
-    database: values.database, queryTimeoutMs: timeout, ssh: sshFromArgs(values, io),
+    database: values.database, queryTimeoutMs: timeout, ssh: sshFromArgs(values, io), tls: await tlsFromArgs(values, io),
   });
   let before: ServerSnapshot;
   let after: ServerSnapshot;

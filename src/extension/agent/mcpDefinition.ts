@@ -13,5 +13,7 @@ export function mcpServerArgs(folder: string, settings: ConnectionSettings | und
   else args.push('--host', settings.host || '127.0.0.1', '--port', String(settings.port || 3306));
   if (settings.user) args.push('--user', settings.user);
   args.push('--database', settings.database);
+  if (settings.sslMode && settings.sslMode !== 'DISABLED') args.push('--ssl-mode', settings.sslMode);
+  if (settings.sslCa) args.push('--ssl-ca', settings.sslCa);
   return args;
 }

@@ -13,6 +13,8 @@ import { ExplainService, type ExplainResult } from '../../db/explainService';
 import { sshOptionsFromSettings, type HostKeyInfo, type SshOptions, type SshSettings } from '../../db/sshTunnel';
 import { knownHostsVerifier } from '../../node/ssh/knownHostsStore';
 import { resolveSshLogin } from '../../node/ssh/sshLogin';
+import { loadTls } from '../../node/tlsCa';
+import type { TlsOptions } from '../../db/tls';
 import type { Schema } from '../../core/model';
 import type { SchemaFileTables } from '../../core/plan/explainFailure';
 import type { Logger } from '../logger';
@@ -27,7 +29,7 @@ export type ConnectionState =
   | { kind: 'failing'; target: string; reason: string; errorKind: DbErrorKind | 'other' };
 
 /** Errors that say the connection, not the statement, is the problem. */
-const CONNECTION_KINDS: ReadonlySet<string> = new Set(['unreachable', 'auth', 'unknown-database', 'connection-lost']);
+const CONNECTION_KINDS: ReadonlySet<string> = new Set(['unreachable', 'auth', 'unknown-database', 'connection-lost', 'tls']);
 
 /** After a connection failure, automatic attempts pause this long (an explicit connect does not wait). */
 const RETRY_AFTER_MS = 15_000;
@@ -260,8 +262,19 @@ export class ConnectionManager implements vscode.Disposable {
     // why: no passphrase prompt here; an encrypted key is used through ssh-agent (connection.ssh.useAgent).
     const ssh = this.sshLogin();
     if (ssh) this.logger.info(`connecting through an SSH tunnel to ${ssh.username}@${ssh.host}:${ssh.port ?? 22}`);
+    let tls: TlsOptions | undefined;
+    try {
+      tls = await loadTls({
+        mode: settings.sslMode, ca: settings.sslCa, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(),
+        modeName: 'queryInsight.connection.sslMode', caName: 'queryInsight.connection.sslCa',
+      });
+    } catch (err) {
+      if (this.settings === settings) this.fail(target, new DbError('tls', (err as Error).message));
+      return undefined;
+    }
     const db = new DbConnection({
       ...(settings.socket ? { socket: settings.socket } : { host: settings.host, port: settings.port }),
+      ...(tls ? { tls } : {}),
       user: settings.user, password, database: settings.database,
       allowFunctions: (names: string[]) => this.allowFunctions(names),
       ...(ssh ? { ssh } : {}),

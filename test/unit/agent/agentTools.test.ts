@@ -92,8 +92,9 @@ void test('without a database the tools answer from the source: the N+1 findings
 });
 
 void test('the editor\'s MCP server: the workspace and the connection settings as flags, never the password', () => {
-  const settings = { host: 'db.local', port: 3307, socket: '', user: 'isucon', database: 'isuconp' };
+  const settings = { host: 'db.local', port: 3307, socket: '', user: 'isucon', database: 'isuconp', sslMode: 'DISABLED', sslCa: '' };
   assert.deepEqual(mcpServerArgs('/home/isucon/webapp', settings), ['mcp', '/home/isucon/webapp', '--host', 'db.local', '--port', '3307', '--user', 'isucon', '--database', 'isuconp']);
   assert.deepEqual(mcpServerArgs('/w', { ...settings, socket: '/run/mysqld/mysqld.sock' }), ['mcp', '/w', '--socket', '/run/mysqld/mysqld.sock', '--user', 'isucon', '--database', 'isuconp']);
+  assert.deepEqual(mcpServerArgs('/w', { ...settings, sslMode: 'VERIFY_CA', sslCa: '~/ca.pem' }).slice(-4), ['--ssl-mode', 'VERIFY_CA', '--ssl-ca', '~/ca.pem']);
   assert.deepEqual(mcpServerArgs('/w', undefined), ['mcp', '/w']);
 });

@@ -6,7 +6,7 @@ import {
   applyCandidate, candidatesFromHints, describeCandidate, isConfigured, secretKey, targetLabel, type ConnectionSettings,
 } from '../../../src/extension/connection/connectionProfile';
 
-const defaults: ConnectionSettings = { host: '127.0.0.1', port: 3306, socket: '', user: '', database: '' };
+const defaults: ConnectionSettings = { host: '127.0.0.1', port: 3306, socket: '', user: '', database: '', sslMode: 'DISABLED', sslCa: '' };
 
 const ENV_SH = `export ISUCON_DB_HOST=192.168.0.12
 export ISUCON_DB_PORT=3307
@@ -42,14 +42,14 @@ void test('one candidate per file, first value of a field wins, files naming no 
 void test('applying a candidate: its values over the current ones; a host clears the socket; the password never goes to settings', () => {
   const [env] = candidatesFromHints(connectionHints(ENV_SH, 'env.sh'));
   const s = applyCandidate({ ...defaults, socket: '/run/mysqld.sock' }, env);
-  assert.deepEqual(s, { host: '192.168.0.12', port: 3307, socket: '', user: 'isucon', database: 'isuports' });
+  assert.deepEqual(s, { host: '192.168.0.12', port: 3307, socket: '', user: 'isucon', database: 'isuports', sslMode: 'DISABLED', sslCa: '' });
   assert.ok(!('password' in s));
   const d = describeCandidate(defaults, env);
   assert.equal(d.label, 'isucon@192.168.0.12:3307/isuports');
   assert.match(d.detail, /^from env\.sh \(ISUCON_DB_HOST, .*\) · password stored in secret storage$/);
   assert.doesNotMatch(d.detail + d.label, /isucon@.*isucon.*isucon/, 'the password value is not shown');
   const sock = candidatesFromHints(connectionHints('DB_SOCKET=/tmp/m.sock\nDB_USER=app\nDB_NAME=x\n', '.env'))[0];
-  assert.deepEqual(applyCandidate(defaults, sock), { host: '127.0.0.1', port: 3306, socket: '/tmp/m.sock', user: 'app', database: 'x' });
+  assert.deepEqual(applyCandidate(defaults, sock), { host: '127.0.0.1', port: 3306, socket: '/tmp/m.sock', user: 'app', database: 'x', sslMode: 'DISABLED', sslCa: '' });
 });
 
 void test('configured, labels and secret keys', () => {

@@ -7,7 +7,7 @@ void test('no values: every default', () => {
   const { config, problems } = readSettings(() => undefined);
   assert.deepEqual(problems, []);
   assert.deepEqual(config.scan, { exclude: SETTINGS['scan.exclude'].default, maxFileSizeKb: 1024, debounceMs: 300, fileTimeBudgetMs: 10_000 });
-  assert.deepEqual(config.connection, { host: '127.0.0.1', port: 3306, socket: '', user: '', database: '' });
+  assert.deepEqual(config.connection, { host: '127.0.0.1', port: 3306, socket: '', user: '', database: '', sslMode: 'DISABLED', sslCa: '' });
   assert.deepEqual(config.ssh, { host: '', port: 22, user: '', privateKeyPath: '', useAgent: true });
 });
 
