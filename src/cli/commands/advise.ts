@@ -24,6 +24,9 @@ import { columnsToSample } from '../../core/analysis/columnStats';
 import { fsGrammarSource } from '../../node/grammars';
 import { scanProject } from '../../node/scanDir';
 import { findSchemaFiles } from '../../node/schemaFiles';
+import { analyzeSlowSources } from '../../node/logSources';
+import { indexSites, sitesFor } from '../../core/logs/slowMapping';
+import { checkLocalSources, parseLogArgs } from '../logArgs';
 
 const HELP = `usage: query-insight advise [DIR] [options]
 
@@ -44,6 +47,8 @@ options:
   --password-env NAME                  read the password from NAME (default MYSQL_PWD); never a flag
   --timeout MS                         per-statement time limit (default 5000)
   --schema FILE.sql                    schema file(s) to read instead of a database (repeatable)
+  --slow-log FILE                      weight each statement by its total time in this slow log
+                                       (repeatable); without one every statement counts once
   --format table|json|md               output (default table); json = JSON Lines: one object per
                                        suggestion {kind:"index", table, columns, name, ddl, reason,
                                        replaces, servesOrderBy, covering, warnings, sites [{file, line, sql}],
@@ -61,7 +66,7 @@ export const adviseCommand: Command = {
       args, allowPositionals: true,
       options: {
         format: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' },
-        user: { type: 'string' }, database: { type: 'string' }, schema: { type: 'string', multiple: true },
+        user: { type: 'string' }, database: { type: 'string' }, schema: { type: 'string', multiple: true }, 'slow-log': { type: 'string', multiple: true },
         'password-env': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS, ...TLS_ARG_OPTIONS,
       },
     });
@@ -84,7 +89,25 @@ export const adviseCommand: Command = {
 
     const cache = new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
     const scan = await scanProject(root, cache);
-    const statements = workloadStatements(scan.facts.flatMap((f) => f.sites));
+    const sites = scan.facts.flatMap((f) => f.sites);
+    const statements = workloadStatements(sites);
+    let weightsNote = 'weights: every statement once (no slow log given)';
+    if (values['slow-log']?.length) {
+      // why: the index set is ordered by what the statements cost: their total time in the log, by fingerprint.
+      const logs = parseLogArgs(values['slow-log'], io.cwd);
+      await checkLocalSources(logs);
+      const { stats } = await analyzeSlowSources(logs);
+      const index = indexSites(sites);
+      const time = new Map<string, number>();
+      for (const st of stats) for (const site of sitesFor(index, st.fingerprint).sites) time.set(site.sql, (time.get(site.sql) ?? 0) + st.queryTime.total);
+      let seen = 0;
+      for (const st of statements) {
+        const t = time.get(st.site.sql);
+        st.weight = t ?? 0;
+        if (t !== undefined) seen++;
+      }
+      weightsNote = `weights: total seconds in ${values['slow-log'].join(', ')} (${seen} of ${statements.length} statements seen there, the others 0)`;
+    }
 
     let schema: Schema | undefined;
     let schemaNote: string;
@@ -172,7 +195,7 @@ export const adviseCommand: Command = {
     }
     io.stderr.write(`${statementsCount} statements analysed in ${scan.files} files${unparsed ? `, ${unparsed} not parsed` : ''}; `
       + `${elsewhere ? `${elsewhere} read tables the database lacks (${[...lacking].sort().join(', ')}): no index suggested on those; ` : ''}`
-      + `${merged.length} index suggestions, ${redundant.length} redundant indexes; ${schemaNote}\n`);
+      + `${merged.length} index suggestions, ${redundant.length} redundant indexes; ${schemaNote}; ${weightsNote}\n`);
     return 0;
   },
 };
