@@ -68,7 +68,7 @@ export function sshFromArgs(values: SshArgValues, io: CommandIo): SshOptions | u
   }, io.env, (host, port, knownHosts, target) => (pin !== undefined && target
     // why: the pin names the box's key; jump hosts on the way are still checked against known_hosts.
     ? (key: HostKeyInfo) => key.fingerprint === pin
-    : cliHostKeyCheck(host, port, knownHosts, io, acceptNew)));
+    : cliHostKeyCheck(host, port, knownHosts, io, acceptNew, false)));
   for (const note of login.notes) io.stderr.write(`ssh config: ${note}\n`);
   if (!login.options.privateKeyPath && !login.options.agent) {
     throw new UsageError('--ssh needs --ssh-key FILE or a running ssh-agent (SSH_AUTH_SOCK is not set, and no IdentityFile or ~/.ssh/id_* key exists)');
@@ -94,17 +94,25 @@ export function cliBoxLogin(box: { host: string; user?: string; port?: number },
   return login.options;
 }
 
-function cliHostKeyCheck(host: string, port: number, knownHosts: KnownHostsPaths, io: CommandIo, acceptNew: boolean): (key: HostKeyInfo) => Promise<boolean> {
-  return knownHostsVerifier(host, port, {
+/**
+ * The CLI's host key check. `print`: write the refusal of an unlisted key to stderr (log reads); else
+ * it is kept on the verifier as `refusal`, and the tunnel's error quotes it, so that it is printed once.
+ */
+function cliHostKeyCheck(host: string, port: number, knownHosts: KnownHostsPaths, io: CommandIo, acceptNew: boolean, print = true): (key: HostKeyInfo) => Promise<boolean> {
+  const check: ((key: HostKeyInfo) => Promise<boolean>) & { refusal?: string } = knownHostsVerifier(host, port, {
     paths: knownHosts,
     confirmNew: (key, name) => {
       if (acceptNew) return true;
-      io.stderr.write(`ssh: ${name} has host key ${key.type} ${key.fingerprint}, which ${knownHosts.user[0]} does not list: refused. `
+      const refusal = `ssh: ${name} has host key ${key.type} ${key.fingerprint}, which ${knownHosts.user[0]} does not list: refused. `
         + 'Check the fingerprint on the box (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub), then run again with '
-        + '--accept-new-host-key to add it, or pin it with --ssh-host-key\n');
+        + '--accept-new-host-key to add it, or pin it with --ssh-host-key';
+      if (print) io.stderr.write(`${refusal}\n`);
+      else wrapper.refusal = refusal;
       return false;
     },
     tell: (message) => { io.stderr.write(`ssh: ${message}\n`); },
   });
+  const wrapper: ((key: HostKeyInfo) => Promise<boolean>) & { refusal?: string } = (key) => check(key);
+  return wrapper;
 }
 

@@ -426,6 +426,9 @@ export class SshTunnel {
   }
 
   private hostKeyError(): SshTunnelError {
+    // why: a verifier that explained its refusal in its own words (the CLI's) is quoted, not repeated in other words.
+    const told = (this.options.verifyHostKey as { refusal?: string } | undefined)?.refusal;
+    if (told) return new SshTunnelError('host-key', told);
     const k = this.seenKey;
     return new SshTunnelError('host-key', `the host key of ${this.options.host}:${this.options.port ?? 22} was not accepted`
       + (k ? ` (${k.type} ${k.fingerprint})` : '') + ': check that it is the contest box, then trust that fingerprint');

@@ -274,6 +274,8 @@ void test('the bundled CLI (dist/cli.js): explain --ssh with a key, with the age
     const unknown = await runCli(cli, base, { ...env, SSH_AUTH_SOCK: agent.socket });
     assert.equal(unknown.code, 1, unknown.stderr);
     assert.ok(unknown.stderr.includes(`ssh: [127.0.0.1]:${sshd.port} has host key ssh-ed25519 ${sshd.hostKeyFingerprint}, which ${knownHosts} does not list: refused`), unknown.stderr);
+    // Once: the refusal with its advice is the command's error, not a line of its own before a second one.
+    assert.equal(unknown.stderr.split(sshd.hostKeyFingerprint).length - 1, 1, unknown.stderr);
     assert.equal(existsSync(knownHosts), false);
     // --accept-new-host-key trusts it and adds it to known_hosts, where ssh finds it too.
     const viaAgent = await runCli(cli, [...base, '--accept-new-host-key'], { ...env, SSH_AUTH_SOCK: agent.socket });
