@@ -109,3 +109,13 @@ export async function runAgreement(root: string, lang: string, parsers = new Par
   const nPlusOneWithPath = findings.map((f) => `${statementShape(f.data.innerSql)} | ${f.data.outer ? statementShape(f.data.outer.sql) : f.data.source} | ${f.severity} | ${pathOf(f)}`).sort();
   return { language: lang, facts, findings, shapes, nPlusOne, nPlusOneWithPath, duplicates, truncated, expect, score: scoreNPlusOne(findings, expect) };
 }
+
+/** `runAgreement` for the fixture under `root`, each language read once however many tests ask for it. */
+export function agreementRunner(root: string, parsers = new ParserSet(fsGrammarSource())): (lang: string) => Promise<AgreementRun> {
+  const runs = new Map<string, Promise<AgreementRun>>();
+  return (lang) => {
+    let r = runs.get(lang);
+    if (!r) runs.set(lang, r = runAgreement(root, lang, parsers));
+    return r;
+  };
+}

@@ -2,19 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { FIXTURES } from '../../support/paths';
-import { AGREEMENT_LANGUAGES, runAgreement, statementShape, isTruncated, type AgreementRun } from '../../support/agreementFixtures';
-import { ParserSet } from '../../../src/core/source/treeSitter';
-import { fsGrammarSource } from '../../../src/node/grammars';
+import { AGREEMENT_LANGUAGES, agreementRunner, statementShape, isTruncated } from '../../support/agreementFixtures';
 import { SAME_TEXT } from '../../../src/core/source/valueFlow';
 
 const root = join(FIXTURES, 'agreement');
-const parsers = new ParserSet(fsGrammarSource());
-const runs = new Map<string, Promise<AgreementRun>>();
-const run = (lang: string) => {
-  let r = runs.get(lang);
-  if (!r) runs.set(lang, r = runAgreement(root, lang, parsers));
-  return r;
-};
+const run = agreementRunner(root);
 
 // What the Go version must yield: the app's intent, written out so that Go cannot drift with the others.
 const POSTS = 'SELECT id, user_id, body FROM posts ORDER BY created_at DESC LIMIT 20';

@@ -3,21 +3,13 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES } from '../../support/paths';
-import { runAgreement, type AgreementRun } from '../../support/agreementFixtures';
-import { ParserSet } from '../../../src/core/source/treeSitter';
-import { fsGrammarSource } from '../../../src/node/grammars';
+import { agreementRunner } from '../../support/agreementFixtures';
 
 // Part 2 of the agreement app (a shop): a helper with a nil branch and one with a flag parameter, a random-pick retry,
 // a poll loop, a stream loop, a form dispatch, a literal list, an UPDATE before `break`, an id generator with its own
 // retry loop called from three data loops, and same-named helpers in two modules.
 const root = join(FIXTURES, 'agreement-part2');
-const parsers = new ParserSet(fsGrammarSource());
-const runs = new Map<string, Promise<AgreementRun>>();
-const run = (lang: string) => {
-  let r = runs.get(lang);
-  if (!r) runs.set(lang, r = runAgreement(root, lang, parsers));
-  return r;
-};
+const run = agreementRunner(root);
 
 const ORDERS = 'SELECT id, user_id, region, total FROM orders WHERE user_id = ? ORDER BY id DESC LIMIT 20';
 const CARTS = 'SELECT item_id, qty FROM cart_lines WHERE user_id = ?';
