@@ -17,11 +17,12 @@ import { launchBrowser, openWorkbench, pickByLabel, quickOpen, quickPickRows, RE
 
 interface Proc { pid: number; pgid: number; args: string }
 
+/** The live processes: a zombie (state Z, `<defunct>`) has exited and only waits for init to collect its status. */
 function processes(): Proc[] {
-  const out = spawnSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' }).stdout;
-  return out.split('\n').filter(Boolean).map((l) => {
-    const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)!;
-    return { pid: Number(m[1]), pgid: Number(m[2]), args: m[3] };
+  const out = spawnSync('ps', ['-eo', 'pid=,pgid=,stat=,args='], { encoding: 'utf8' }).stdout;
+  return out.split('\n').filter(Boolean).flatMap((l) => {
+    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(l)!;
+    return m[3].startsWith('Z') ? [] : [{ pid: Number(m[1]), pgid: Number(m[2]), args: m[4] }];
   });
 }
 
