@@ -27,6 +27,7 @@ import { findSchemaFiles } from '../../node/schemaFiles';
 import { analyzeSlowSources } from '../../node/logSources';
 import { indexSites, sitesFor } from '../../core/logs/slowMapping';
 import { checkLocalSources, parseLogArgs } from '../logArgs';
+import { portFromArgs, timeoutFromArgs } from '../connectionArgs';
 
 const HELP = `usage: query-insight advise [DIR] [options]
 
@@ -82,10 +83,8 @@ export const adviseCommand: Command = {
     const ssh = sshFromArgs(values, io);
     const tls = await tlsFromArgs(values, io);
     if (tls && !connect) throw new UsageError('--ssl-mode and --ssl-ca need the connection options (--user, --database …)');
-    const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
-    const port = values.port === undefined ? undefined : Number(values.port);
-    if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UsageError(`--port must be a port number (got "${values.port}")`);
+    const timeout = timeoutFromArgs(values.timeout);
+    const port = portFromArgs(values.port);
 
     const cache = new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
     const scan = await scanProject(root, cache);

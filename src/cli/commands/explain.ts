@@ -21,6 +21,7 @@ import { variantLabels } from '../../core/sql/variantLabels';
 import { SSH_ARG_OPTIONS, SSH_HELP, sshFromArgs } from '../sshArgs';
 import { TLS_ARG_OPTIONS, TLS_HELP, tlsFromArgs } from '../tlsArgs';
 import { allowFunctionsFromArgs, EXIT_SERVER_GONE, GUARD_ARG_OPTIONS, GUARD_HELP, stopReason } from '../serverFaults';
+import { portFromArgs, timeoutFromArgs } from '../connectionArgs';
 
 const HELP = `usage: query-insight explain [DIR] --user U --database D [--host H --port P | --socket S] [--ssh USER@HOST] [options]
 
@@ -149,10 +150,8 @@ export const explainCommand: Command = {
     if (failOn !== undefined && failOn !== 'warning' && failOn !== 'error') throw new UsageError(`--fail-on must be warning or error (got "${failOn}")`);
     if (!values.user) throw new UsageError('--user is required');
     if (!values.database) throw new UsageError('--database is required');
-    const port = values.port === undefined ? undefined : Number(values.port);
-    if (port !== undefined && (!Number.isInteger(port) || port <= 0 || port > 65535)) throw new UsageError(`--port must be a port number (got "${values.port}")`);
-    const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
+    const port = portFromArgs(values.port);
+    const timeout = timeoutFromArgs(values.timeout);
     const ssh = sshFromArgs(values, io);
     const tls = await tlsFromArgs(values, io);
     if (positionals.length > 1) throw new UsageError(`one directory, please (got ${positionals.length})`);

@@ -24,6 +24,7 @@ import { fsGrammarSource } from '../../node/grammars';
 import { runTool } from '../../agent/agentTools';
 import { fsAgentHost } from '../../agent/fsHost';
 import { TOOLS } from '../../agent/toolTable';
+import { portFromArgs, timeoutFromArgs } from '../connectionArgs';
 
 const HELP = `usage: query-insight mcp [DIR] [--user U --database D [--host H --port P | --socket S] [--ssh USER@HOST]]
 
@@ -76,10 +77,8 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (!connect && (values.host ?? values.port ?? values.socket ?? values.ssh ?? values['ssl-mode'] ?? values['ssl-ca']) !== undefined) {
     throw new UsageError('--host, --port, --socket, --ssh, --ssl-mode and --ssl-ca need --user and --database');
   }
-  const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && (!Number.isInteger(port) || port <= 0 || port > 65535)) throw new UsageError(`--port must be a port number (got "${values.port}")`);
-  const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
+  const port = portFromArgs(values.port);
+  const timeout = timeoutFromArgs(values.timeout);
   const ssh = sshFromArgs(values, io);
   const tls = await tlsFromArgs(values, io);
   const allowFunctions = connect ? allowFunctionsFromArgs(values, values.database!) : undefined;

@@ -21,6 +21,7 @@ import { DbConnection } from '../../db/connection';
 import { checkServerStats, readServerSnapshot, ServerStatsUnavailable } from '../../db/serverStatsReader';
 import { fsGrammarSource } from '../../node/grammars';
 import { scanProject } from '../../node/scanDir';
+import { portFromArgs, timeoutFromArgs } from '../connectionArgs';
 
 const HELP = `usage: query-insight server-stats --user U --database D [--host H --port P | --socket S] [--ssh USER@HOST] [options]
 
@@ -99,10 +100,8 @@ async function run(args: string[], io: CommandIo): Promise<number> {
   if (!values.user) throw new UsageError('--user is required');
   if (!values.database) throw new UsageError('--database is required');
   const format = parseFormat(values.format, ['table', 'md', 'json', 'csv', 'tsv']);
-  const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UsageError(`--port must be a port number (got "${values.port}")`);
-  const timeout = values.timeout === undefined ? 5000 : Number(values.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be milliseconds (got "${values.timeout}")`);
+  const port = portFromArgs(values.port);
+  const timeout = timeoutFromArgs(values.timeout);
   const seconds = values.seconds === undefined ? undefined : Number(values.seconds);
   if (seconds !== undefined && !(Number.isFinite(seconds) && seconds > 0)) throw new UsageError(`--seconds must be a number of seconds > 0 (got "${values.seconds}")`);
   if (seconds !== undefined && values.since !== undefined) throw new UsageError('give --seconds or --since, not both');
