@@ -8,7 +8,7 @@ import { agreementRunner } from '../../support/agreementFixtures';
 // Part 2 of the agreement app (a shop): a helper with a nil branch and one with a flag parameter, a random-pick retry,
 // a poll loop, a stream loop, a form dispatch, a literal list, an UPDATE before `break`, an id generator with its own
 // retry loop called from three data loops, and same-named helpers in two modules.
-const root = join(FIXTURES, 'agreement-part2');
+const root = join(FIXTURES, 'agreement', 'part2');
 const run = agreementRunner(root);
 
 const ORDERS = 'SELECT id, user_id, region, total FROM orders WHERE user_id = ? ORDER BY id DESC LIMIT 20';
