@@ -6,9 +6,10 @@
  * `defined`, `is_none()`).
  */
 import type { CallSite, FunctionDef, Guard } from '../model';
+import type { Truthiness } from '../source/truthiness';
 
 /** What an argument is known to be. */
-export type ArgFact = { kind: 'nil' } | { kind: 'bool'; value: boolean } | { kind: 'literal'; text: string } | { kind: 'value' }
+export type ArgFact = { kind: 'nil' } | { kind: 'bool'; value: boolean } | { kind: 'literal'; text: string; quoted: boolean } | { kind: 'value' }
   | { kind: 'empty' } | { kind: 'nonempty' } | { kind: 'param'; name: string };
 
 /** A branch a statement needs taken, on a parameter of the function it is in. */
@@ -33,8 +34,8 @@ export function argFact(text: string, loopVars: readonly string[], callerParams:
   if (TRUE.test(t)) return { kind: 'bool', value: true };
   if (FALSE.test(t)) return { kind: 'bool', value: false };
   const str = /^(?:[rbfu]?)(["'`])([^"'`\\]*)\1$/.exec(t);
-  if (str) return { kind: 'literal', text: str[2] };
-  if (/^-?\d+(?:\.\d+)?$/.test(t)) return { kind: 'literal', text: t };
+  if (str) return { kind: 'literal', text: str[2], quoted: true };
+  if (/^-?\d+(?:\.\d+)?$/.test(t)) return { kind: 'literal', text: t, quoted: false };
   if (/^(?:\[\s*\]|\{\s*\}|\(\s*\)|array\(\s*\)|vec!\[\s*\]|Vec::new\(\)|\[\][\w.*]+\{\s*\}|new Array\(\))$/.test(t)) return { kind: 'empty' };
   if (/^\[[^\]]*\S[^\]]*\]$/.test(t)) return { kind: 'nonempty' };
   // `&order`, `Some(o)`, `new Order(…)`, `Order{…}`, `\%h`: an object made or taken the address of, never null.
@@ -65,10 +66,10 @@ function esc(s: string): string {
 }
 
 /**
- * The value of `condition` when parameter `p` is known to be `f`, or undefined when that does not settle it.
- * Conditions combining several tests (`&&`, `||`) are not settled.
+ * The value of `condition` when parameter `p` is known to be `f`, or undefined when that does not settle it;
+ * `truth`: what the callee's language counts as false. Conditions combining several tests (`&&`, `||`) are not settled.
  */
-export function settle(condition: string, p: string, f: ArgFact): boolean | undefined {
+export function settle(condition: string, p: string, f: ArgFact, truth: Truthiness): boolean | undefined {
   let c = condition.trim();
   while (/^\((.*)\)$/s.test(c)) c = c.slice(1, -1).trim();
   if (/&&|\|\||\band\b|\bor\b/.test(c)) return undefined;
@@ -85,9 +86,9 @@ export function settle(condition: string, p: string, f: ArgFact): boolean | unde
     || m(`defined\\s*\\(?\\s*${P}\\s*\\)?`) || m(`isset\\(\\s*${P}\\s*\\)`) || m(`!\\s*is_null\\(\\s*${P}\\s*\\)`) || m(`let\\s+Some\\(.*\\)\\s*=\\s*&?${P}`)) {
     return isNil === undefined ? undefined : !isNil;
   }
-  const truth = truthy(f);
-  if (m(P)) return truth;
-  if (m(`(?:!|not\\s+)\\s*${P}`)) return truth === undefined ? undefined : !truth;
+  const value = truthy(f, truth);
+  if (m(P)) return value;
+  if (m(`(?:!|not\\s+)\\s*${P}`)) return value === undefined ? undefined : !value;
   const eq = new RegExp(`^${P}\\s*(?:===?|eq)\\s*(["'\`])([^"'\`]*)\\1$`).exec(c) ?? new RegExp(`^(["'\`])([^"'\`]*)\\1\\s*(?:===?|eq)\\s*${P}$`).exec(c);
   if (eq && known) return f.kind === 'literal' ? f.text === eq[2] : nil || f.kind === 'bool' ? false : undefined;
   const ne = new RegExp(`^${P}\\s*(?:!==?|ne)\\s*(["'\`])([^"'\`]*)\\1$`).exec(c);
@@ -97,13 +98,16 @@ export function settle(condition: string, p: string, f: ArgFact): boolean | unde
   return undefined;
 }
 
-function truthy(f: ArgFact): boolean | undefined {
+/** Whether `f` is true in a condition of a language with `truth` (`0` is false in Perl and Python, true in Ruby). */
+export function truthy(f: ArgFact, truth: Truthiness): boolean | undefined {
   switch (f.kind) {
     case 'nil': return false;
     case 'bool': return f.value;
     case 'value': case 'nonempty': return true;
-    // why: a flag passed as `0` / `1` (Perl, PHP, Python, JavaScript); the empty string is false there too.
-    case 'literal': return f.text === '0' || f.text === '' ? false : /^-?\d/.test(f.text) ? true : undefined;
+    case 'empty': return truth.empty;
+    case 'literal':
+      if (f.quoted) return truth.falseStrings ? !truth.falseStrings.includes(f.text) : undefined;
+      return truth.numbers === 'none' ? undefined : truth.numbers === 'all' || Number(f.text) !== 0;
     default: return undefined;
   }
 }
@@ -122,10 +126,11 @@ export function needsOf(guards: readonly Guard[] | undefined, def: FunctionDef):
 
 /**
  * Carries `needs` (on the callee `def`'s parameters) through one call: undefined when the call's arguments make one
- * of them impossible (the statement is dead for this caller); else the needs that stand on the caller's own
+ * of them impossible (the statement is dead for this caller; `truth`: the callee's language's false values); else the needs that stand on the caller's own
  * parameters (an argument passed on unchanged), with the call's own branches added.
  */
-export function throughCall(needs: readonly Need[], call: CallSite, def: FunctionDef, caller: FunctionDef | undefined, loopVars: readonly string[]): Need[] | undefined {
+export function throughCall(needs: readonly Need[], call: CallSite, def: FunctionDef, caller: FunctionDef | undefined, loopVars: readonly string[],
+  truth: Truthiness): Need[] | undefined {
   const out: Need[] = [];
   for (const n of needs) {
     const arg = argumentFor(call, def, n.param);
@@ -136,7 +141,7 @@ export function throughCall(needs: readonly Need[], call: CallSite, def: Functio
       out.push({ param: f.name, condition: n.condition.replace(new RegExp(`(^|[^\\w])([$@]?)${esc(n.param)}(?=$|[^\\w])`, 'g'), `$1$2${f.name}`), otherwise: n.otherwise });
       continue;
     }
-    const v = settle(n.condition, n.param, f);
+    const v = settle(n.condition, n.param, f, truth);
     if (v !== undefined && v === n.otherwise) return undefined;
   }
   if (caller) out.push(...needsOf(call.guards, caller));

@@ -12,6 +12,7 @@ import {
 } from './nPlusOneSyntax';
 import { LOOP_KIND_TEXT, splitLoops, type LoopKind, type LoopPlace } from './loopKinds';
 import { needsKey, needsOf, throughCall, type Need } from './callContext';
+import { TRUTHINESS } from '../source/truthiness';
 
 export const N_PLUS_ONE = 'n-plus-one';
 
@@ -430,7 +431,8 @@ function followCallers(ws: Workspace, file: FileFacts, site: SqlSite, start: Fun
       for (const call of ws.callersOf(node.file, node.def)) {
         const c = call.item;
         const caller = ws.enclosing(call.file, c.range);
-        const carried = node.needs.length || c.guards ? throughCall(node.needs, c, node.def, caller, c.loops.length ? loopVars(c.loops) : NO_NAMES) : NO_NEEDS;
+        const carried = node.needs.length || c.guards ? throughCall(node.needs, c, node.def, caller, c.loops.length ? loopVars(c.loops) : NO_NAMES,
+          TRUTHINESS[node.file.language]) : NO_NEEDS;
         // The call's arguments take the statement's branch away: it never runs for this caller.
         if (!carried) continue;
         const path = [call, ...node.path];
