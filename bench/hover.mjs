@@ -30,7 +30,7 @@ export { ExplainService } from ${JSON.stringify(join(root, 'src/db/explainServic
 export { adviseStatement } from ${JSON.stringify(join(root, 'src/core/analysis/advisor.ts'))};
 export { explainHoverMarkdown } from ${JSON.stringify(join(root, 'src/extension/explain/hoverMarkdown.ts'))};
 export { FactsCache } from ${JSON.stringify(join(root, 'src/core/workspace.ts'))};
-export { ParserSet } from ${JSON.stringify(join(root, 'src/core/source/treeSitter.ts'))};
+export { ParserSet } from ${JSON.stringify(join(root, 'src/core/source/lang/treeSitter/treeSitter.ts'))};
 export { fsGrammarSource } from ${JSON.stringify(join(root, 'src/node/grammars.ts'))};
 `);
 const bundle = join(tmp, 'bench.cjs');

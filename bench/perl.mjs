@@ -15,7 +15,7 @@ const N = Number(arg('--files', '10000'));
 
 const tmp = mkdtempSync(join(tmpdir(), 'qi-perl-bench-'));
 const outfile = join(tmp, 'extractPerl.cjs');
-await esbuild.build({ entryPoints: [join(root, 'src/core/source/perl/extractPerl.ts')], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'warning' });
+await esbuild.build({ entryPoints: [join(root, 'src/core/source/lang/perl/extractPerl.ts')], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'warning' });
 const { extractPerl } = createRequire(import.meta.url)(outfile);
 rmSync(tmp, { recursive: true, force: true });
 

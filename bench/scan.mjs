@@ -242,7 +242,7 @@ if (spawnSync('taskset', ['-c', '0', 'true']).status === 0) {
 const bundleDir = mkdtempSync(join(tmpdir(), 'qi-bench-bundle-'));
 const entry = join(bundleDir, 'workspace-entry.ts');
 writeFileSync(entry, `export { FactsCache } from ${JSON.stringify(join(root, 'src/core/workspace'))};
-export { ParserSet } from ${JSON.stringify(join(root, 'src/core/source/treeSitter'))};
+export { ParserSet } from ${JSON.stringify(join(root, 'src/core/source/lang/treeSitter/treeSitter'))};
 export { fsGrammarSource } from ${JSON.stringify(join(root, 'src/node/grammars'))};
 export { scanProject } from ${JSON.stringify(join(root, 'src/node/scanDir'))};\n`);
 const bundle = join(bundleDir, 'workspace.cjs');

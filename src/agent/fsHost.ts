@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import type { FileFacts } from '../core/model';
-import { ParserSet, type GrammarSource } from '../core/source/treeSitter';
+import { ParserSet, type GrammarSource } from '../core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../core/workspace';
 import type { ExplainService } from '../db/explainService';
 import { scanProject } from '../node/scanDir';

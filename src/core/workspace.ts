@@ -5,7 +5,7 @@
 import type { FileFacts, Language } from './model';
 import { extractFacts, type ExtractOptions } from './source/extract';
 import { languageForPath } from './source/languageOf';
-import { grammarFor, type ParserSet } from './source/treeSitter';
+import { grammarFor, type ParserSet } from './source/lang/treeSitter/treeSitter';
 
 /** A fast 53-bit content hash (two interleaved 32-bit FNV-style lanes); not cryptographic. */
 export function contentHash(text: string): string {

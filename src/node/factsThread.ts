@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Language } from '../core/model';
 import type { ExtractOptions } from '../core/source/extract';
 import { languageForPath } from '../core/source/languageOf';
-import { grammarFor, ParserSet } from '../core/source/treeSitter';
+import { grammarFor, ParserSet } from '../core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../core/workspace';
 import { fsGrammarSource } from './grammars';
 

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { RUNTIME_WASM, type GrammarSource } from '../core/source/treeSitter';
+import { RUNTIME_WASM, type GrammarSource } from '../core/source/lang/treeSitter/treeSitter';
 
 function packageFile(fileName: string): string | undefined {
   try {

@@ -4,7 +4,7 @@
  */
 import type { FileError, FileFacts, Route, SqlSite } from '../core/model';
 import { resolveHandlers } from '../core/source/routes/resolveHandlers';
-import { ParserSet } from '../core/source/treeSitter';
+import { ParserSet } from '../core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../core/workspace';
 import { fsGrammarSource } from './grammars';
 import { listSourceFiles, readSourceFile } from './scanDir';

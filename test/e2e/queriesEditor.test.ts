@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { sortStats, type QueryStats } from '../../src/core/logs/slowStats';
 import { analyzeSlowLogFile } from '../../src/node/slowLogFile';
 import { indexSites, sitesFor } from '../../src/core/logs/slowMapping';
-import { ParserSet } from '../../src/core/source/treeSitter';
+import { ParserSet } from '../../src/core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../../src/core/workspace';
 import { fsGrammarSource } from '../../src/node/grammars';
 import { scanProject } from '../../src/node/scanDir';

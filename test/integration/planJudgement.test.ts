@@ -18,7 +18,7 @@ import { measureStatement, MEASURE_ROW_CAP } from '../../src/db/measureService';
 import { explainCommand } from '../../src/cli/commands/explain';
 import { adviseCommand } from '../../src/cli/commands/advise';
 import { FactsCache } from '../../src/core/workspace';
-import { ParserSet } from '../../src/core/source/treeSitter';
+import { ParserSet } from '../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../src/node/grammars';
 import { scanProject } from '../../src/node/scanDir';
 import type { SqlSite } from '../../src/core/model';

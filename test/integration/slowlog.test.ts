@@ -15,7 +15,7 @@ import { fingerprint } from '../../src/core/sql/fingerprint';
 import { indexSites, sitesFor } from '../../src/core/logs/slowMapping';
 import { runtimeNPlusOne } from '../../src/core/analysis/runtimeNPlusOne';
 import type { SqlSite } from '../../src/core/model';
-import { ParserSet } from '../../src/core/source/treeSitter';
+import { ParserSet } from '../../src/core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../../src/core/workspace';
 import { fsGrammarSource } from '../../src/node/grammars';
 import { scanProject } from '../../src/node/scanDir';

@@ -18,7 +18,7 @@ import { DbConnection } from '../../src/db/connection';
 import { ExplainService, type ExplainResult } from '../../src/db/explainService';
 import { workloadStatements } from '../../src/core/analysis/workloadAdvice';
 import { FactsCache } from '../../src/core/workspace';
-import { ParserSet } from '../../src/core/source/treeSitter';
+import { ParserSet } from '../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../src/node/grammars';
 import { scanProject } from '../../src/node/scanDir';
 import type { SqlSite } from '../../src/core/model';

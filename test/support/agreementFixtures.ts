@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FileFacts, Language } from '../../src/core/model';
 import { extractFacts, languageForPath } from '../../src/core/source/extract';
-import { ParserSet } from '../../src/core/source/treeSitter';
+import { ParserSet } from '../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../src/node/grammars';
 import { detectNPlusOne, type NPlusOneFinding } from '../../src/core/analysis/nPlusOne';
 import { scoreNPlusOne, type NotNPlusOne, type NPlusOneExpectations, type NPlusOneScore } from '../../src/core/analysis/nPlusOneScore';

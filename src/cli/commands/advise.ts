@@ -13,7 +13,7 @@ import type { Schema } from '../../core/model';
 import { adviseWorkload, workloadStatements, type PlannedIndex } from '../../core/analysis/workloadAdvice';
 import { parseSchemaText } from '../../core/analysis/ddlParse';
 import type { RedundantIndex } from '../../core/analysis/redundantIndexes';
-import { ParserSet } from '../../core/source/treeSitter';
+import { ParserSet } from '../../core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { DbConnection } from '../../db/connection';
 import { SSH_ARG_OPTIONS, sshFromArgs } from '../sshArgs';

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import type { Severity, SqlSite } from '../../core/model';
-import { ParserSet } from '../../core/source/treeSitter';
+import { ParserSet } from '../../core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { fsGrammarSource } from '../../node/grammars';
 import { scanProject } from '../../node/scanDir';

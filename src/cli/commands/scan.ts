@@ -6,7 +6,7 @@ import type { Command, CommandIo } from '../command';
 import { escapeControls } from '../../core/format/controlChars';
 import { FORMATS, oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import type { SqlSite } from '../../core/model';
-import { ParserSet } from '../../core/source/treeSitter';
+import { ParserSet } from '../../core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { fsGrammarSource } from '../../node/grammars';
 import { ignoredDirNote, scanProject, type FactsExtractor } from '../../node/scanDir';

@@ -15,7 +15,7 @@ import { formatSeconds } from '../../core/report/compare';
 import { serializeRun } from '../../core/report/runs';
 import { parseSnapshot, serializeSnapshot, type ServerSnapshot } from '../../core/serverStats/snapshot';
 import { runFromServerStats, serverStatsBetween, statementRecords, unusedIndexRecords, type StatementRecord, type UnusedIndexRecord } from '../../core/serverStats/serverStatsRun';
-import { ParserSet } from '../../core/source/treeSitter';
+import { ParserSet } from '../../core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { DbConnection } from '../../db/connection';
 import { checkServerStats, readServerSnapshot, ServerStatsUnavailable } from '../../db/serverStatsReader';

@@ -128,7 +128,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UsageError(`--source ${values.source} is not a directory`);
     // why: loaded only for --source (the parsers and git), so reading a log alone starts lighter.
     const [{ ParserSet }, { FactsCache }, { fsGrammarSource }, { scanProject }] = await Promise.all([
-      import('../../core/source/treeSitter'), import('../../core/workspace'), import('../../node/grammars'), import('../../node/scanDir'),
+      import('../../core/source/lang/treeSitter/treeSitter'), import('../../core/workspace'), import('../../node/grammars'), import('../../node/scanDir'),
     ]);
     const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource()), { routes: false }));
     sites = scan.facts.flatMap((f) => f.sites);

@@ -9,12 +9,12 @@ import type { GrammarTables, SyntaxNode as Node, SyntaxTree } from './syntaxTree
 import type { CallSite, FileFacts, FunctionDef, Language, LoopInfo, Position, Range, SqlSite } from '../model';
 import { boundInChain, limitPassed } from './limitValue';
 import { isReportingCall, joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from './sqlText';
-import type { LangSpec, FormatStyle, CallShape } from './langSpec';
-import { SPECS } from './languageSpecs';
-import { grammarFor, parseSyntax, type GrammarName, type ParserSet } from './treeSitter';
+import type { LangSpec, FormatStyle, CallShape } from './lang/treeSitter/langSpec';
+import { SPECS } from './lang/treeSitter/languageSpecs';
+import { grammarFor, parseSyntax, type GrammarName, type ParserSet } from './lang/treeSitter/treeSitter';
 import { readLiteral, type Literal } from './literal';
 import { formatAsDynamic } from './formatHoles';
-import { extractPerl } from './perl/extractPerl';
+import { extractPerl } from './lang/perl/extractPerl';
 import { discoverRoutes } from './routes/discoverRoutes';
 import { loopInfo, uniformFunction } from './factShapes';
 import { ValueFlow, SAME_TEXT, argNodes, type Variant } from './valueFlow';
@@ -104,7 +104,7 @@ export interface ExtractOptions {
 }
 
 /**
- * Extracts the SQL sites, functions and calls of one file (Perl through perl/extractPerl.ts,
+ * Extracts the SQL sites, functions and calls of one file (Perl through lang/perl/extractPerl.ts,
  * every other language through tree-sitter). `parsers` must already hold the
  * grammar (ParserSet.load / loadFor); otherwise, as when the file cannot be parsed, the facts
  * carry a FileError instead of throwing. Routes come from routes/discoverRoutes.ts, unless

@@ -6,7 +6,7 @@
  * caller fills it from what it knows of that argument (tree-sitter value flow, the Perl lexer).
  */
 import type { SqlPart } from './sqlText';
-import type { FormatStyle } from './langSpec';
+import type { FormatStyle } from './lang/treeSitter/langSpec';
 
 /** A piece of a read format: its text, a dynamic part the format itself had, or a hole. */
 export type FormatPiece =

@@ -6,7 +6,7 @@
  * same in every language.
  */
 import type { SyntaxNode as Node } from './syntaxTree';
-import type { LangSpec } from './langSpec';
+import type { LangSpec } from './lang/treeSitter/langSpec';
 import { argNodes, type ValueFlow } from './valueFlow';
 
 /** A whole number written as a literal (`int_literal`, `integer`, `number`, `integer_literal` …). */

@@ -4,7 +4,7 @@
  */
 import type { SyntaxNode as Node } from './syntaxTree';
 import type { SqlPart } from './sqlText';
-import type { LangSpec } from './langSpec';
+import type { LangSpec } from './lang/treeSitter/langSpec';
 
 /** A literal as found in source: its parts, its [start, end) offsets and where its text starts. */
 export interface Literal {

@@ -10,7 +10,7 @@
  */
 import type { GrammarTables, SyntaxNode as Node } from './syntaxTree';
 import type { Language } from '../model';
-import type { LangSpec, FormatStyle } from './langSpec';
+import type { LangSpec, FormatStyle } from './lang/treeSitter/langSpec';
 import type { SqlPart } from './sqlText';
 import { readLiteral, type Literal } from './literal';
 import { evalFormat, type HolePart } from './valueFormat';

@@ -4,7 +4,7 @@
  * holding one) and is a dynamic part otherwise (see formatHoles.ts for which hole takes which argument).
  */
 import type { SyntaxNode as Node } from './syntaxTree';
-import type { FormatStyle } from './langSpec';
+import type { FormatStyle } from './lang/treeSitter/langSpec';
 import type { SqlPart } from './sqlText';
 import { readFormat } from './formatHoles';
 import { product, type Variant } from './valueFlow';

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createPool, type Pool, type RowDataPacket } from 'mysql2/promise';
 import type { SqlSite } from '../../core/model';
-import { ParserSet } from '../../core/source/treeSitter';
+import { ParserSet } from '../../core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../../core/workspace';
 import { fsGrammarSource } from '../grammars';
 

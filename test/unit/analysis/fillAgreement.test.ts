@@ -16,7 +16,7 @@ import { statementFacts } from '../../../src/core/analysis/planFindingsQuery';
 import { parseSchemaText } from '../../../src/core/analysis/ddlParse';
 import { prepareStatement } from '../../../src/core/plan/statementPrep';
 import { DEFAULT_PAGE, fillPlaceholders } from '../../../src/core/sql/fillPlaceholders';
-import { ParserSet } from '../../../src/core/source/treeSitter';
+import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { extractFacts } from '../../../src/core/source/extract';
 import type { Language } from '../../../src/core/model';
 import { fsGrammarSource } from '../../../src/node/grammars';

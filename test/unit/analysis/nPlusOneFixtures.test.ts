@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { FIXTURES } from '../../support/paths';
 import { fixtureLanguages, runFixture } from '../../support/nplus1Fixtures';
 import { isTruncated } from '../../support/agreementFixtures';
-import { ParserSet } from '../../../src/core/source/treeSitter';
+import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../../src/node/grammars';
 
 const root = join(FIXTURES, 'nplus1');

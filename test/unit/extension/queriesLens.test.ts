@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES } from '../../support/paths';
-import { ParserSet } from '../../../src/core/source/treeSitter';
+import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../../../src/core/workspace';
 import { fsGrammarSource } from '../../../src/node/grammars';
 import { buildQueryModel, hoverSection, lensRows, siteKey, sitePlace } from '../../../src/extension/queries/queryRows';

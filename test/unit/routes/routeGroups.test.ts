@@ -11,7 +11,7 @@ import { FIXTURES } from '../../support/paths';
 import { analyzeAccessLog } from '../../../src/core/logs/accessAnalysis';
 import { discoverRoutes } from '../../../src/core/source/routes/discoverRoutes';
 import { languageForPath } from '../../../src/core/source/languageOf';
-import { ParserSet } from '../../../src/core/source/treeSitter';
+import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../../src/node/grammars';
 import { discoverRoutesInDir } from '../../../src/node/routesDir';
 

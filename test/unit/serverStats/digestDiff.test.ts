@@ -16,7 +16,7 @@ import { queryStatsOf, runFromServerStats, serverStatsBetween, statementRecords 
 import { fingerprint } from '../../../src/core/sql/fingerprint';
 import { parseRun, serializeRun } from '../../../src/core/report/runs';
 import { compareRuns } from '../../../src/core/report/compare';
-import { ParserSet } from '../../../src/core/source/treeSitter';
+import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../../../src/core/workspace';
 import { fsGrammarSource } from '../../../src/node/grammars';
 import { scanProject } from '../../../src/node/scanDir';

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import type { FileFacts, Language, SqlSite } from '../../../src/core/model';
 import { listSourceFiles, readSourceFile } from '../../../src/node/scanDir';
 import { FactsCache } from '../../../src/core/workspace';
-import { ParserSet } from '../../../src/core/source/treeSitter';
+import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../../src/node/grammars';
 import { FIXTURES } from '../../support/paths';
 

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFormat, type FormatPiece } from '../../../src/core/source/formatHoles';
 import { extractFacts } from '../../../src/core/source/extract';
-import { ParserSet } from '../../../src/core/source/treeSitter';
+import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../../src/node/grammars';
 import type { Language } from '../../../src/core/model';
-import type { FormatStyle } from '../../../src/core/source/langSpec';
+import type { FormatStyle } from '../../../src/core/source/lang/treeSitter/langSpec';
 
 const parsers = new ParserSet(fsGrammarSource());
 

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Language } from '../../../src/core/model';
 import { FactsCache } from '../../../src/core/workspace';
-import { ParserSet } from '../../../src/core/source/treeSitter';
+import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../../src/node/grammars';
 import { isReportingCall, looksLikeSql } from '../../../src/core/source/sqlText';
 

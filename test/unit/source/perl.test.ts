@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPerl } from '../../../src/core/source/perl/extractPerl';
+import { extractPerl } from '../../../src/core/source/lang/perl/extractPerl';
 import { DYNAMIC_MARK, type SqlSite } from '../../../src/core/model';
 import { behavesLikeSqlFinder } from './behavesLikeSqlFinder';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listSourceFiles, scanProject } from '../../../src/node/scanDir';
 import { FactsCache } from '../../../src/core/workspace';
-import { ParserSet } from '../../../src/core/source/treeSitter';
+import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../../src/node/grammars';
 
 void test('scanProject skips vendored trees, gitignored, huge and binary files and counts why', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import { grammarFor, ParserSet, parseSyntax, treeCopyPath, type GrammarName } from '../../../src/core/source/treeSitter';
+import { grammarFor, ParserSet, parseSyntax, treeCopyPath, type GrammarName } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { languageForPath } from '../../../src/core/source/languageOf';
 import type { SyntaxNode } from '../../../src/core/source/syntaxTree';
 import { fsGrammarSource } from '../../../src/node/grammars';

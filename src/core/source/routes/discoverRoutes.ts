@@ -4,9 +4,9 @@
  */
 import type { FileError, Language, Route } from '../../model';
 import type { SyntaxTree } from '../syntaxTree';
-import { grammarFor, parseSyntax, type ParserSet } from '../treeSitter';
-import { discoverPerlRoutes } from './perlRoutes';
-import { detectFramework, RouteWalker } from './routeWalker';
+import { grammarFor, parseSyntax, type ParserSet } from '../lang/treeSitter/treeSitter';
+import { discoverPerlRoutes } from '../lang/perl/perlRoutes';
+import { detectFramework, RouteWalker } from '../lang/treeSitter/routeWalker';
 
 /** A file without a quoted path (`"/…`) or a Laravel facade defines no route; checked before parsing. */
 const MAY_HAVE_ROUTES = /["'`]\/|Route::|#\[\s*(?:get|post|put|delete|patch|route)\b/;

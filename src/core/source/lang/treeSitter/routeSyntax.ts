@@ -3,8 +3,8 @@
  * parameters and an assignment look in each tree-sitter grammar. The walker (routeWalker.ts) is the
  * same for every language and only asks these questions.
  */
-import type { SyntaxNode as Node } from '../syntaxTree';
-import type { GrammarName } from '../treeSitter';
+import type { SyntaxNode as Node } from '../../syntaxTree';
+import type { GrammarName } from './treeSitter';
 
 /** A call as route discovery needs it. */
 export interface RCall {

@@ -9,12 +9,12 @@
  * (`Mount`, `use`, `include_router`, `register_blueprint`, `nest`, `route`, `register`, `service`)
  * and helper functions handed a group as an argument.
  */
-import type { GrammarTables, SyntaxNode as Node, SyntaxTree } from '../syntaxTree';
-import type { Range, Route } from '../../model';
-import { SPECS } from '../languageSpecs';
-import type { GrammarName } from '../treeSitter';
+import type { GrammarTables, SyntaxNode as Node, SyntaxTree } from '../../syntaxTree';
+import type { Range, Route } from '../../../model';
+import { SPECS } from './languageSpecs';
+import type { GrammarName } from './treeSitter';
 import { ROUTE_SYNTAX, type RCall, type RouteSyntax } from './routeSyntax';
-import { RouterGraph, type RouterId } from './routerGraph';
+import { RouterGraph, type RouterId } from '../../routes/routerGraph';
 
 const VERBS: Record<string, string> = {
   get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH', head: 'HEAD', options: 'OPTIONS', any: 'ANY', all: 'ANY',

@@ -6,7 +6,7 @@
  * Perl cannot be tokenised without guessing (is `/` a division or a regex?); like perl itself
  * the guess is made from the previous token: after a value an operator is expected, otherwise a term.
  */
-import type { SqlPart } from '../sqlText';
+import type { SqlPart } from '../../sqlText';
 import { closerOf, findClose, interpolatedParts, singleQuotedValue } from './perlStrings';
 
 export type TokKind = 'word' | 'var' | 'num' | 'op' | 'str' | 'opaque';

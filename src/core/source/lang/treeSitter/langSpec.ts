@@ -3,8 +3,8 @@
  * functions, loops and assignments, and how to read their names. The walker in extract.ts is
  * the same for every language and only consults a LangSpec.
  */
-import type { SyntaxNode as Node } from './syntaxTree';
-import { headAndEnd, MAX_CALLEE } from './bounds';
+import type { SyntaxNode as Node } from '../../syntaxTree';
+import { headAndEnd, MAX_CALLEE } from '../../bounds';
 
 /** A call as the walker needs it. */
 export interface CallShape {

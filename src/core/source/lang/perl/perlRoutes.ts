@@ -3,11 +3,11 @@
  * statement start (`get '/x' => sub {…};`, `router ['GET','POST'] => '/x' => sub {…};`) and
  * Mojolicious routes objects (`$r->get('/x')->to('items#show')`, `my $api = $r->under('/api')`).
  */
-import type { Range, Route } from '../../model';
-import { joinSqlParts } from '../sqlText';
-import { lexPerl, type Token } from '../perl/perlLexer';
-import { isOp, matchBrackets } from '../perl/perlTerms';
-import { RouterGraph, type RouterId } from './routerGraph';
+import type { Range, Route } from '../../../model';
+import { joinSqlParts } from '../../sqlText';
+import { lexPerl, type Token } from './perlLexer';
+import { isOp, matchBrackets } from './perlTerms';
+import { RouterGraph, type RouterId } from '../../routes/routerGraph';
 
 const VERBS: Record<string, string> = {
   get: 'GET', post: 'POST', put: 'PUT', del: 'DELETE', delete: 'DELETE', patch: 'PATCH', any: 'ANY', options: 'OPTIONS', head: 'HEAD', router: 'ANY', under: '',

@@ -7,8 +7,8 @@
 // reads import.meta.url at load time, which is empty inside our CommonJS bundles.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- see the why above
 import TreeSitter = require('web-tree-sitter');
-import type { Language } from '../model';
-import { copyTree, type CopyCursor, type GrammarTables, type SyntaxTree } from './syntaxTree';
+import type { Language } from '../../../model';
+import { copyTree, type CopyCursor, type GrammarTables, type SyntaxTree } from '../../syntaxTree';
 
 /** Supplies the wasm files by name: `web-tree-sitter.wasm` and `tree-sitter-<grammar>.wasm`. */
 export interface GrammarSource {

@@ -3,7 +3,7 @@
  * PHP, JavaScript/TypeScript and Rust that SQL discovery needs. Checked against the grammars of
  * @vscode/tree-sitter-wasm 0.3.1.
  */
-import type { SyntaxNode as Node } from './syntaxTree';
+import type { SyntaxNode as Node } from '../../syntaxTree';
 import type { GrammarName } from './treeSitter';
 import {
   type CallShape, type LangSpec, type FunctionShape, childOfType, compact, iterableOf, iterableText, set, splitCallee, uniformSpec,

@@ -3,7 +3,7 @@
  * double-quoted text split into literal runs and interpolated (dynamic) parts.
  * Works on the content between the delimiters, which the lexer has already found.
  */
-import type { SqlPart } from '../sqlText';
+import type { SqlPart } from '../../sqlText';
 
 const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
 

@@ -5,17 +5,17 @@
  * their variable or route) and the enclosing loops (for/foreach/while/until blocks, statement
  * modifiers, map/grep blocks).
  */
-import type { CallSite, FileError, FileFacts, FunctionDef, LoopInfo, Position, Range, SqlSite } from '../../model';
-import { isReportingCall, joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from '../sqlText';
+import type { CallSite, FileError, FileFacts, FunctionDef, LoopInfo, Position, Range, SqlSite } from '../../../model';
+import { isReportingCall, joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from '../../sqlText';
 import { lexPerl, type Token } from './perlLexer';
-import { discoverPerlRoutes } from '../routes/perlRoutes';
+import { discoverPerlRoutes } from './perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 import { perlLoopSources, perlRetryBody } from './perlRows';
-import { readFormat } from '../formatHoles';
-import { limitPlaceholderIndex } from '../limitValue';
-import { boundedProduct, headAndEnd, keepAlternative, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../bounds';
-import { loopInfo as uniformLoop, uniformCall, uniformFunction, uniformSite } from '../factShapes';
-import { isKeyDispatch } from '../statementContext';
+import { readFormat } from '../../formatHoles';
+import { limitPlaceholderIndex } from '../../limitValue';
+import { boundedProduct, headAndEnd, keepAlternative, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../../bounds';
+import { loopInfo as uniformLoop, uniformCall, uniformFunction, uniformSite } from '../../factShapes';
+import { isKeyDispatch } from '../../statementContext';
 
 /** Words that look like calls before `(` but are syntax or builtins, not code worth following. */
 const NOT_CALLS = new Set([
