@@ -212,7 +212,7 @@ export class AccessAnalyzer {
     const method = rec.method;
     let groups = this.byMethod.get(method);
     if (!groups) { groups = new Map(); this.byMethod.set(method, groups); }
-    const g = this.grouper.group(method, rec.path);
+    const g = this.grouper.groupBytes(method, rec);
     let acc = groups.get(g);
     if (!acc) {
       if (this.endpointCount >= this.maxEndpoints) {

@@ -7,8 +7,13 @@ import type { ByteDecoder } from './lineSource';
 /** One parsed request. Parsers fill a reused instance; copy what you keep. */
 export class AccessRecord {
   method = '';
-  /** Path as logged, query string dropped unless asked to keep it. */
-  path = '';
+  /** Where the path is: bytes b[pathStart, pathEnd), query string dropped unless asked to keep it; pathAscii when all bytes are < 128. */
+  pathBytes: Uint8Array = EMPTY;
+  pathStart = 0;
+  pathEnd = 0;
+  pathAscii = true;
+  private pathDecode: ByteDecoder | undefined = undefined;
+  private pathText: string | undefined = '';
   status = 0;
   /** Response body bytes (0 when the log says `-`). */
   size = 0;
@@ -22,7 +27,32 @@ export class AccessRecord {
   timeBytes: Uint8Array | undefined = undefined;
   timeStart = -1;
   timeEnd = -1;
+
+  /** Path as logged, query string dropped unless asked to keep it (decoded on first use: grouping often needs only the bytes). */
+  get path(): string {
+    if (this.pathText === undefined) this.pathText = this.pathDecode!(this.pathBytes, this.pathStart, this.pathEnd, this.pathAscii);
+    return this.pathText;
+  }
+
+  set path(text: string) {
+    this.pathText = text;
+    this.pathBytes = EMPTY;
+    this.pathStart = this.pathEnd = 0;
+    this.pathDecode = undefined;
+  }
+
+  /** Sets the path to bytes b[s, e), decoded by `decode` when read as a string. */
+  setPathBytes(b: Uint8Array, s: number, e: number, ascii: boolean, decode: ByteDecoder): void {
+    this.pathBytes = b;
+    this.pathStart = s;
+    this.pathEnd = e;
+    this.pathAscii = ascii;
+    this.pathDecode = decode;
+    this.pathText = undefined;
+  }
 }
+
+const EMPTY = new Uint8Array(0);
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
@@ -171,8 +201,8 @@ export function readMethod(b: Uint8Array, s: number, e: number, decode: ByteDeco
 /** nginx refuses request lines over 8 KiB by default (large_client_header_buffers); longer is damage. */
 export const MAX_URI_BYTES = 16 * 1024;
 
-/** Decodes a URI's path (up to `?` unless keepQuery), checking whether it is pure ASCII for the decoder. */
-export function readPath(b: Uint8Array, s: number, e: number, keepQuery: boolean, decode: ByteDecoder): string {
+/** Sets `rec`'s path to a URI's bytes (up to `?` unless keepQuery), noting whether they are pure ASCII for the decoder. */
+export function readPath(b: Uint8Array, s: number, e: number, keepQuery: boolean, decode: ByteDecoder, rec: AccessRecord): void {
   // (the caller has capped e - s at MAX_URI_BYTES)
   let ascii = true;
   let end = e;
@@ -181,7 +211,7 @@ export function readPath(b: Uint8Array, s: number, e: number, keepQuery: boolean
     if (c === 63 && !keepQuery) { end = i; break; }
     if (c >= 128) ascii = false;
   }
-  return decode(b, s, end, ascii);
+  rec.setPathBytes(b, s, end, ascii, decode);
 }
 
 /** True when bytes [s, e) equal `label` (ASCII). */

@@ -141,7 +141,7 @@ function fillRecord(b: Uint8Array, st: Int32Array, en: Int32Array, rec: AccessRe
   if (rec.appTime > 86_400) return 'upstream time over 1 day';
   if (Number.isNaN(rec.reqTime) && Number.isNaN(rec.appTime)) return 'no response time';
   rec.method = method;
-  rec.path = readPath(b, us, ue, keepQuery, decode);
+  readPath(b, us, ue, keepQuery, decode, rec);
   rec.timeBytes = b;
   rec.timeStart = st[F.Time];
   rec.timeEnd = en[F.Time];

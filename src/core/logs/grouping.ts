@@ -4,6 +4,7 @@
  * static files by extension, then automatic normalisation of ids as the fallback.
  */
 import type { Route } from '../model';
+import { compileByteRegex, type ByteMatcher } from './byteRegex';
 import { guardUserRegex, type GuardedRegex } from './regexGuard';
 import { RouteMatcher } from './routeMatch';
 
@@ -33,7 +34,14 @@ export const DEFAULT_STATIC_EXTENSIONS: readonly string[] = [
   'mp3', 'mp4', 'webm', 'ogg', 'wav', 'pdf', 'txt', 'html', 'htm', 'xml', 'wasm', 'zip', 'gz',
 ];
 
-interface UserRegex { re: GuardedRegex; name: string; prefix: string; group?: Group }
+interface UserRegex {
+  re: GuardedRegex;
+  name: string;
+  prefix: string;
+  /** The same expression matched on a path's ASCII bytes, when it is of the shape byteRegex.ts compiles. */
+  bytes: ByteMatcher | undefined;
+  group?: Group;
+}
 
 /** Paths longer than this are not given to the user's expressions (they fall through to normalisation). */
 const MAX_REGEX_PATH = 4096;
@@ -76,7 +84,7 @@ export function compileUserRegex(source: string): UserRegex {
   }
   let re: GuardedRegex;
   try { re = guardUserRegex(body, flags, MAX_REGEX_PATH); } catch (err) { throw new Error(`matching group ${(err as Error).message}`); }
-  return { re, name: source, prefix: flags.includes('i') ? '' : literalPrefix(body) };
+  return { re, name: source, prefix: flags.includes('i') ? '' : literalPrefix(body), bytes: compileByteRegex(body, flags) };
 }
 
 /** The literal text an anchored expression requires at the start ('' when it cannot tell). */
@@ -174,6 +182,15 @@ function prefixTrie(regexes: UserRegex[]): PrefixNode {
   return root;
 }
 
+/** A request's path as bytes b[pathStart, pathEnd) (pathAscii: all < 128), and as a string. */
+export interface PathBytes {
+  readonly pathBytes: Uint8Array;
+  readonly pathStart: number;
+  readonly pathEnd: number;
+  readonly pathAscii: boolean;
+  readonly path: string;
+}
+
 /** Groups requests; keeps a bounded cache of recent path → group answers. */
 export class Grouper {
   private readonly routes?: RouteMatcher;
@@ -209,11 +226,41 @@ export class Grouper {
   group(method: string, path: string): Group {
     // why: without routes the answer does not depend on the method, so one cache serves all.
     const cacheKey = this.routes ? method : '';
+    const hit = this.cache.get(cacheKey)?.get(path);
+    if (hit) return hit;
+    return this.remember(cacheKey, path, this.compute(method, path));
+  }
+
+  /**
+   * The group of a request whose path is given as bytes (`req.path` decodes them): the user's
+   * expressions are tried on ASCII bytes, and a string is built only when none of them decides.
+   */
+  groupBytes(method: string, req: PathBytes): Group {
+    const b = req.pathBytes, s = req.pathStart, e = req.pathEnd;
+    // why: routes are matched on strings and come before the expressions; long paths skip the expressions.
+    if (this.routes || !req.pathAscii || e - s > MAX_REGEX_PATH || !this.regexes.length) return this.group(method, req.path);
+    let node = this.prefixes;
+    for (let i = s; i < e; i++) {
+      const next = node.ascii[b[i]];
+      if (next === undefined) break;
+      node = next;
+    }
+    const list = node.list;
+    for (let i = 0; i < list.length; i++) {
+      const r = list[i];
+      if (r.bytes === undefined) return this.group(method, req.path);
+      if (r.bytes(b, s, e)) return r.group!;
+    }
+    // No expression matches: the rest needs the string (the cache, static files, normalisation).
+    const path = req.path;
+    const hit = this.cache.get('')?.get(path);
+    if (hit) return hit;
+    return this.remember('', path, this.computeRest(method, path));
+  }
+
+  private remember(cacheKey: string, path: string, g: Group): Group {
     let byPath = this.cache.get(cacheKey);
     if (!byPath) { byPath = new Map(); this.cache.set(cacheKey, byPath); }
-    const hit = byPath.get(path);
-    if (hit) return hit;
-    const g = this.compute(method, path);
     // why: only paths that are their own group repeat often; caching id-bearing paths just churns the map.
     if (g.uri === path || (g.kind === 'route' && g.uri.length === path.length)) {
       if (byPath.size >= CACHE_LIMIT) byPath.clear();
@@ -238,6 +285,11 @@ export class Grouper {
       // why: test, not exec: a match object per request is garbage the hot loop does not need.
       if (r.re.test(path)) return r.group!;
     }
+    return this.computeRest(method, path);
+  }
+
+  /** The group of a path no expression matched: static files, catch-all routes, normalisation, the path itself. */
+  private computeRest(method: string, path: string): Group {
     const q = path.indexOf('?');
     const bare = q >= 0 ? path.slice(0, q) : path;
     if (this.staticExt) {
