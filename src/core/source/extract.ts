@@ -95,7 +95,7 @@ interface Candidate {
   format?: FormatStyle;
 }
 
-/** QUICK: a string holding none of select, insert, update, delete, replace, with (any case) in its first 400 characters is not looked at further. */
+/** QUICK: a string holding none of select, insert, update, delete, replace, with (any case) in its first 400 characters (after its leading blanks and comments) is not looked at further. */
 const NOT_A_DB_CALL = /^(?:print|println|printf|puts|p|pp|log|logf|debug|debugf|info|infof|warn|warnf|warning|error|errorf|fatal|fatalf|panic|panicf|sprintf|format|errors|new|append|len|String|Errorf|Sprintf|Println|Printf|Print|Fatal|Fatalf|Panic|Panicf|echo|var_dump|error_log|json_encode|dd|dump|assert|raise|str|repr)$/;
 
 export interface ExtractOptions {
@@ -220,7 +220,11 @@ class Walker {
     const spec = this.spec;
     switch (role) {
       case R_STRING: {
-        if (this.consumed.has(node.startIndex) || !this.quickWordWithin(node.startIndex, Math.min(popAt, node.startIndex + 400))) return;
+        if (this.consumed.has(node.startIndex)) return;
+        // The first 400 characters after the literal's leading blanks and SQL comments (a template literal that opens
+        // with blank lines or a comment block before its statement is read like any other).
+        const from = this.afterBlanks(node.startIndex, popAt);
+        if (!this.quickWordWithin(node.startIndex, Math.min(popAt, from + 400))) return;
         // A statement built by concatenation is read whole, from its outermost concatenation, when it
         // starts with a literal; a literal later in the chain is read on its own.
         let top: Node = node;
@@ -228,6 +232,8 @@ class Walker {
           const pt = p.type;
           if ((spec.binary.has(pt) && spec.concatOps.has(p.childForFieldName('operator')?.type ?? '')) || spec.implicitConcat.has(pt)
             || (spec.transparent.has(pt) && p.namedChildCount === 1 && top !== node)) top = p;
+          // `concat!("SELECT …", "FROM …")`: the pieces are one string, read from the call that joins them.
+          else if (spec.joinedArgs && p.parent && spec.joinedArgs(p.parent)?.id === p.id) top = p = p.parent;
           else break;
         }
         while (top !== node && spec.transparent.has(top.type)) top = top.firstNamedChild!;
@@ -324,6 +330,30 @@ class Walker {
   }
 
   /** True when one of QUICK's words lies wholly within [start, end) of the text (any case). */
+  /** The first index from `start` (before `end`) past quotes, blanks and SQL comments (`/* … *\/`, `-- …`, `# …` lines). */
+  private afterBlanks(start: number, end: number): number {
+    const t = this.text;
+    let i = start;
+    while (i < end) {
+      const c = t.charCodeAt(i);
+      if (c <= 32 || c === 34 || c === 39 || c === 96) { i++; continue; }
+      if (c === 47 && t.charCodeAt(i + 1) === 42) {
+        const close = t.indexOf('*/', i + 2);
+        if (close < 0 || close >= end) return i;
+        i = close + 2;
+        continue;
+      }
+      if ((c === 45 && t.charCodeAt(i + 1) === 45) || c === 35) {
+        const nl = t.indexOf('\n', i);
+        if (nl < 0 || nl >= end) return i;
+        i = nl + 1;
+        continue;
+      }
+      return i;
+    }
+    return i;
+  }
+
   private quickWordWithin(start: number, end: number): boolean {
     // why: asked for every string literal; a look at the code units needs neither a copy of the string nor a regex run.
     const t = this.text;
@@ -446,6 +476,12 @@ class Walker {
       return;
     }
     if (spec.transparent.has(t) && node.namedChildCount === 1) { this.collect(node.firstNamedChild!, literals, parts); return; }
+    const joined = spec.joinedArgs?.(node);
+    if (joined) {
+      this.consumed.add(node.startIndex);
+      for (const ch of joined.namedChildren) if (ch && ch.type !== 'line_comment' && ch.type !== 'block_comment') this.collect(ch, literals, parts);
+      return;
+    }
     if ((spec.binary.has(t) && spec.concatOps.has(node.childForFieldName('operator')?.type ?? '')) || spec.implicitConcat.has(t)) {
       this.consumed.add(node.startIndex);
       for (const ch of node.namedChildren) if (ch && ch.type !== 'comment') this.collect(ch, literals, parts);
@@ -834,6 +870,7 @@ function leftmost(node: Node, spec: LangSpec): Node | null {
   let cur: Node | null = node;
   for (let i = 0; cur && i < 200; i++) {
     if (spec.binary.has(cur.type) || spec.implicitConcat.has(cur.type) || (spec.transparent.has(cur.type) && cur.namedChildCount === 1)) cur = cur.firstNamedChild;
+    else if (spec.joinedArgs?.(cur)) cur = spec.joinedArgs(cur)!.firstNamedChild;
     else return cur;
   }
   return null;

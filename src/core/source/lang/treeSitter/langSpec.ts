@@ -95,6 +95,11 @@ export interface LangSpec {
   heredocText?(opener: string, body: string): string;
   /** Python: string_start carries prefixes; a raw prefix turns escape processing off. */
   rawPrefix?(node: Node): boolean;
+  /**
+   * A call that joins its literal arguments into one string before the program runs (Rust's `concat!("SELECT …",
+   * "FROM …")`): the node holding those arguments, else undefined.
+   */
+  joinedArgs?(node: Node): Node | undefined;
 }
 
 /**
@@ -135,6 +140,7 @@ export function uniformSpec(s: LangSpec): LangSpec {
     heredocBody: s.heredocBody,
     heredocText: s.heredocText,
     rawPrefix: s.rawPrefix,
+    joinedArgs: s.joinedArgs,
   };
   return out;
 }

@@ -387,6 +387,7 @@ const js: LangSpec = {
 
 // ---------------------------------------------------------------- Rust
 
+const TOKEN_TREE = set('token_tree');
 const RUST_LOOP_METHODS = set('map', 'for_each', 'filter_map', 'flat_map', 'filter', 'try_for_each', 'fold', 'then', 'try_fold');
 
 const rust: LangSpec = {
@@ -449,6 +450,10 @@ const rust: LangSpec = {
   detachers: NO,
   formatCalls: new Map([['format!', 'brace'], ['write!', 'brace'], ['writeln!', 'brace'], ['println!', 'brace'], ['print!', 'brace']]),
   helpers: NO,
+  joinedArgs(node) {
+    if (node.type !== 'macro_invocation' || !/^(?:(?:std|core)::)?concat$/.test(compact(node.childForFieldName('macro')))) return undefined;
+    return childOfType(node, TOKEN_TREE) ?? undefined;
+  },
 };
 
 /** The spec for each grammar (tsx and typescript share JavaScript's). */
