@@ -36,3 +36,26 @@ void test('any order of the terms, and any split into merged sums, gives the sam
     assert.equal(sumOf(shuffled), want);
   }
 });
+
+void test('times summed on the fixed-point path give the total the partials give (negated terms take the partials)', () => {
+  let seed = 11;
+  const rnd = (): number => { seed = (seed * 1103515245 + 12345) >>> 0; return seed / 2 ** 32; };
+  const kinds: (() => number)[] = [
+    () => Math.round(rnd() * 30_000) / 1000, // whole ms
+    () => Math.round(rnd() * 3e6) / 1e6, // µs
+    () => { const v = Math.round(rnd() * 5000) / 1000; return v * v; }, // squares
+    () => rnd() * 5000, // full mantissas, some over the fixed-point range
+    () => rnd() * 1e-9, // bits below 2^-98
+  ];
+  for (const make of [...kinds, () => kinds[Math.floor(rnd() * kinds.length)]()]) {
+    // why: more terms than one fixed-point run (2^16), so the limbs move to the partials mid-way.
+    const xs = Array.from({ length: 150_000 }, make);
+    const fast = sumOf(xs);
+    assert.equal(fast, -sumOf(xs.map((x) => -x)));
+    const a = new ExactSum();
+    const b = new ExactSum();
+    xs.forEach((x, i) => (i % 3 ? a : b).add(x));
+    a.addSum(ExactSum.fromWire(b.toWire()));
+    assert.equal(a.value(), fast);
+  }
+});
