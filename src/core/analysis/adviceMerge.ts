@@ -9,6 +9,13 @@ import type { IndexSuggestion, Schema } from '../model';
 import { addIndexDdl, indexName } from './ddl';
 
 export interface SuggestionSite { file: string; line: number; sql: string }
+
+/**
+ * One statement at one place. The variants of a statement built at run time share their line and differ
+ * in their text: each is a statement of its own, which the index it needs must list (the hover and the
+ * quick fix find a variant's indexes by its text).
+ */
+export const sameSite = (a: SuggestionSite, b: SuggestionSite): boolean => a.file === b.file && a.line === b.line && a.sql === b.sql;
 export interface MergedSuggestion extends IndexSuggestion { sites: SuggestionSite[] }
 
 const low = (c: string): string => c.toLowerCase();
@@ -74,7 +81,7 @@ export function mergeSuggestions(items: { suggestion: IndexSuggestion; site: Sug
   const byKey = new Map<string, MergedSuggestion>();
   for (const { suggestion, site } of items) {
     const m = byKey.get(key(suggestion)) ?? { ...suggestion, sites: [] };
-    if (!m.sites.some((x) => x.file === site.file && x.line === site.line)) m.sites.push(site);
+    if (!m.sites.some((x) => sameSite(x, site))) m.sites.push(site);
     byKey.set(key(suggestion), m);
   }
   const all = [...byKey.values()].sort((a, b) => b.columns.length - a.columns.length);
@@ -86,7 +93,7 @@ export function mergeSuggestions(items: { suggestion: IndexSuggestion; site: Sug
       const groups = fit(h, s);
       if (!groups) continue;
       h.groups = groups;
-      for (const site of s.sites) if (!h.m.sites.some((x) => x.file === site.file && x.line === site.line)) h.m.sites.push(site);
+      for (const site of s.sites) if (!h.m.sites.some((x) => sameSite(x, site))) h.m.sites.push(site);
       h.m.reason += ` Also serves ${s.sites.length} statement(s) that need (${s.columns.join(', ')}).`;
       if (!h.m.replaces && s.replaces) h.m.replaces = s.replaces;
       joined = true;

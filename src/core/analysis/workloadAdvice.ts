@@ -13,7 +13,7 @@ import { prepareStatement } from '../plan/statementPrep';
 import { scanTables } from '../sql/fillPlaceholders';
 import { kw, tokenize } from '../sql/fillScan';
 import { adviseStatement, type Advice, type AdviseOptions } from './advisor';
-import { mergeSuggestions, type MergedSuggestion, type SuggestionSite } from './adviceMerge';
+import { mergeSuggestions, sameSite, type MergedSuggestion, type SuggestionSite } from './adviceMerge';
 import { rowsPerValue } from './columnStats';
 import { addIndexDdl, indexName } from './ddl';
 import { redundantIndexes, redundantIndexesOf, type RedundantIndex } from './redundantIndexes';
@@ -84,7 +84,7 @@ export function workloadStatements(sites: readonly SqlSite[]): WorkloadStatement
   return out;
 }
 
-const sameSite = (a: SuggestionSite, b: SuggestionSite): boolean => a.file === b.file && a.line === b.line;
+const siteKey = (s: SuggestionSite): string => `${s.file}:${s.line}\0${s.sql}`;
 
 /** Chooses the index set for every statement of the workload (see the file comment). */
 export function adviseWorkload(statements: readonly WorkloadStatement[], opts: AdviseOptions = {}): WorkloadAdvice {
@@ -113,13 +113,13 @@ export function adviseWorkload(statements: readonly WorkloadStatement[], opts: A
     }
     if (advice.error) { unparsed++; continue; }
     advised++;
-    weightOf.set(`${st.site.file}:${st.site.line}`, (weightOf.get(`${st.site.file}:${st.site.line}`) ?? 0) + (st.weight ?? 1));
+    weightOf.set(siteKey(st.site), (weightOf.get(siteKey(st.site)) ?? 0) + (st.weight ?? 1));
     for (const suggestion of advice.suggestions) items.push({ suggestion, site: { file: st.site.file, line: st.site.line, sql: st.site.sql } });
   }
   const merged = collapseFewRows(mergeSuggestions(items, schema), schema, opts.fewRowsPerKey ?? 100);
   const indexes: PlannedIndex[] = merged.map((m) => ({
     ...m,
-    weight: m.sites.reduce((sum, s) => sum + (weightOf.get(`${s.file}:${s.line}`) ?? 1), 0),
+    weight: m.sites.reduce((sum, s) => sum + (weightOf.get(siteKey(s)) ?? 1), 0),
     writes: writes.get(low(m.table)) ?? [],
     makesRedundant: madeRedundant(m, schema),
   }));
