@@ -13,6 +13,7 @@ import { StatementPresence } from './statementPresence';
 import { readConfig } from './config';
 import { workerFactsProvider } from './factsProvider';
 import { Logger } from './logger';
+import { DurableState } from './durableState';
 import { WorkloadSites } from './explain/workloadSites';
 import { SiteIndex } from './siteIndex';
 import { WorkspaceTables } from './schemaFiles';
@@ -45,6 +46,8 @@ export interface BaseServices {
   report: ReportServices;
   /** What the workspace's schema files define (read again when a .sql file changes). */
   workspaceTables: WorkspaceTables;
+  /** The workspace's state, kept in a file of the workspace storage (durableState.ts): use it, never context.workspaceState. */
+  state: vscode.Memento;
   /** The recorded benchmark rounds (`.query-insight/runs`): the Runs view lists them, Record run adds one. */
   rounds: RoundsService;
 }
@@ -70,11 +73,12 @@ const FEATURES: readonly Feature[] = [
   measureFeature, endpointsFeature, profileFeature, boxesFeature, findingsFeature, walkthroughFeature, roundsFeature, agentToolsFeature,
 ];
 
-export function activate(context: vscode.ExtensionContext): void {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const logger = new Logger();
   context.subscriptions.push(logger);
   logger.info(`activating (VS Code ${vscode.version}, workspace trusted: ${vscode.workspace.isTrusted})`);
 
+  const state = await DurableState.open(context.storageUri, context.workspaceState, logger);
   const grammarDir = vscode.Uri.joinPath(context.extensionUri, 'dist', 'grammars').fsPath;
   const scanConfig = readConfig(logger).scan;
   const index = new SiteIndex(workerFactsProvider(grammarDir, scanConfig.fileTimeBudgetMs), logger, scanConfig,
@@ -82,12 +86,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const presence = new StatementPresence(index);
   const workspaceTables = new WorkspaceTables();
   const workload = new WorkloadSites(index);
-  const connection = new ConnectionManager(context.secrets, logger, context.globalState, context.workspaceState, () => workspaceTables.tables(), workload.statements);
+  const connection = new ConnectionManager(context.secrets, logger, context.globalState, state, () => workspaceTables.tables(), workload.statements);
   context.subscriptions.push(index, presence, workspaceTables, workload, connection);
-  const base: BaseServices = { logger, index, presence, connection, report: createReport(context, logger), workspaceTables, rounds: new RoundsService(logger) };
+  const base: BaseServices = { logger, index, presence, connection, report: createReport(context, state, logger), workspaceTables, state, rounds: new RoundsService(logger) };
   const nPlusOne = new NPlusOneService(index, connection, logger);
-  const queries = new QueriesService(context, base, nPlusOne);
-  const endpoints = new EndpointsService(context, base);
+  const queries = new QueriesService(base, nPlusOne);
+  const endpoints = new EndpointsService(base);
   context.subscriptions.push(nPlusOne, queries, endpoints);
   const services: Services = { ...base, nPlusOne, queries, endpoints };
   for (const feature of FEATURES) feature({ context, services });

@@ -38,6 +38,8 @@ export interface EndpointsDeps {
   index: SiteIndex;
   /** The report panel's services: each import is recorded as a run. */
   report: ReportServices;
+  /** The workspace's state (the imported log's figures, the logs offered again). */
+  state: vscode.Memento;
 }
 
 /** The Endpoints view, its CodeLenses and the imported access log, with watch mode. */
@@ -51,12 +53,12 @@ export class EndpointsService implements vscode.Disposable {
   private loading: vscode.CancellationTokenSource | undefined;
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(context: vscode.ExtensionContext, private readonly deps: EndpointsDeps) {
-    this.model = new EndpointsModel(context.workspaceState, deps.index);
+  constructor(private readonly deps: EndpointsDeps) {
+    this.model = new EndpointsModel(deps.state, deps.index);
     this.tree = new EndpointsTree(this.model);
     this.view = vscode.window.createTreeView(ENDPOINTS_VIEW, { treeDataProvider: this.tree });
     this.lens = new EndpointsCodeLens(this.model);
-    this.recent = new RecentLogs(context.workspaceState, RECENT_KEY);
+    this.recent = new RecentLogs(deps.state, RECENT_KEY);
     this.subscriptions = [this.model, this.tree, this.view, this.lens,
       this.model.onDidChange(() => { this.view.description = this.tree.describe(); }),
       vscode.workspace.onDidChangeConfiguration((ev) => {

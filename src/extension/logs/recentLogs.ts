@@ -1,6 +1,6 @@
 /**
  * Choosing a log file to import: the recently imported logs of this workspace (kept in
- * workspaceState, most recent first, only those still on disk offered), well-known places and the
+ * workspace's state, most recent first, only those still on disk offered), well-known places and the
  * workspace's log files, each listed only when it sniffs as the kind asked for (the others, an empty
  * nginx default or a slow log offered as an access log, sit under "Other file…"), and "Browse…" for
  * the file dialog. Both log imports use it, each under its own key.

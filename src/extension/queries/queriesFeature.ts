@@ -61,8 +61,8 @@ export class QueriesService implements vscode.Disposable, vscode.CodeLensProvide
   private readonly view: vscode.TreeView<import('./queriesView').QueryNode>;
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(context: vscode.ExtensionContext, private readonly services: BaseServices, private readonly nPlusOne: NPlusOneService) {
-    this.recent = new RecentLogs(context.workspaceState, RECENT_KEY);
+  constructor(private readonly services: BaseServices, private readonly nPlusOne: NPlusOneService) {
+    this.recent = new RecentLogs(services.state, RECENT_KEY);
     this.tree = new QueriesTree(COMMANDS.openQuerySite, (file) => this.uriOf(file));
     this.view = vscode.window.createTreeView(QUERIES_VIEW, { treeDataProvider: this.tree, showCollapseAll: true });
     this.subscriptions.push(this.tree, this.view, this.lensesChanged,

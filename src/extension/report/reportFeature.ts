@@ -93,9 +93,9 @@ function idOf(arg: unknown): string | undefined {
 }
 
 /** The run store, the report panel and `recordRun` (services.report); their disposables go into the context. */
-export function createReport(context: vscode.ExtensionContext, logger: Logger): ReportServices {
+export function createReport(context: vscode.ExtensionContext, state: vscode.Memento, logger: Logger): ReportServices {
   const dir = context.storageUri ?? context.globalStorageUri;
-  const store = new RunStore(dir, context.workspaceState, logger);
+  const store = new RunStore(dir, state, logger);
   const panel = new ReportPanel(context.extensionUri, store, logger, currentFindings);
   context.subscriptions.push(store, panel);
   const recordRun = async (input: RunInput): Promise<RunInfo> => {

@@ -1,6 +1,6 @@
 /**
  * The workspace's runs: each run a JSON file under the extension's workspace storage
- * (`<storageUri>/runs/<id>.json`), the list of runs (without their rows) in workspaceState, so the
+ * (`<storageUri>/runs/<id>.json`), the list of runs (without their rows) in the workspace's state (durableState.ts), so the
  * Runs view and the quick picks never read the files. At most `maxRuns` are kept (oldest dropped).
  */
 import { randomBytes } from 'node:crypto';

@@ -25,9 +25,9 @@ export const walkthroughFeature: Feature = ({ context, services: deps }) => {
     set.add(key);
     // why: completion is recorded by VS Code once the key is true; it is never set back to false.
     void vscode.commands.executeCommand('setContext', key, true);
-    void context.workspaceState.update(DONE_STATE, [...set]);
+    void deps.state.update(DONE_STATE, [...set]);
   };
-  const kept = context.workspaceState.get<unknown>(DONE_STATE);
+  const kept = deps.state.get<unknown>(DONE_STATE);
   if (Array.isArray(kept)) for (const k of kept) if (typeof k === 'string' && KEYS.has(k)) done(k as Key);
   const fromRuns = (runs: readonly RunInfo[]): void => {
     if (runs.some((r) => r.kind === 'access')) done(WALKTHROUGH_CONTEXT.accessLogImported);

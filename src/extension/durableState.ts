@@ -1,0 +1,132 @@
+/**
+ * The workspace's state (runs, loaded logs, walkthrough steps done …) kept in a file under the
+ * extension's workspace storage, `<storageUri>/state.json`, in place of VS Code's workspaceState.
+ *
+ * In a browser workbench (code-server, the usual editor on a contest box) workspaceState lives in the
+ * browser's IndexedDB: a window reloaded just after an update can come back without it, and another
+ * browser, or the same one with a fresh profile, starts with none of it. The file is written by the
+ * extension host, on the machine with the workspace, each time a value changes: whole, to a temporary
+ * file renamed over the old one, so a reader never sees half of it.
+ *
+ * The first time (no file yet) the values of workspaceState are taken over, so state kept by an
+ * earlier version is not lost. A file that cannot be read is set aside under a new name, never
+ * overwritten, and the log says where it went.
+ */
+import * as vscode from 'vscode';
+import type { Logger } from './logger';
+
+const FILE = 'state.json';
+const FORMAT = 'query-insight-state';
+const VERSION = 1;
+
+interface StateFile {
+  format: typeof FORMAT;
+  version: typeof VERSION;
+  values: Record<string, unknown>;
+}
+
+/** The values of a state file's text; throws with what is wrong. */
+export function parseStateFile(text: string): Map<string, unknown> {
+  const v: unknown = JSON.parse(text);
+  const o = v as Partial<StateFile> | null;
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new Error('not a JSON object');
+  if (o.format !== FORMAT) throw new Error(`"format" is not "${FORMAT}"`);
+  if (o.version !== VERSION) throw new Error(`version ${String(o.version)} is not supported (expected ${VERSION})`);
+  if (typeof o.values !== 'object' || o.values === null || Array.isArray(o.values)) throw new Error('"values" is not an object');
+  return new Map(Object.entries(o.values));
+}
+
+function isMissing(err: unknown): boolean {
+  return err instanceof vscode.FileSystemError && err.code === 'FileNotFound';
+}
+
+export class DurableState implements vscode.Memento {
+  private writing: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly dir: vscode.Uri,
+    private readonly values: Map<string, unknown>,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * The state of the workspace whose storage is `dir`; `fallback` (workspaceState) when the window
+   * has no workspace storage (no folder open).
+   */
+  static async open(dir: vscode.Uri | undefined, fallback: vscode.Memento, logger: Logger): Promise<vscode.Memento> {
+    if (!dir) { logger.info('state: no workspace storage (no folder open); state is kept in VS Code\'s workspace state'); return fallback; }
+    const file = vscode.Uri.joinPath(dir, FILE);
+    let text: string | undefined;
+    try {
+      text = Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8');
+    } catch (err) {
+      if (!isMissing(err)) {
+        logger.warn(`state: could not read ${file.fsPath} (${(err as Error).message}); this window keeps its state in memory and in VS Code's workspace state`);
+        return fallback;
+      }
+    }
+    if (text !== undefined) {
+      try {
+        const values = parseStateFile(text);
+        logger.info(`state: ${values.size} entr${values.size === 1 ? 'y' : 'ies'} read from ${file.fsPath}`);
+        return new DurableState(dir, values, logger);
+      } catch (err) {
+        const aside = vscode.Uri.joinPath(dir, `${FILE}.unreadable-${Date.now()}`);
+        try {
+          await vscode.workspace.fs.rename(file, aside, { overwrite: false });
+        } catch (moveErr) {
+          logger.warn(`state: ${file.fsPath} is not a state file (${(err as Error).message}) and could not be moved aside (${(moveErr as Error).message}); this window keeps its state in memory and in VS Code's workspace state`);
+          return fallback;
+        }
+        logger.warn(`state: ${file.fsPath} is not a state file (${(err as Error).message}); moved to ${aside.fsPath}, starting from VS Code's workspace state`);
+      }
+    }
+    const taken = new Map(fallback.keys().map((k) => [k, fallback.get(k)] as const));
+    if (!taken.size) logger.info(`state: none yet; it will be kept in ${file.fsPath}`);
+    const state = new DurableState(dir, taken, logger);
+    if (taken.size) {
+      logger.info(`state: ${taken.size} entr${taken.size === 1 ? 'y' : 'ies'} taken over from VS Code's workspace state into ${file.fsPath}`);
+      await state.save();
+    }
+    return state;
+  }
+
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+
+  get<T>(key: string): T | undefined;
+  get<T>(key: string, defaultValue: T): T;
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    return this.values.has(key) ? this.values.get(key) as T : defaultValue;
+  }
+
+  /** Sets the value at once (what `get` returns next); the promise settles when it is on disk. */
+  update(key: string, value: unknown): Thenable<void> {
+    // why: a copy, as workspaceState keeps one: changing the caller's object later changes nothing here.
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, JSON.parse(JSON.stringify(value)) as unknown);
+    return this.save();
+  }
+
+  /** Writes after the writes already asked for, so the file ends with the latest values. */
+  private save(): Promise<void> {
+    const next = this.writing.then(() => this.write());
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async write(): Promise<void> {
+    const file = vscode.Uri.joinPath(this.dir, FILE);
+    const temp = vscode.Uri.joinPath(this.dir, `${FILE}.writing`);
+    const body: StateFile = { format: FORMAT, version: VERSION, values: Object.fromEntries(this.values) };
+    try {
+      await vscode.workspace.fs.createDirectory(this.dir);
+      await vscode.workspace.fs.writeFile(temp, Buffer.from(JSON.stringify(body), 'utf8'));
+      await vscode.workspace.fs.rename(temp, file, { overwrite: true });
+    } catch (err) {
+      this.logger.warn(`state: could not write ${file.fsPath}: ${(err as Error).message}`);
+      throw err;
+    }
+  }
+}
