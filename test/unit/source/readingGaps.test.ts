@@ -106,3 +106,51 @@ for (const [lang, [file, text]] of Object.entries(LOCKS)) {
     for (const s of got) assert.deepEqual(explainability(s), { explain: false, reason: `${s.split(' ')[0]} statements have no EXPLAIN plan` });
   });
 }
+
+void test('perl: a bulk INSERT grown by .= with a join of placeholders, and statements of a SQL::Maker builder, as Kossy apps write them', async () => {
+  const got = await sqls('lib/Isu/Web.pm', 'perl', `package Isu::Web;
+use Kossy;
+use DBIx::Sunny;
+use SQL::Maker;
+
+sub dbh { $_[0]->{dbh} }
+sub sql_maker { $_[0]->{sql_maker} //= SQL::Maker->new(driver => 'mysql') }
+
+post '/api/condition/:uuid' => sub {
+    my ($self, $c) = @_;
+    my $conds = $c->req->body_parameters->get_all('cond');
+    my $sql = 'INSERT INTO isu_condition (jia_isu_uuid, timestamp, message) VALUES ';
+    $sql .= join ', ', map { '(?, ?, ?)' } @$conds;
+    $self->dbh->query($sql, map { ($c->args->{uuid}, $_->{timestamp}, $_->{message}) } @$conds);
+
+    my $where = ' WHERE jia_isu_uuid = ?';
+    my $count = 'SELECT COUNT(*) FROM isu_condition';
+    $count .= $where;
+    $self->dbh->select_one($count, $c->args->{uuid});
+    $c->render_json({ ok => 1 });
+};
+
+sub save_lines {
+    my ($self, $order_id, $lines) = @_;
+    my ($sql, @binds) = $self->sql_maker->insert_multi('order_lines', [qw/order_id item_id qty/], [map { [$order_id, $_->{item_id}, $_->{qty}] } @$lines]);
+    $self->dbh->query($sql, @binds);
+    my ($ins) = $self->sql_maker->insert('orders', { id => $order_id, state => 'new' });
+    my ($sel) = $self->sql_maker->select('items', ['id', 'title'], { shop_id => 1, state => [1, 2] });
+    my ($upd) = $self->sql_maker->update('orders', { state => 'paid' }, { id => $order_id });
+    my ($del) = $self->sql_maker->delete('carts', { order_id => $order_id });
+    my ($tags) = $self->sql_maker->insert_multi('tags', [ { order_id => $order_id, name => 'a' }, { order_id => $order_id, name => 'b' } ]);
+    $self->cache->delete('carts');
+}
+1;
+`);
+  assert.deepEqual(got, [
+    'INSERT INTO isu_condition (jia_isu_uuid, timestamp, message) VALUES /*?dynamic*/',
+    'SELECT COUNT(*) FROM isu_condition WHERE jia_isu_uuid = ?',
+    'INSERT INTO `order_lines` (`order_id`, `item_id`, `qty`) VALUES (?, ?, ?)',
+    'INSERT INTO `orders` (`id`, `state`) VALUES (?, ?)',
+    'SELECT `id`, `title` FROM `items` WHERE (`shop_id` = ?) AND (`state` /*?dynamic*/)',
+    'UPDATE `orders` SET `state` = ? WHERE (`id` = ?)',
+    'DELETE FROM `carts` WHERE (`order_id` = ?)',
+    'INSERT INTO `tags` (`order_id`, `name`) VALUES (?, ?)',
+  ]);
+});

@@ -11,6 +11,7 @@ import { lexPerl, type Token } from './perlLexer';
 import { discoverPerlRoutes } from './perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 import { perlLoopSources, perlRetryBody } from './perlRows';
+import { builderStatement } from './perlSqlMaker';
 import { readFormat } from '../../formatHoles';
 import { limitPlaceholderIndex } from '../../limitValue';
 import { boundedProduct, headAndEnd, keepAlternative, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../../bounds';
@@ -169,6 +170,20 @@ function scan(file: string, text: string, facts: FileFacts): void {
   }
 
   /** Remembers a binding's values before the block at `depth` changes them (once per block). */
+  /**
+   * `$sql .= join ', ', map { '(?, ?)' } @rows;`, `$sql .= $where;`: what is appended is not a literal (a literal is
+   * read by chainAt). A variable holding a query part adds its values; anything else adds a part built at run time.
+   */
+  function appendTo(name: string, b: Binding, at: number): void {
+    if (b.flows.length) return;
+    const v = tokens[at];
+    const held = v.kind === 'var' && isOp(tokens[at + 1], ';') ? bindings.get(v.text) : undefined;
+    const depth = stmtDepth();
+    if (b.depth < depth) save(name, b, depth);
+    b.alts = held ? altProduct([b.alts, held.alts]) : b.alts.map((a) => ({ ...a, parts: [...a.parts, { dynamic: true }] }));
+    if (held) held.used = true;
+  }
+
   function save(name: string, b: Binding, depth: number): void {
     const list = (saved[depth] ??= []);
     if (!list.some((x) => x.b === b)) list.push({ name, b, alts: b.alts });
@@ -289,6 +304,11 @@ function scan(file: string, text: string, facts: FileFacts): void {
     // why: most strings are hash keys and messages; a lone one without a statement word and not assigned needs no chain.
     const prev = tokens[i - 1];
     const next = tokens[i + 1];
+    // `$maker->insert('users', { name => $n })`: a builder's call makes the statement from the table and the hash.
+    if (isOp(prev, '(') && tokens[i - 2]?.kind === 'word') {
+      const built = builderStatement(tokens, match, i, src, (t) => text.slice(t.start, t.end));
+      if (built) { pendingSites.push({ parts: built, lits: [i], ctx: tokens[i].start, call: enclosingCall() }); return; }
+    }
     const formatted = (isOp(prev, '(') && tokens[i - 2]?.text === 'sprintf') || prev?.text === 'sprintf';
     if (!isOp(prev, '.') && !isOp(prev, '=') && !isOp(prev, '.=') && !isOp(prev, '=>') && !isOp(next, '.') && !formatted
       && !(tokens[i].parts ?? []).some((p) => !p.dynamic && QUICK.test(p.text))) return;
@@ -544,6 +564,8 @@ function scan(file: string, text: string, facts: FileFacts): void {
       // `$sql = $base . $where`, `$db->query($base . ' LIMIT 1')`: a statement built from query variables.
       if (isOp(nx, '.') || (isOp(pv, '=') && (isOp(nx, ';') || isOp(nx, ')')) && tokens[i - 2]?.kind === 'var')) { chainAt(i); continue; }
       if (!isOp(nx, '.=')) flowInto(b, i);
+      // (a literal, and `sprintf('…', …)`, are read by chainAt from their string)
+      else if (tokens[i + 2] && tokens[i + 2].kind !== 'str' && tokens[i + 2].text !== 'sprintf') appendTo(t.text, b, i + 2);
       continue;
     }
     if (t.kind !== 'word') continue;
