@@ -20,7 +20,7 @@ import { adviseJson, asText, indexSet } from '../support/adviseApplied';
 import { DbConnection } from '../../src/db/connection';
 import { ExplainService, type ExplainResult } from '../../src/db/explainService';
 import { workloadStatements } from '../../src/core/analysis/workloadAdvice';
-import { ParserSet } from '../../src/core/source/treeSitter';
+import { ParserSet } from '../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../src/node/grammars';
 
 const PASSWORD = 'qi-agreement';
