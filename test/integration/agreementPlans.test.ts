@@ -25,8 +25,8 @@ import { fsGrammarSource } from '../../src/node/grammars';
 
 const PASSWORD = 'qi-agreement';
 const APPS = [
-  { name: 'agreement', database: 'agree1' },
-  { name: 'agreement-part2', database: 'agree2' },
+  { name: 'agreement', dir: 'agreement', database: 'agree1' },
+  { name: 'agreement-part2', dir: 'agreement/part2', database: 'agree2' },
 ] as const;
 
 /** What one language says about one statement shape: its fill, its findings, its advice. */
@@ -56,7 +56,7 @@ before(async () => {
   db = await startMariaDb();
   const parsers = new ParserSet(fsGrammarSource());
   for (const app of APPS) {
-    const root = join(FIXTURES, app.name);
+    const root = join(FIXTURES, app.dir);
     db.sql(`CREATE DATABASE ${app.database}`);
     db.sql(readFileSync(join(FIXTURES, 'schemas', `${app.name}.sql`), 'utf8'), app.database);
     db.sql(`CREATE USER IF NOT EXISTS 'agree'@'localhost' IDENTIFIED BY '${PASSWORD}'; GRANT SELECT ON ${app.database}.* TO 'agree'@'localhost';`);
