@@ -3,7 +3,7 @@
  * whose text has not changed returns the cached facts — so front ends can re-scan on every edit.
  */
 import type { FileFacts, Language } from './model';
-import { extractFacts, type ExtractOptions } from './source/extract';
+import { extractFacts, type ExtractOptions } from './source/readFacts';
 import { languageForPath } from './source/languageOf';
 import { grammarFor, type ParserSet } from './source/lang/treeSitter/treeSitter';
 

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Language } from '../core/model';
-import type { ExtractOptions } from '../core/source/extract';
+import type { ExtractOptions } from '../core/source/readFacts';
 import { languageForPath } from '../core/source/languageOf';
 import { grammarFor, ParserSet } from '../core/source/lang/treeSitter/treeSitter';
 import { FactsCache } from '../core/workspace';

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FileFacts, Language } from '../core/model';
-import type { ExtractOptions } from '../core/source/extract';
+import type { ExtractOptions } from '../core/source/readFacts';
 import type { FactsRequest, FactsThreadData } from './factsThread';
 
 /** Default time budget per file, in milliseconds. */

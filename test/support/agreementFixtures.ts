@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FileFacts, Language } from '../../src/core/model';
-import { extractFacts, languageForPath } from '../../src/core/source/extract';
+import { extractFacts, languageForPath } from '../../src/core/source/readFacts';
 import { ParserSet } from '../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../src/node/grammars';
 import { detectNPlusOne, type NPlusOneFinding } from '../../src/core/analysis/nPlusOne';

@@ -6,7 +6,7 @@
  * `defined`, `is_none()`).
  */
 import type { CallSite, FunctionDef, Guard } from '../model';
-import type { Truthiness } from '../source/truthiness';
+import type { Truthiness } from '../source/lang/truthiness';
 
 /** What an argument is known to be. */
 export type ArgFact = { kind: 'nil' } | { kind: 'bool'; value: boolean } | { kind: 'literal'; text: string; quoted: boolean } | { kind: 'value' }

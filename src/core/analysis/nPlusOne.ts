@@ -12,7 +12,7 @@ import {
 } from './nPlusOneSyntax';
 import { LOOP_KIND_TEXT, splitLoops, type LoopKind, type LoopPlace } from './loopKinds';
 import { needsKey, needsOf, throughCall, type Need } from './callContext';
-import { TRUTHINESS } from '../source/truthiness';
+import { adapterFor } from '../source/lang/languages';
 
 export const N_PLUS_ONE = 'n-plus-one';
 
@@ -172,7 +172,7 @@ class Workspace {
     const key = `${family(language)}\u0000${name}`;
     let r = this.reachable.get(key);
     if (!r) {
-      r = { all: (this.byName.get(name) ?? []).filter((d) => d.file.language === language || sameFamily(d.file.language, language)) };
+      r = { all: (this.byName.get(name) ?? []).filter((d) => family(d.file.language) === family(language)) };
       this.reachable.set(key, r);
     }
     return r;
@@ -226,7 +226,7 @@ class Workspace {
     const pick = (xs: Located<FunctionDef>[]) => (xs.length === 1 ? xs : []);
     if (caller?.owner) {
       const own = all.filter((d) => d.item.owner === caller.owner);
-      if (own.length && (selfish || (file.language === 'go' && isPlainIdent(recv)))) return pick(own);
+      if (own.length && (selfish || (adapterFor(file.language).calls.plainReceiverIsSelf && isPlainIdent(recv)))) return pick(own);
     }
     if (recv !== undefined && /^[A-Z]/.test(recv)) {
       const typed = all.filter((d) => d.item.owner !== undefined && lastNameSegment(d.item.owner) === lastNameSegment(recv));
@@ -239,7 +239,7 @@ class Workspace {
     const sameFile = reach.byFile.get(file);
     if (sameFile) return pick(sameFile);
     if (recv === undefined || selfish) {
-      const free = all.filter((d) => recv === undefined ? d.item.owner === undefined || file.language === 'ruby' || file.language === 'perl' : d.item.owner !== undefined);
+      const free = all.filter((d) => recv === undefined ? d.item.owner === undefined || adapterFor(file.language).calls.bareCallReachesMethods : d.item.owner !== undefined);
       const dir = free.filter((d) => dirOf(d.file.file) === dirOf(file.file));
       return pick(dir.length ? dir : free);
     }
@@ -257,14 +257,9 @@ function calleeName(c: CallSite): string {
   return c.name;
 }
 
-function sameFamily(a: Language, b: Language): boolean {
-  const js = (l: Language) => l === 'javascript' || l === 'typescript';
-  return js(a) && js(b);
-}
-
-/** Languages whose definitions reach each other's calls share a family (see sameFamily). */
+/** Languages whose definitions reach each other's calls share a family (JavaScript and TypeScript). */
 function family(l: Language): string {
-  return l === 'javascript' || l === 'typescript' ? 'javascript' : l;
+  return adapterFor(l).calls.family;
 }
 
 /** Go receivers: in `func (h *Handler) a() { h.b() }` the plain name `h` stands for the caller's own type. */
@@ -335,7 +330,7 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   if (site.runRange) {
     for (const c of file.calls) if (sameRange(c.range, site.runRange)) return { loops: c.loops, detached: !!c.detached, at: c };
   }
-  if (PREPARES.test(name) && site.resultVar && site.language === 'perl') {
+  if (PREPARES.test(name) && site.resultVar && adapterFor(site.language).calls.preparedHandleRunsLater) {
     const handle = stripSigil(site.resultVar);
     if (fn === null) fn = ws.enclosing(file, site.range);
     let run: CallSite | undefined;
@@ -432,7 +427,7 @@ function followCallers(ws: Workspace, file: FileFacts, site: SqlSite, start: Fun
         const c = call.item;
         const caller = ws.enclosing(call.file, c.range);
         const carried = node.needs.length || c.guards ? throughCall(node.needs, c, node.def, caller, c.loops.length ? loopVars(c.loops) : NO_NAMES,
-          TRUTHINESS[node.file.language]) : NO_NEEDS;
+          adapterFor(node.file.language).truthiness) : NO_NEEDS;
         // The call's arguments take the statement's branch away: it never runs for this caller.
         if (!carried) continue;
         const path = [call, ...node.path];

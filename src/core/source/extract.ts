@@ -11,11 +11,11 @@ import { boundInChain, limitPassed } from './limitValue';
 import { isReportingCall, joinSqlParts, looksLikeSql, placeholdersOf, type SqlPart } from './sqlText';
 import type { LangSpec, FormatStyle, CallShape } from './lang/treeSitter/langSpec';
 import { SPECS } from './lang/treeSitter/languageSpecs';
-import { grammarFor, parseSyntax, type GrammarName, type ParserSet } from './lang/treeSitter/treeSitter';
+import { parseSyntax, type GrammarName, type ParserSet } from './lang/treeSitter/treeSitter';
 import { readLiteral, type Literal } from './literal';
 import { formatAsDynamic } from './formatHoles';
-import { extractPerl } from './lang/perl/extractPerl';
-import { discoverRoutes } from './routes/discoverRoutes';
+import { treeSitterRoutes } from './lang/treeSitter/routes';
+import type { ExtractOptions } from './lang/adapter';
 import { loopInfo, uniformFunction } from './factShapes';
 import { ValueFlow, SAME_TEXT, argNodes, type Variant } from './valueFlow';
 import { BUILDS, startsBuilder } from './queryBuilder';
@@ -24,8 +24,6 @@ import { loopSources } from './rowFlow';
 import { isRetryBody } from './retryLoop';
 import { canBreak, dispatchedIn, guardsOf, headerNames, isEndless, leavesAfter } from './statementContext';
 import { MAX_NESTING, NESTING_NOTE } from './bounds';
-
-export { languageForPath } from './languageOf';
 
 const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10;
 
@@ -98,33 +96,18 @@ interface Candidate {
 /** QUICK: a string holding none of select, insert, update, delete, replace, with (any case) in its first 400 characters (after its leading blanks and comments) is not looked at further. */
 const NOT_A_DB_CALL = /^(?:print|println|printf|puts|p|pp|log|logf|debug|debugf|info|infof|warn|warnf|warning|error|errorf|fatal|fatalf|panic|panicf|sprintf|format|errors|new|append|len|String|Errorf|Sprintf|Println|Printf|Print|Fatal|Fatalf|Panic|Panicf|echo|var_dump|error_log|json_encode|dd|dump|assert|raise|str|repr)$/;
 
-export interface ExtractOptions {
-  /** Discover the file's routes (default true). */
-  routes?: boolean;
-}
-
 /**
- * Extracts the SQL sites, functions and calls of one file (Perl through lang/perl/extractPerl.ts,
- * every other language through tree-sitter). `parsers` must already hold the
+ * Extracts the SQL sites, functions and calls of one file of a tree-sitter language, read by
+ * `grammar` (the tree-sitter adapter, lang/treeSitter/adapter.ts, calls it). `parsers` must already hold the
  * grammar (ParserSet.load / loadFor); otherwise, as when the file cannot be parsed, the facts
- * carry a FileError instead of throwing. Routes come from routes/discoverRoutes.ts, unless
+ * carry a FileError instead of throwing. Routes come from lang/treeSitter/routes.ts, unless
  * `options.routes` is false (a caller that never reads them, as the `scan` command, spares their walk).
  */
-export function extractFacts(file: string, text: string, language: Language, parsers: ParserSet, options: ExtractOptions = {}): FileFacts {
+export function extractTreeSitter(file: string, text: string, language: Language, grammar: GrammarName, parsers: ParserSet, options: ExtractOptions = {}): FileFacts {
   const facts: FileFacts = { file, language, sites: [], functions: [], calls: [], routes: [], errors: [] };
-  if (language === 'perl') {
-    // Perl has no tree-sitter grammar here: its own lexer-based extractor reads it.
-    try {
-      return extractPerl(file, text, options.routes !== false);
-    } catch (err) {
-      facts.errors.push({ file, message: `extraction failed: ${(err as Error).message ?? String(err)}` });
-      return facts;
-    }
-  }
-  const grammar = grammarFor(language, file);
-  const parser = grammar ? parsers.get(grammar) : undefined;
-  if (!grammar || !parser) {
-    facts.errors.push({ file, message: `no parser loaded for ${language}${grammar ? ` (grammar ${grammar})` : ''}` });
+  const parser = parsers.get(grammar);
+  if (!parser) {
+    facts.errors.push({ file, message: `no parser loaded for ${language} (grammar ${grammar})` });
     return facts;
   }
   // why: one parse serves both the SQL walker and route discovery (parsing is most of the cost of a file).
@@ -136,7 +119,13 @@ export function extractFacts(file: string, text: string, language: Language, par
     facts.sites = []; facts.functions = []; facts.calls = [];
     facts.errors.push({ file, message: `extraction failed: ${(err as Error).message ?? String(err)}` });
   }
-  if (options.routes !== false) facts.routes = discoverRoutes(file, text, language, parsers, facts.errors, tree);
+  if (options.routes !== false) {
+    try {
+      facts.routes = treeSitterRoutes(file, text, grammar, parsers, tree);
+    } catch (err) {
+      facts.errors.push({ file, message: `route discovery failed: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
   return facts;
 }
 
@@ -567,7 +556,7 @@ class Walker {
    * that reach it there), then statements held in variables that reach no call.
    */
   private resolve(): void {
-    const flow = new ValueFlow(this.tree!.nodes, this.text, this.spec, this.language, this.loopBodies, this.heredocBodies, this.plainLiterals);
+    const flow = new ValueFlow(this.tree!.nodes, this.text, this.spec, this.loopBodies, this.heredocBodies, this.plainLiterals);
     this.flow = flow;
     const used = new Set<number>();
     const owned = new Set<number>();
@@ -734,7 +723,7 @@ class Walker {
   /** Files a site; `sqlArg` is the expression the statement is in (an argument of `call`, or inside one). */
   private emit(literals: Literal[], sql: string, dynamic: boolean, ctx: Context, call: CallRec | undefined, helper: string | undefined, sqlArg?: Node): void {
     // Python's drivers fill `%s` / `%(name)s` with Python's `%` operator, which turns `%%` into `%`: the server gets `%`.
-    if (this.language === 'python' && sql.includes('%%') && PYFORMAT.test(sql)) sql = sql.replace(/%%/g, '%');
+    if (this.spec.doubledPercent && sql.includes('%%') && PYFORMAT.test(sql)) sql = sql.replace(/%%/g, '%');
     // The statement is reported at its literals in the function that runs it (a shared constant stays in the list of ranges).
     // `literals` come in the order of the text they give: the first one starts the statement.
     const fn = ctx.fn;

@@ -1,16 +1,10 @@
 /** Which language a source file is in, by its name. */
 import type { Language } from '../model';
+import { ADAPTERS } from './lang/languages';
 
-const BY_EXTENSION: Record<string, Language> = {
-  go: 'go',
-  rb: 'ruby', ru: 'ruby', rake: 'ruby',
-  py: 'python',
-  php: 'php',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'typescript',
-  rs: 'rust',
-  pl: 'perl', pm: 'perl', psgi: 'perl', t: 'perl',
-};
+const BY_EXTENSION: Record<string, Language> = Object.fromEntries(
+  Object.values(ADAPTERS).flatMap((a) => a.extensions.map((ext) => [ext, a.language] as const)),
+);
 
 /** Every file extension read as source (the editor's watcher and scan glob is built from it). */
 export const SOURCE_EXTENSIONS: readonly string[] = Object.keys(BY_EXTENSION);

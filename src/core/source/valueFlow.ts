@@ -9,7 +9,6 @@
  * one function, or in the next handler of the same file, reached every call that named it.
  */
 import type { GrammarTables, SyntaxNode as Node } from './syntaxTree';
-import type { Language } from '../model';
 import type { LangSpec, FormatStyle } from './lang/treeSitter/langSpec';
 import type { SqlPart } from './sqlText';
 import { readLiteral, type Literal } from './literal';
@@ -103,7 +102,6 @@ export class ValueFlow {
     private readonly nodes: readonly Node[],
     private readonly text: string,
     private readonly spec: LangSpec,
-    private readonly language: Language,
     /** Loop bodies that are not loop statements (`rows.each do … end`, `xs.map(x => …)`), by node id. */
     private readonly loopBodies: ReadonlySet<number>,
     /** Ruby heredoc openers (their start) and the literal of their body. */
@@ -111,7 +109,7 @@ export class ValueFlow {
     /** Literals already read without interpolations, by start (read once per file). */
     private readonly known: ReadonlyMap<number, Literal> = new Map(),
   ) {
-    this.kinds = kindsOf(spec, nodes[0].tree.tables, language);
+    this.kinds = kindsOf(spec, nodes[0].tree.tables);
   }
 
   /** The key a use or target of a variable is filed under: `q`, `$q` → `q`; `self.q`, `@q`, `self::Q` → `.q`, `.Q`. */
@@ -165,13 +163,12 @@ export class ValueFlow {
       if (xs) xs.push(d); else defs.set(key, [d]);
       return key;
     };
-    const builders = this.language === 'rust' ? new Builders((n) => this.keyOf(n)) : undefined;
+    const builders = spec.queryBuilders ? new Builders((n) => this.keyOf(n)) : undefined;
     // why: this pass visits every node of the file; a table by type id rules most of them out with one read.
-    const roles = defRoles(spec, this.nodes[0].tree.tables, this.language);
+    const roles = defRoles(spec, this.nodes[0].tree.tables);
     for (const n of this.nodes) {
       const role = roles[n.typeId];
       if (!role) continue;
-      const t = n.type;
       if (role === 1) {
         const a = spec.assignment(n);
         // Go writes `q += "…"` as an assignment statement with an operator.
@@ -187,12 +184,12 @@ export class ValueFlow {
         const op = n.childForFieldName('operator')?.type ?? n.children[1]?.type;
         if (op === '+=' || op === '.=') add(n, n.childForFieldName('left'), n.childForFieldName('right'), 'append', false);
         else if (op === '||=' || op === '??=' || op === '//=') add(n, n.childForFieldName('left'), n.childForFieldName('right'), 'set', false);
-      } else if (t === 'binary' && this.language === 'ruby' && n.childForFieldName('operator')?.type === '<<' && n.parent && !spec.binary.has(n.parent.type)) {
+      } else if (role === 3 && n.childForFieldName('operator')?.type === spec.appendOperator && n.parent && !spec.binary.has(n.parent.type)) {
         add(n, n.childForFieldName('left'), n.childForFieldName('right'), 'append', false);
-      } else if (t === 'call_expression' && this.language === 'rust') {
+      } else if (role === 4) {
         const f = n.childForFieldName('function');
         const field = f?.type === 'field_expression' ? f.childForFieldName('field')?.text : undefined;
-        if (field === 'push_str') {
+        if (field !== undefined && field === spec.appendMethod) {
           add(n, f!.childForFieldName('value'), n.childForFieldName('arguments')?.firstNamedChild, 'append', false);
         } else if (builders?.size) this.addPushes(n, builders, defs);
       }
@@ -248,12 +245,7 @@ export class ValueFlow {
 
   /** True for a declaration that opens a new variable in its block (Go `:=`/`var`, JS `let`/`const`, Rust `let`). */
   private declares(n: Node): boolean {
-    switch (this.language) {
-      case 'go': return n.type === 'short_var_declaration' || n.type === 'var_spec' || n.type === 'const_spec';
-      case 'javascript': case 'typescript': return n.type === 'variable_declarator' && n.parent?.type === 'lexical_declaration';
-      case 'rust': return n.type === 'let_declaration';
-      default: return false;
-    }
+    return this.spec.declares?.(n) ?? false;
   }
 
   /** The innermost function (or Ruby block) around `n`, or the root. */
@@ -498,7 +490,7 @@ export class ValueFlow {
     if (IDENTS.has(t) || MEMBERS.has(t)) return this.variable(node, depth);
     if (spec.calls.has(t)) return this.call(node, depth);
     if (t === 'conditional_expression' || t === 'ternary_expression' || t === 'conditional') {
-      const alts = t === 'conditional_expression' && this.language === 'python'
+      const alts = t === 'conditional_expression' && spec.valueFirstConditional
         ? [node.namedChildren[0], node.namedChildren[2]]
         : [node.childForFieldName('consequence') ?? node.childForFieldName('body'), node.childForFieldName('alternative')];
       const out: Variant[] = [];
@@ -662,14 +654,14 @@ const kindTables = new WeakMap<GrammarTables, Uint8Array>();
  * statements that leave, error handlers, `if`).
  * why: these are asked for every ancestor of every assignment and use; one read of a table beats a regular expression each time.
  */
-function kindsOf(spec: LangSpec, tables: GrammarTables, language: Language): Uint8Array {
+function kindsOf(spec: LangSpec, tables: GrammarTables): Uint8Array {
   let r = kindTables.get(tables);
   if (!r) {
     // ERROR nodes (type id 65535) are past the end of the table and read as 0, as their type matched none of these.
     r = new Uint8Array(tables.types.length);
     tables.types.forEach((t, id) => {
       let k = 0;
-      if (spec.functions.has(t) || (language === 'ruby' && (t === 'do_block' || t === 'block'))) k |= K_FUNCTION;
+      if (spec.functions.has(t) || spec.closureBlocks?.has(t)) k |= K_FUNCTION;
       if (spec.loops.has(t)) k |= K_LOOP;
       if (CONDITIONAL.test(t)) k |= K_CONDITIONAL;
       if (LEAVES.test(t)) k |= K_LEAVES;
@@ -686,7 +678,7 @@ function kindsOf(spec: LangSpec, tables: GrammarTables, language: Language): Uin
 /** Per grammar: 1 assignment, 2 assignment with an operator, 3 Ruby binary (`q << …`), 4 Rust call (`q.push_str(…)`), by type id. */
 const defRoleTables = new WeakMap<GrammarTables, Uint8Array>();
 
-function defRoles(spec: LangSpec, tables: GrammarTables, language: Language): Uint8Array {
+function defRoles(spec: LangSpec, tables: GrammarTables): Uint8Array {
   let r = defRoleTables.get(tables);
   if (!r) {
     r = new Uint8Array(tables.types.length);
@@ -694,8 +686,8 @@ function defRoles(spec: LangSpec, tables: GrammarTables, language: Language): Ui
       if (!tables.named[id]) return;
       if (spec.assignments.has(t)) r![id] = 1;
       else if (OP_ASSIGN.has(t)) r![id] = 2;
-      else if (t === 'binary' && language === 'ruby') r![id] = 3;
-      else if (t === 'call_expression' && language === 'rust') r![id] = 4;
+      else if (t === 'binary' && spec.appendOperator) r![id] = 3;
+      else if (t === 'call_expression' && (spec.appendMethod || spec.queryBuilders)) r![id] = 4;
     });
     defRoleTables.set(tables, r);
   }

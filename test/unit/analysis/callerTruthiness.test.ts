@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Language } from '../../../src/core/model';
-import { extractFacts } from '../../../src/core/source/extract';
+import { extractFacts } from '../../../src/core/source/readFacts';
 import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../../src/node/grammars';
 import { detectNPlusOne } from '../../../src/core/analysis/nPlusOne';
 import { truthy } from '../../../src/core/analysis/callContext';
-import { TRUTHINESS } from '../../../src/core/source/truthiness';
+import { TRUTHINESS } from '../../../src/core/source/lang/truthiness';
 
 // A helper reads a team's members only when its flag is true; a loop over teams calls it with a literal flag.
 // Whether that literal is false is the callee's language's own rule: `0` and "" are true in Ruby, "0" is true in

@@ -17,7 +17,7 @@ import { parseSchemaText } from '../../../src/core/analysis/ddlParse';
 import { prepareStatement } from '../../../src/core/plan/statementPrep';
 import { DEFAULT_PAGE, fillPlaceholders } from '../../../src/core/sql/fillPlaceholders';
 import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
-import { extractFacts } from '../../../src/core/source/extract';
+import { extractFacts } from '../../../src/core/source/readFacts';
 import type { Language } from '../../../src/core/model';
 import { fsGrammarSource } from '../../../src/node/grammars';
 

@@ -1,15 +1,11 @@
 /**
- * Route discovery: the route definitions of one source file, with their handlers. Tree-sitter
- * grammars go through one walker (routeWalker.ts); Perl through its lexer (perlRoutes.ts).
+ * Route discovery: the route definitions of one source file, with their handlers, read by the
+ * file's language adapter (tree-sitter languages: lang/treeSitter/routes.ts; Perl: lang/perl/perlRoutes.ts).
  */
 import type { FileError, Language, Route } from '../../model';
 import type { SyntaxTree } from '../syntaxTree';
-import { grammarFor, parseSyntax, type ParserSet } from '../lang/treeSitter/treeSitter';
-import { discoverPerlRoutes } from '../lang/perl/perlRoutes';
-import { detectFramework, RouteWalker } from '../lang/treeSitter/routeWalker';
-
-/** A file without a quoted path (`"/…`) or a Laravel facade defines no route; checked before parsing. */
-const MAY_HAVE_ROUTES = /["'`]\/|Route::|#\[\s*(?:get|post|put|delete|patch|route)\b/;
+import type { ParserSet } from '../lang/treeSitter/treeSitter';
+import { adapterFor } from '../lang/languages';
 
 /**
  * Finds the routes one file defines: method, pattern with group prefixes applied, framework, the
@@ -20,12 +16,7 @@ const MAY_HAVE_ROUTES = /["'`]\/|Route::|#\[\s*(?:get|post|put|delete|patch|rout
  */
 export function discoverRoutes(file: string, text: string, language: Language, parsers: ParserSet, errors?: FileError[], tree?: SyntaxTree): Route[] {
   try {
-    if (language === 'perl') return discoverPerlRoutes(file, text);
-    if (!MAY_HAVE_ROUTES.test(text)) return [];
-    const grammar = grammarFor(language, file);
-    const parser = grammar ? parsers.get(grammar) : undefined;
-    if (!grammar || !parser) return [];
-    return new RouteWalker(file, grammar, detectFramework(grammar, text)).run(tree ?? parseSyntax(parser, text));
+    return adapterFor(language).routes(file, text, parsers, tree, errors);
   } catch (err) {
     errors?.push({ file, message: `route discovery failed: ${err instanceof Error ? err.message : String(err)}` });
     return [];

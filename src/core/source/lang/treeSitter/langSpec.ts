@@ -100,6 +100,20 @@ export interface LangSpec {
    * "FROM …")`): the node holding those arguments, else undefined.
    */
   joinedArgs?(node: Node): Node | undefined;
+  /** A declaration that opens a new variable in its block (Go `:=`/`var`, JS `let`/`const`, Rust `let`); absent where an assignment declares nothing. */
+  declares?(node: Node): boolean;
+  /** Blocks that are closures for scoping, beside `functions` (Ruby's `do … end` and `{ … }` blocks). */
+  closureBlocks?: ReadonlySet<string>;
+  /** A binary operator that appends its right operand to the variable on its left (Ruby `q << "…"`). */
+  appendOperator?: string;
+  /** A method that appends its argument to its receiver string (Rust `q.push_str("…")`). */
+  appendMethod?: string;
+  /** Query builder objects whose pushes are followed into the statement they build (Rust `QueryBuilder::new(…)`). */
+  queryBuilders?: boolean;
+  /** The conditional expression writes its first value before the condition (`a if c else b`). */
+  valueFirstConditional?: boolean;
+  /** `%%` in a statement with pyformat placeholders stands for one `%` (the driver formats it). */
+  doubledPercent?: boolean;
 }
 
 /**
@@ -141,6 +155,13 @@ export function uniformSpec(s: LangSpec): LangSpec {
     heredocText: s.heredocText,
     rawPrefix: s.rawPrefix,
     joinedArgs: s.joinedArgs,
+    declares: s.declares,
+    closureBlocks: s.closureBlocks,
+    appendOperator: s.appendOperator,
+    appendMethod: s.appendMethod,
+    queryBuilders: s.queryBuilders,
+    valueFirstConditional: s.valueFirstConditional,
+    doubledPercent: s.doubledPercent,
   };
   return out;
 }

@@ -107,6 +107,7 @@ const go: LangSpec = {
   detachers: set('go_statement'),
   formatCalls: new Map([['Sprintf', 'printf'], ['Fprintf', 'printf']]),
   helpers: set('In', 'Rebind', 'Named', 'MustIn'),
+  declares: (n) => n.type === 'short_var_declaration' || n.type === 'var_spec' || n.type === 'const_spec',
 };
 
 // ---------------------------------------------------------------- Ruby
@@ -199,6 +200,8 @@ const ruby: LangSpec = {
     }
     return t;
   },
+  closureBlocks: set('do_block', 'block'),
+  appendOperator: '<<',
 };
 
 // ---------------------------------------------------------------- Python
@@ -252,6 +255,8 @@ const python: LangSpec = {
     const start = node.firstChild;
     return !!start && /^[a-zA-Z]*[rR]/.test(start.text);
   },
+  valueFirstConditional: true,
+  doubledPercent: true,
 };
 
 // ---------------------------------------------------------------- PHP
@@ -383,6 +388,7 @@ const js: LangSpec = {
   detachers: NO,
   formatCalls: new Map([['format', 'node']]),
   helpers: NO,
+  declares: (n) => n.type === 'variable_declarator' && n.parent?.type === 'lexical_declaration',
 };
 
 // ---------------------------------------------------------------- Rust
@@ -454,6 +460,9 @@ const rust: LangSpec = {
     if (node.type !== 'macro_invocation' || !/^(?:(?:std|core)::)?concat$/.test(compact(node.childForFieldName('macro')))) return undefined;
     return childOfType(node, TOKEN_TREE) ?? undefined;
   },
+  declares: (n) => n.type === 'let_declaration',
+  appendMethod: 'push_str',
+  queryBuilders: true,
 };
 
 /** The spec for each grammar (tsx and typescript share JavaScript's). */

@@ -4,7 +4,7 @@
  * and which frames are the runtime, the garbage collector, idling or the MySQL driver. The
  * attribution in core/profile/ reads only this table; it never asks which language it is in.
  */
-import type { Language } from '../model';
+import type { Language } from '../../model';
 
 export interface ProfileFrameRules {
   /**

@@ -5,7 +5,7 @@
  * the string `"0"` false as well; an empty list is false in Python and PHP, an object (true) in JavaScript and Ruby,
  * and a reference (true) in Perl. Go and Rust take only booleans in a condition: a number or a string settles nothing.
  */
-import type { Language } from '../model';
+import type { Language } from '../../model';
 
 export interface Truthiness {
   /** Numbers in a condition: zero is false and every other number true (`'zero'`), all are true (`'all'`), or none is a condition. */
