@@ -487,7 +487,7 @@ function findOuterQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite
   // `for row in db.query("SELECT …")`, `db.xquery("SELECT …").map.with_index do |row, i|`, `stmt.execute do |row|`:
   // the statement is run in the loop's header, before the body that repeats (so it does not count the loop among
   // its own); it may be written before the loop and run there (`tx.xquery(query).map do |row|`).
-  const header = file.sites.find((s) => { const at = s.callRange ?? s.range; return containsRange(loop.range, at) && !s.loops.includes(loop) && at.start.line <= loop.range.start.line; });
+  const header = file.sites.find((s) => { const at = s.callRange ?? s.range; return containsRange(loop.range, at) && !s.loops.includes(loop) && at.start.line <= loop.range.start.line && givesRows(s.sql); });
   if (header) return header;
   const names = ws.identifiers(loop.iterable);
   const it = loop.iterable.replace(/\s+/g, '');
@@ -505,12 +505,22 @@ function findOuterQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite
   for (const s of file.sites) {
     // The statement's own function (a route block too) must hold the loop.
     const sameFn = s.functionRange ? containsRange(s.functionRange, loop.range) : inFn(s.range);
-    if (!sameFn || !rangeBefore(s.range, loop.range) || !linked(s)) continue;
+    // An INSERT / UPDATE / DELETE run on a reused handle (`$stmt`) gives no rows to walk: not the loop's query.
+    if (!sameFn || !rangeBefore(s.range, loop.range) || !givesRows(s.sql) || !linked(s)) continue;
     const direct = s.resultVar !== undefined ? names.includes(stripSigil(s.resultVar)) : !!from && !!s.callRange && from.values.some((v) => containsRange(v, s.callRange!));
     const rank = (s.loops.every((l) => containsRange(l.range, loop.range)) ? 2 : 0) + (direct ? 1 : 0);
     if (rank > bestRank || (rank === bestRank && byStart(best!, s) <= 0)) { best = s; bestRank = rank; }
   }
   return best;
+}
+
+/** A statement that returns rows: SELECT, WITH, TABLE, VALUES, SHOW, or a data change with RETURNING (MariaDB). */
+function givesRows(sql: string): boolean {
+  const head = /^[\s(]*(?:\/\*[\s\S]*?\*\/\s*)*([A-Za-z]+)/.exec(sql);
+  if (!head) return true;
+  const w = head[1].toUpperCase();
+  if (w === 'SELECT' || w === 'WITH' || w === 'TABLE' || w === 'VALUES' || w === 'SHOW' || w === 'CALL' || w === 'DESCRIBE' || w === 'EXPLAIN') return true;
+  return /\bRETURNING\b/i.test(sql) || !/^(?:INSERT|UPDATE|DELETE|REPLACE|TRUNCATE|LOCK|UNLOCK|CREATE|ALTER|DROP|SET|BEGIN|COMMIT|ROLLBACK|START)$/.test(w);
 }
 
 /**
