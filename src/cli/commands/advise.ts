@@ -25,7 +25,9 @@ import { fsGrammarSource } from '../../node/grammars';
 import { scanProject } from '../../node/scanDir';
 import { findSchemaFiles } from '../../node/schemaFiles';
 import { analyzeSlowSources } from '../../node/logSources';
-import { indexSites, sitesFor } from '../../core/logs/slowMapping';
+import { fromDigests, fromRun, fromSlowStats, weighWorkload, type StatementTimes } from '../../core/analysis/workloadWeights';
+import { checkServerStats, readServerSnapshot } from '../../db/serverStatsReader';
+import { DEFAULT_STORE, readRunsConfig, RecordStore } from '../../node/runs/recordStore';
 import { checkLocalSources, parseLogArgs } from '../logArgs';
 import { portFromArgs, timeoutFromArgs } from '../connectionArgs';
 
@@ -49,7 +51,13 @@ options:
   --timeout MS                         per-statement time limit (default 5000)
   --schema FILE.sql                    schema file(s) to read instead of a database (repeatable)
   --slow-log FILE                      weight each statement by its total time in this slow log
-                                       (repeatable); without one every statement counts once
+                                       (repeatable)
+  --server-stats                       weight it by its total time in the connected server's
+                                       performance_schema (events_statements_summary_by_digest)
+  --run ID                             weight it by its total time in a recorded round (\`runs
+                                       record\`: its id, a prefix, last, last~1 …; --store DIR)
+                                       One source of weights at most; without one every statement
+                                       counts once.
   --format table|json|md               output (default table); json = JSON Lines: one object per
                                        suggestion {kind:"index", table, columns, name, ddl, reason,
                                        replaces, servesOrderBy, covering, warnings, sites [{file, line, sql}],
@@ -68,6 +76,7 @@ export const adviseCommand: Command = {
       options: {
         format: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, socket: { type: 'string' },
         user: { type: 'string' }, database: { type: 'string' }, schema: { type: 'string', multiple: true }, 'slow-log': { type: 'string', multiple: true },
+        'server-stats': { type: 'boolean' }, run: { type: 'string' }, store: { type: 'string' },
         'password-env': { type: 'string' }, timeout: { type: 'string' }, password: { type: 'string' }, ...SSH_ARG_OPTIONS, ...TLS_ARG_OPTIONS,
       },
     });
@@ -90,24 +99,23 @@ export const adviseCommand: Command = {
     const scan = await scanProject(root, cache);
     const sites = scan.facts.flatMap((f) => f.sites);
     const statements = workloadStatements(sites);
-    let weightsNote = 'weights: every statement once (no slow log given)';
+    const given = [values['slow-log']?.length ? '--slow-log' : '', values['server-stats'] ? '--server-stats' : '', values.run !== undefined ? '--run' : ''].filter(Boolean);
+    if (given.length > 1) throw new UsageError(`one source of weights, please (got ${given.join(', ')})`);
+    if (values['server-stats'] && !connect) throw new UsageError('--server-stats needs the connection options (--user, --database …)');
+    // why: the index set is ordered by what the statements cost, where something measured it (workloadWeights.ts).
+    let times: StatementTimes | undefined;
     if (values['slow-log']?.length) {
-      // why: the index set is ordered by what the statements cost: their total time in the log, by fingerprint.
       const logs = parseLogArgs(values['slow-log'], io.cwd);
       await checkLocalSources(logs);
-      const { stats } = await analyzeSlowSources(logs);
-      const index = indexSites(sites);
-      const time = new Map<string, number>();
-      for (const st of stats) for (const site of sitesFor(index, st.fingerprint).sites) time.set(site.sql, (time.get(site.sql) ?? 0) + st.queryTime.total);
-      let seen = 0;
-      for (const st of statements) {
-        const t = time.get(st.site.sql);
-        st.weight = t ?? 0;
-        if (t !== undefined) seen++;
-      }
-      weightsNote = `weights: total seconds in ${values['slow-log'].join(', ')} (${seen} of ${statements.length} statements seen there, the others 0)`;
+      times = fromSlowStats(values['slow-log'].join(', '), (await analyzeSlowSources(logs)).stats);
+    } else if (values.run !== undefined) {
+      const store = new RecordStore(resolve(io.cwd, values.store ?? (await readRunsConfig(io.cwd)).store ?? DEFAULT_STORE));
+      const rec = await store.find(values.run).catch((err: Error) => { throw new UsageError(err.message); });
+      if (!rec.slow?.queries?.length) throw new UsageError(`run ${rec.id} has no statements (it was recorded without a slow log or server stats)`);
+      times = fromRun(`run ${rec.id}`, rec.slow);
     }
 
+    let weights = weighWorkload(statements, sites, times);
     let schema: Schema | undefined;
     let schemaNote: string;
     if (connect) {
@@ -117,6 +125,11 @@ export const adviseCommand: Command = {
       });
       let sampled = 0;
       try {
+        if (values['server-stats']) {
+          await checkServerStats(db);
+          times = fromDigests(`performance_schema of ${values.database}`, (await readServerSnapshot(db)).digests, values.database!);
+          weights = weighWorkload(statements, sites, times);
+        }
         schema = await readSchema(db, 1);
         // why: rows per value of the columns no index leads with, from a bounded sample: one index serves every lookup
         // led by a column that finds a few rows. A first pass names the columns the suggestions would use.
@@ -194,7 +207,7 @@ export const adviseCommand: Command = {
     }
     io.stderr.write(`${statementsCount} statements analysed in ${scan.files} files${unparsed ? `, ${unparsed} not parsed` : ''}; `
       + `${elsewhere ? `${elsewhere} read tables the database lacks (${[...lacking].sort().join(', ')}): no index suggested on those; ` : ''}`
-      + `${merged.length} index suggestions, ${redundant.length} redundant indexes; ${schemaNote}; ${weightsNote}\n`);
+      + `${merged.length} index suggestions, ${redundant.length} redundant indexes; ${schemaNote}; ${weights.note}\n`);
     return 0;
   },
 };

@@ -1,6 +1,7 @@
 /**
- * advise weights the statements by their total time in a slow log (--slow-log), else counts each once,
- * and says which weights it used: the index of the slow statement comes first.
+ * advise weights the statements by their total time in a slow log (--slow-log) or in a recorded round
+ * (--run), else counts each once, and says which weights it used: the index of the slow statement comes
+ * first. performance_schema (--server-stats) is tested on a real server (integration/adviseServerStats).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +9,8 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAdvise } from './advisorCliRun';
+import { runCommand } from '../../support/runCommand';
+import { runsCommand } from '../../../src/cli/commands/runs';
 
 const entry = (t: number, sql: string, secs: number) => `# Time: 2024-01-01T00:00:0${t}.000000Z
 # User@Host: app[app] @ localhost []
@@ -37,6 +40,17 @@ func a(db *sqlx.DB, id int) {
     assert.match(w.err, /weights: total seconds in .*slow\.log \(2 of 2 statements seen there/);
     const lines = w.out.trim().split('\n').map((l) => JSON.parse(l) as { table: string; weight: number });
     assert.deepEqual(lines.map((l) => `${l.table} ${l.weight}`), ['comments 5', 'posts 0.5']);
+
+    // The same log kept as a recorded round: the same weights, from the record.
+    const rec = await runCommand(runsCommand, ['record', '--slow', join(dir, 'slow.log'), '--store', join(dir, 'runs'), '--routes', 'none'], dir);
+    assert.equal(rec.code, 0, rec.err);
+    const r = await runAdvise([join(dir, 'app'), '--format', 'json', '--run', 'last', '--store', join(dir, 'runs')]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /weights: total seconds in run \S+ \(2 of 2 statements seen there/);
+    assert.deepEqual(r.out.trim().split('\n').map((l) => JSON.parse(l) as { table: string; weight: number }).map((l) => `${l.table} ${l.weight}`), ['comments 5', 'posts 0.5']);
+    await assert.rejects(runAdvise([join(dir, 'app'), '--run', 'last', '--store', join(dir, 'runs'), '--slow-log', join(dir, 'slow.log')]), /one source of weights, please \(got --slow-log, --run\)/);
+    await assert.rejects(runAdvise([join(dir, 'app'), '--run', 'last', '--store', join(dir, 'empty')]), /no run last: 0 recorded/);
+    await assert.rejects(runAdvise([join(dir, 'app'), '--server-stats']), /--server-stats needs the connection options/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
