@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Language } from '../../../src/core/model';
-import { extractFacts } from '../../../src/core/source/extract';
+import { extractFacts } from '../../../src/core/source/readFacts';
 import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { fsGrammarSource } from '../../../src/node/grammars';
 import { detectNPlusOne } from '../../../src/core/analysis/nPlusOne';
