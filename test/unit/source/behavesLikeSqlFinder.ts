@@ -19,6 +19,9 @@
  * - negatives: strings that appear in the app's source and must not occur in any reported SQL.
  *
  * Every expected site must be found, and nothing else may be reported.
+ *
+ * It is the contract every language adapter (src/core/source/lang/) passes: by default each file is read
+ * through its language's adapter, as the workspace reads it (the tree-sitter languages and Perl alike).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -43,12 +46,12 @@ export interface ExpectedSite {
 
 export interface Expectations { sites: ExpectedSite[]; negatives: string[] }
 
-/** Extracts one file's facts; the default goes through the tree-sitter extractor. */
+/** Extracts one file's facts; the default goes through the language's adapter, by the workspace cache. */
 export type Extract = (file: string, text: string, language: Language) => Promise<FileFacts | undefined>;
 
 const parsers = new ParserSet(fsGrammarSource());
 
-export function treeSitterExtract(): Extract {
+export function adapterExtract(): Extract {
   const cache = new FactsCache(parsers);
   return (file, text, language) => cache.update(file, text, language);
 }
@@ -62,7 +65,7 @@ function describeSite(s: SqlSite): string {
 }
 
 /** Runs the suite for `language` over test/fixtures/apps/<app>. */
-export function behavesLikeSqlFinder(language: Language, app: string = language, extract: Extract = treeSitterExtract()): void {
+export function behavesLikeSqlFinder(language: Language, app: string = language, extract: Extract = adapterExtract()): void {
   const dir = join(FIXTURES, 'apps', app);
   const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as Expectations;
   let facts: FileFacts[] | undefined;

@@ -5,7 +5,7 @@ import { DYNAMIC_MARK, type SqlSite } from '../../../src/core/model';
 import { behavesLikeSqlFinder } from './behavesLikeSqlFinder';
 
 // The fixture app (test/fixtures/apps/perl: a Kossy/DBIx::Sunny web app, models, a DBI batch script) against its table.
-behavesLikeSqlFinder('perl', 'perl', (file, text) => Promise.resolve(extractPerl(file, text)));
+behavesLikeSqlFinder('perl');
 
 /** The sites of one snippet of Perl. */
 function sites(code: string) {
