@@ -41,7 +41,8 @@ export interface NPlusOneData extends Record<string, unknown> {
   innerCall?: string;
   source: LoopSource;
   /** The query whose rows the loop iterates over, when there is one. */
-  outer?: { file: string; line: number; range: Range; sql: string; placeholders: string[]; resultVar?: string };
+  /** The query the loop walks; `limit` is the number the code passes for its `LIMIT ?`, when known (SqlSite.limit). */
+  outer?: { file: string; line: number; range: Range; sql: string; placeholders: string[]; resultVar?: string; limit?: number };
   /** Rows the outer query is estimated to return (its plan), when the caller knew it. */
   estimatedIterations?: number;
   /** Where estimatedIterations comes from (`the LIMIT 3 of that query`, `EXPLAIN's rows of posts …`). */
@@ -577,7 +578,7 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
     language: site.language, innerSql: site.sql, innerPlaceholders: site.placeholders, innerCall: site.call,
     source, loopDepth: loops.length, concurrent,
   };
-  if (outer) data.outer = { file: loopFile.file, line: outer.range.start.line + 1, range: outer.range, sql: outer.sql, placeholders: outer.placeholders, resultVar: outer.resultVar };
+  if (outer) data.outer = { file: loopFile.file, line: outer.range.start.line + 1, range: outer.range, sql: outer.sql, placeholders: outer.placeholders, resultVar: outer.resultVar, ...(outer.limit !== undefined ? { limit: outer.limit } : {}) };
   if (estimated !== undefined) { data.estimatedIterations = estimated; if (estimateFrom) data.estimateFrom = estimateFrom; }
   return { code: N_PLUS_ONE, severity, message, file: site.file, range: site.range, related, data };
 }

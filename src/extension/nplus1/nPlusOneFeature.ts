@@ -66,16 +66,18 @@ export class NPlusOneService implements vscode.Disposable, vscode.HoverProvider,
   /** Explains the outer queries (when connected) and re-detects once with their row estimates. */
   private async estimate(): Promise<void> {
     if (this.estimating || !this.manager.live) return;
-    const outers = [...new Set(this.findings.map((f) => f.data.outer?.sql).filter((s): s is string => !!s && !this.estimates.has(s)))];
-    if (!outers.length) return;
+    // why: the outer query's LIMIT ? is explained at the number the code passes (its literal, constant or default), as the hover explains it.
+    const outers = new Map<string, number | undefined>();
+    for (const f of this.findings) if (f.data.outer && !this.estimates.has(f.data.outer.sql)) outers.set(f.data.outer.sql, f.data.outer.limit);
+    if (!outers.size) return;
     this.estimating = true;
     let added = 0;
     try {
-      for (const sql of outers) {
-        const got = await this.manager.explain(sql);
+      for (const [sql, bound] of outers) {
+        const got = await this.manager.explain(sql, bound);
         // why: the loop's passes are the rows its query returns: its LIMIT bounds them (a LIMIT ? as explained), not the rows a scan examines.
         const limit = got?.result.filledSql ? statementFacts(got.result.filledSql).limit : undefined;
-        const rows = got?.result.plan ? loopIterations(got.result.plan, limit) : undefined;
+        const rows = got?.result.plan ? loopIterations(got.result.plan, limit, bound !== undefined ? 'code' : /\bLIMIT\b/i.test(sql) && !/\bLIMIT\s+\d/i.test(sql) ? 'page' : 'text') : undefined;
         if (rows !== undefined) { this.estimates.set(sql, rows); added++; }
       }
     } catch (err) {

@@ -52,10 +52,13 @@ export function estimatedResultRows(plan: Plan): number | undefined {
  * when it returns fewer than its plan's estimate (a loop over `LIMIT 3` makes 3 passes, however many rows
  * the scan behind it examines), else the rows the plan leaves after each table's condition.
  */
-export function loopIterations(plan: Plan, limit: number | undefined): { rows: number; from: string } | undefined {
+export function loopIterations(plan: Plan, limit: number | undefined, limitFrom: 'text' | 'code' | 'page' = 'text'): { rows: number; from: string } | undefined {
   const rows = estimatedResultRows(plan);
   const tables = plan.rows.filter((r) => r.id === plan.rows.find((x) => x.id !== null)?.id && r.table && !/^</.test(r.table)).map((r) => r.table!);
-  if (limit !== undefined && (rows === undefined || limit < rows)) return { rows: Math.max(0, limit), from: `the LIMIT ${limit} of that query` };
+  const said = limitFrom === 'code' ? `the LIMIT ${limit} the code passes to that query`
+    : limitFrom === 'page' ? `the LIMIT ? of that query read as a page of ${limit} (the code's value is not known)`
+      : `the LIMIT ${limit} of that query`;
+  if (limit !== undefined && (rows === undefined || limit < rows)) return { rows: Math.max(0, limit), from: said };
   if (rows === undefined) return undefined;
   return { rows, from: `EXPLAIN's rows of ${tables.length ? tables.join(' × ') : 'that query'} after its condition` };
 }

@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import type { CallSite, FileFacts, FunctionDef, Language, LoopInfo, Range, SqlSite } from '../../../src/core/model';
 import { detectNPlusOne } from '../../../src/core/analysis/nPlusOne';
 import { isSmallConstantCollection, identifiersOf } from '../../../src/core/analysis/nPlusOneSyntax';
+import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
+import { extractFacts } from '../../../src/core/source/readFacts';
+import { fsGrammarSource } from '../../../src/node/grammars';
 
 // Hand-written facts: lines are 0-based as in the model; `r(a, b)` spans lines a..b.
 const r = (a: number, b = a, c0 = 0, c1 = 60): Range => ({ start: { line: a, character: c0 }, end: { line: b, character: c1 } });
@@ -275,4 +278,23 @@ void test('recognises small constant collections across languages', () => {
   }
   assert.deepEqual(identifiersOf('@$rows'), ['rows']);
   assert.deepEqual(identifiersOf('posts[:10]'), ['posts']);
+});
+
+void test('the query a loop walks carries the LIMIT the code passes to it, so the estimate is its page, not a guess', async () => {
+  const parsers = new ParserSet(fsGrammarSource());
+  await parsers.loadFor(['go']);
+  const text = `package m
+const perPage = 30
+func list(db *sqlx.DB, uid int64) {
+	posts := []Post{}
+	db.Select(&posts, "SELECT id, user_id FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT ?", uid, perPage)
+	for _, p := range posts {
+		var n int
+		db.Get(&n, "SELECT COUNT(*) FROM comments WHERE post_id = ?", p.ID)
+	}
+}
+`;
+  const [f] = detectNPlusOne([extractFacts('a.go', text, 'go', parsers)]);
+  assert.ok(f?.data.outer, JSON.stringify(f?.data));
+  assert.equal(f.data.outer.limit, 30);
 });

@@ -73,6 +73,9 @@ void test('estimated result rows: filtered scales, unique lookups count once, su
   // A loop over `LIMIT 3` makes 3 passes, however many rows the scan behind it examines; the message says which bound it is.
   assert.deepEqual(loopIterations(plan([row({ rows: 199_840 })]), 3), { rows: 3, from: 'the LIMIT 3 of that query' });
   assert.deepEqual(loopIterations(plan([row({ rows: 40, filtered: 50 })]), 20), { rows: 20, from: "EXPLAIN's rows of t after its condition" });
+  // A LIMIT ? says where its number comes from: the code's value, or a page when the code's is unknown.
+  assert.deepEqual(loopIterations(plan([row({ rows: 199_840 })]), 30, 'code'), { rows: 30, from: 'the LIMIT 30 the code passes to that query' });
+  assert.deepEqual(loopIterations(plan([row({ rows: 199_840 })]), 20, 'page'), { rows: 20, from: "the LIMIT ? of that query read as a page of 20 (the code's value is not known)" });
 });
 
 void test('indentOf keeps tabs and spaces', () => {
