@@ -5,25 +5,21 @@
  */
 import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import type { FileFacts } from '../core/model';
-import { ParserSet, type GrammarSource } from '../core/source/lang/treeSitter/treeSitter';
-import { FactsCache } from '../core/workspace';
 import type { ExplainService } from '../db/explainService';
-import { scanProject } from '../node/scanDir';
+import type { ProjectScan } from '../node/scanDir';
 import { findSchemaFiles } from '../node/schemaFiles';
 import type { AgentHost } from './agentTools';
 import { mdText } from './markdown';
 
 export interface FsHostOptions {
   root: string;
-  grammars: GrammarSource;
   explainService: () => Promise<ExplainService | undefined>;
   connectHint: string;
   /**
-   * The facts of the root's files when the front end already keeps them (the editor's index, current
-   * with unsaved edits); default: the root is scanned as any other folder.
+   * The facts of a folder's files: read from disk (diskScan.ts: the MCP server), or those the front end
+   * keeps already (the editor's index, current with unsaved edits).
    */
-  indexed?: () => Promise<FileFacts[]>;
+  scan(dir: string): Promise<ProjectScan>;
   /** A link to a file at a line (absolute path); default: the path relative to the root, `path#Lline`. */
   link?: (absPath: string, line: number) => string;
 }
@@ -35,16 +31,11 @@ export function relativeLink(root: string, absPath: string, line: number): strin
 }
 
 export function fsAgentHost(opts: FsHostOptions): AgentHost {
-  const cache = new FactsCache(new ParserSet(opts.grammars));
   const link = opts.link ?? ((abs: string, line: number) => relativeLink(opts.root, abs, line));
   return {
     root: opts.root,
     connectHint: opts.connectHint,
-    scan: async (dir) => {
-      if (!opts.indexed || dir !== opts.root) return scanProject(dir, cache);
-      const facts = await opts.indexed();
-      return { facts, skipped: new Map(), ignoredDirs: [], git: false, files: facts.length, bytes: 0 };
-    },
+    scan: opts.scan,
     explainService: opts.explainService,
     async schemaTexts() {
       // why: as `advise` reads them offline: the .sql files with CREATE TABLE under the root.

@@ -22,6 +22,7 @@ import { DbConnection } from '../../db/connection';
 import { ExplainService } from '../../db/explainService';
 import { fsGrammarSource } from '../../node/grammars';
 import { runTool } from '../../agent/agentTools';
+import { diskScanner } from '../../agent/diskScan';
 import { fsAgentHost } from '../../agent/fsHost';
 import { TOOLS } from '../../agent/toolTable';
 import { portFromArgs, timeoutFromArgs } from '../connectionArgs';
@@ -86,7 +87,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
 
   let svc: ExplainService | undefined;
   const host = fsAgentHost({
-    root, grammars: fsGrammarSource(),
+    root, scan: diskScanner(fsGrammarSource()),
     connectHint: 'start `query-insight mcp` with --user and --database (and --host/--port or --socket; the password in MYSQL_PWD)',
     explainService: async () => {
       if (!connect) return undefined;

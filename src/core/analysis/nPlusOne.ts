@@ -12,7 +12,7 @@ import {
 } from './nPlusOneSyntax';
 import { LOOP_KIND_TEXT, splitLoops, type LoopKind, type LoopPlace } from './loopKinds';
 import { needsKey, needsOf, throughCall, type Need } from './callContext';
-import { adapterFor } from '../source/lang/languages';
+import { traitsOf } from '../source/lang/languages';
 
 export const N_PLUS_ONE = 'n-plus-one';
 
@@ -227,7 +227,7 @@ class Workspace {
     const pick = (xs: Located<FunctionDef>[]) => (xs.length === 1 ? xs : []);
     if (caller?.owner) {
       const own = all.filter((d) => d.item.owner === caller.owner);
-      if (own.length && (selfish || (adapterFor(file.language).calls.plainReceiverIsSelf && isPlainIdent(recv)))) return pick(own);
+      if (own.length && (selfish || (traitsOf(file.language).calls.plainReceiverIsSelf && isPlainIdent(recv)))) return pick(own);
     }
     if (recv !== undefined && /^[A-Z]/.test(recv)) {
       const typed = all.filter((d) => d.item.owner !== undefined && lastNameSegment(d.item.owner) === lastNameSegment(recv));
@@ -240,7 +240,7 @@ class Workspace {
     const sameFile = reach.byFile.get(file);
     if (sameFile) return pick(sameFile);
     if (recv === undefined || selfish) {
-      const free = all.filter((d) => recv === undefined ? d.item.owner === undefined || adapterFor(file.language).calls.bareCallReachesMethods : d.item.owner !== undefined);
+      const free = all.filter((d) => recv === undefined ? d.item.owner === undefined || traitsOf(file.language).calls.bareCallReachesMethods : d.item.owner !== undefined);
       const dir = free.filter((d) => dirOf(d.file.file) === dirOf(file.file));
       return pick(dir.length ? dir : free);
     }
@@ -260,7 +260,7 @@ function calleeName(c: CallSite): string {
 
 /** Languages whose definitions reach each other's calls share a family (JavaScript and TypeScript). */
 function family(l: Language): string {
-  return adapterFor(l).calls.family;
+  return traitsOf(l).calls.family;
 }
 
 /** Go receivers: in `func (h *Handler) a() { h.b() }` the plain name `h` stands for the caller's own type. */
@@ -331,7 +331,7 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   if (site.runRange) {
     for (const c of file.calls) if (sameRange(c.range, site.runRange)) return { loops: c.loops, detached: !!c.detached, at: c };
   }
-  if (PREPARES.test(name) && site.resultVar && adapterFor(site.language).calls.preparedHandleRunsLater) {
+  if (PREPARES.test(name) && site.resultVar && traitsOf(site.language).calls.preparedHandleRunsLater) {
     const handle = stripSigil(site.resultVar);
     if (fn === null) fn = ws.enclosing(file, site.range);
     let run: CallSite | undefined;
@@ -428,7 +428,7 @@ function followCallers(ws: Workspace, file: FileFacts, site: SqlSite, start: Fun
         const c = call.item;
         const caller = ws.enclosing(call.file, c.range);
         const carried = node.needs.length || c.guards ? throughCall(node.needs, c, node.def, caller, c.loops.length ? loopVars(c.loops) : NO_NAMES,
-          adapterFor(node.file.language).truthiness) : NO_NEEDS;
+          traitsOf(node.file.language).truthiness) : NO_NEEDS;
         // The call's arguments take the statement's branch away: it never runs for this caller.
         if (!carried) continue;
         const path = [call, ...node.path];

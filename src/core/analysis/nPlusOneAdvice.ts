@@ -8,7 +8,7 @@ import { Parser } from 'node-sql-parser/build/mysql';
 import { DYNAMIC_MARK, type Position } from '../model';
 import type { NPlusOneFinding } from './nPlusOne';
 import { escapeRegExp, lexSql } from '../sql/sqlLexer';
-import { adapterFor } from '../source/lang/languages';
+import { traitsOf } from '../source/lang/languages';
 
 export interface NPlusOneAdvice {
   /** Hover text (Markdown; SQL in fenced blocks, identifiers in code spans). */
@@ -295,7 +295,7 @@ export function adviseNPlusOne(finding: NPlusOneFinding, options: AdviceOptions 
   if (plan.batchSql) md.push('', fence(plan.batchSql));
   if (plan.joinSql) md.push('', plan.prose[plan.prose.length - 1], '', fence(plan.joinSql));
 
-  const c = adapterFor(d.language).lineComment;
+  const c = traitsOf(d.language).lineComment;
   const ind = options.indent ?? '';
   const lines = [`${c} N+1 (n-plus-one): ${oneLine(d.innerSql)} runs once per iteration${d.path.length ? ` via ${d.path.map((s) => `${s.name}()`).join(' -> ')}` : ''}.`];
   if (plan.batchSql) lines.push(`${c} Fetch/write all rows in one statement instead:`, `${c}   ${oneLine(plan.batchSql)}`);

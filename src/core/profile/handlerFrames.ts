@@ -9,7 +9,7 @@
 import type { Language, Range, Route } from '../model';
 import { languageForPath } from '../source/languageOf';
 import type { ProfileFrameRules } from '../source/lang/profileFrames';
-import { ADAPTERS, adapterFor } from '../source/lang/languages';
+import { LANGUAGES, traitsOf } from '../source/lang/languages';
 
 /** One frame as a profiler wrote it: the function's name, and its file and line when known. */
 export interface ProfileFrame {
@@ -86,7 +86,7 @@ export function handlersOf(routes: readonly Route[]): ProfileHandler[] {
   return [...byKey.values()];
 }
 
-const ALL_RULES: readonly ProfileFrameRules[] = [...new Set(Object.values(ADAPTERS).map((a) => a.profileFrames))];
+const ALL_RULES: readonly ProfileFrameRules[] = [...new Set(Object.values(LANGUAGES).map((a) => a.profileFrames))];
 
 /** Classifies frames against a fixed set of handlers. */
 export class HandlerMatcher {
@@ -105,7 +105,7 @@ export class HandlerMatcher {
       atBase.push(i);
       this.byBase.set(base, atBase);
       if (anonymous(h.name)) return;
-      const own = nameSegments(adapterFor(lang).profileFrames, h.name).at(-1);
+      const own = nameSegments(traitsOf(lang).profileFrames, h.name).at(-1);
       if (!own) return;
       let names = this.byName.get(lang);
       if (!names) { names = new Map(); this.byName.set(lang, names); }
@@ -137,7 +137,7 @@ export class HandlerMatcher {
     const fileLang = file ? languageForPath(file) : undefined;
     const langs = fileLang ? (this.byName.has(fileLang) ? [fileLang] : []) : this.languages;
     for (const lang of langs) {
-      const segments = nameSegments(adapterFor(lang).profileFrames, name);
+      const segments = nameSegments(traitsOf(lang).profileFrames, name);
       const own = segments.at(-1);
       if (!own) continue;
       let found = this.byName.get(lang)?.get(own);

@@ -1,9 +1,9 @@
 /** Which language a source file is in, by its name. */
 import type { Language } from '../model';
-import { ADAPTERS } from './lang/languages';
+import { LANGUAGES } from './lang/languages';
 
 const BY_EXTENSION: Record<string, Language> = Object.fromEntries(
-  Object.values(ADAPTERS).flatMap((a) => a.extensions.map((ext) => [ext, a.language] as const)),
+  Object.values(LANGUAGES).flatMap((a) => a.extensions.map((ext) => [ext, a.language] as const)),
 );
 
 /** Every file extension read as source (the editor's watcher and scan glob is built from it). */

@@ -4,7 +4,7 @@
  */
 import type { FileFacts, Language } from '../model';
 import type { ExtractOptions } from './lang/adapter';
-import { adapterFor } from './lang/languages';
+import { adapterFor } from './lang/readers';
 import type { ParserSet } from './lang/treeSitter/treeSitter';
 
 export type { ExtractOptions } from './lang/adapter';

@@ -9,8 +9,8 @@
 import * as vscode from 'vscode';
 import { callReachesDatabase, runTool } from '../../agent/agentTools';
 import { fsAgentHost } from '../../agent/fsHost';
+import { ToolError } from '../../agent/toolArgs';
 import { TOOLS, type ToolDef } from '../../agent/toolTable';
-import { fsGrammarSource } from '../../node/grammars';
 import { readConfig } from '../config';
 import type { Feature } from '../feature';
 import type { Logger } from '../logger';
@@ -31,13 +31,18 @@ function databaseWork(name: string, input: Record<string, unknown>): string {
 
 export const agentToolsFeature: Feature = ({ context, services: { connection, logger, index } }) => {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const grammars = fsGrammarSource(vscode.Uri.joinPath(context.extensionUri, 'dist', 'grammars').fsPath);
   const host = root?.scheme === 'file' ? fsAgentHost({
-    root: root.fsPath, grammars,
+    root: root.fsPath,
     connectHint: 'run "Query Insight: Connect to database" (the queryInsight.connection settings and the password in secret storage)',
     explainService: async () => (await connection.ensure())?.service,
-    // why: the editor's index already holds every file's facts (unsaved edits included), from the same engine as the CLI's scan.
-    indexed: async () => { await index.ready(); return index.all().filter((f) => vscode.workspace.getWorkspaceFolder(f.uri)?.uri.toString() === root.toString()).map((f) => f.facts); },
+    // why: the editor's index already holds every file's facts (unsaved edits included), from the same
+    // engine as the CLI's scan, read off the host's thread; the host itself never parses a file.
+    scan: async (dir) => {
+      if (dir !== root.fsPath) throw new ToolError(`${dir} is outside the workspace folder: in the editor the tools read the files the workspace's index holds; for another folder, run \`query-insight mcp\` in it`);
+      await index.ready();
+      const facts = index.all().filter((f) => vscode.workspace.getWorkspaceFolder(f.uri)?.uri.toString() === root.toString()).map((f) => f.facts);
+      return { facts, skipped: new Map(), ignoredDirs: [], git: false, files: facts.length, bytes: 0 };
+    },
     link: (abs, line) => `[${vscode.workspace.asRelativePath(abs, false)}:${line}](${vscode.Uri.file(abs).with({ fragment: `L${line}` }).toString()})`,
   }) : undefined;
 

@@ -13,6 +13,7 @@ import { TOOLS } from '../../../src/agent/toolTable';
 import { checkArgs, ToolError } from '../../../src/agent/toolArgs';
 import { mdCode, mdText } from '../../../src/agent/markdown';
 import { runTool, callReachesDatabase } from '../../../src/agent/agentTools';
+import { diskScanner } from '../../../src/agent/diskScan';
 import { fsAgentHost, relativeLink } from '../../../src/agent/fsHost';
 import { fsGrammarSource } from '../../../src/node/grammars';
 import { nPlusOneReport } from '../../../src/core/analysis/nPlusOneReport';
@@ -75,7 +76,7 @@ void test('which calls reach the database (the editor asks before those)', () =>
 
 void test('without a database the tools answer from the source: the N+1 findings of the CLI, and a clear word for what needs a connection', async () => {
   const root = join(FIXTURES, 'mcp', 'app');
-  const host = fsAgentHost({ root, grammars: fsGrammarSource(), explainService: async () => undefined, connectHint: 'give --user and --database' });
+  const host = fsAgentHost({ root, scan: diskScanner(fsGrammarSource()), explainService: async () => undefined, connectHint: 'give --user and --database' });
   const findings = await runTool(host, 'findings', { path: '.' });
   assert.equal(findings.isError, undefined, findings.text);
   const scan = await host.scan(root);

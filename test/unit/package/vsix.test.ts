@@ -1,7 +1,8 @@
 /**
  * The packaged .vsix holds exactly what the extension runs (manifest, README, LICENSE, the extension and
  * webview bundles, the SSH worker's script, grammars, media) and stays within its size budget: the production build of
- * dist/extension.js ≤ 2.6 MB, the .vsix ≤ 2 MB. The CLI bundles, present in dist/, stay out of it.
+ * dist/extension.js ≤ 2.45 MB, the .vsix ≤ 2 MB. The host reads no source file (the facts thread does), so
+ * extension.js carries neither the readers nor the parser runtime (2.33 MB once they left). The CLI bundles, present in dist/, stay out of it.
  * (2.5 MB until the run ledger, CPU profiles with pprof-format and the language-model tools came in: +85 KB.)
  */
 import { test } from 'node:test';
@@ -30,7 +31,7 @@ void test('the production .vsix ships only what the extension runs, within the s
     writeFileSync(join(stage, 'dist', 'cli', 'scan.js'), '// scan\n');
 
     const extensionBytes = statSync(join(stage, 'dist', 'extension.js')).size;
-    assert.ok(extensionBytes <= 2.6 * MB, `dist/extension.js is ${(extensionBytes / MB).toFixed(2)} MB (budget 2.6 MB)`);
+    assert.ok(extensionBytes <= 2.45 * MB, `dist/extension.js is ${(extensionBytes / MB).toFixed(2)} MB (budget 2.45 MB)`);
 
     const vsix = packageVsix(stage, stage);
     const vsixBytes = statSync(vsix).size;

@@ -11,7 +11,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { REPO_ROOT } from '../../support/paths';
 import { LANGUAGES } from '../../../src/core/model';
-import { ADAPTERS } from '../../../src/core/source/lang/languages';
+import { LANGUAGES as TRAITS } from '../../../src/core/source/lang/languages';
+import { adapterFor } from '../../../src/core/source/lang/readers';
 
 const NAMES = [...LANGUAGES, 'tsx', 'jsx'].join('|');
 const CHECKS: readonly { what: string; re: RegExp }[] = [
@@ -69,9 +70,11 @@ void test('the check finds each way of asking for a language', () => {
 });
 
 void test('every language has one adapter, and each reads only its own extensions', () => {
-  assert.deepEqual(Object.keys(ADAPTERS).sort(), [...LANGUAGES].sort());
+  assert.deepEqual(Object.keys(TRAITS).sort(), [...LANGUAGES].sort());
   const seen = new Map<string, string>();
-  for (const a of Object.values(ADAPTERS)) {
+  for (const a of LANGUAGES.map(adapterFor)) {
+    assert.equal(typeof a.extract, 'function', a.language);
+    assert.equal(typeof a.routes, 'function', a.language);
     assert.ok(a.extensions.length > 0, a.language);
     for (const ext of a.extensions) {
       assert.equal(seen.get(ext), undefined, `.${ext} claimed by ${seen.get(ext)} and ${a.language}`);

@@ -1,9 +1,13 @@
 /**
  * What a language must provide: the one interface the shared engine reads a language through.
- * Each language is one adapter (lang/languages.ts lists them): the tree-sitter languages share one
- * adapter driven by data tables (lang/treeSitter/), Perl has its own (lang/perl/). Every difference
- * between languages that the engine knows of is a member here; nothing outside lang/ asks which
- * language a file is in (test/unit/source/languageChecks.test.ts holds that line).
+ * Each language is one adapter: the tree-sitter languages share one adapter driven by data tables
+ * (lang/treeSitter/), Perl has its own (lang/perl/). Every difference between languages that the
+ * engine knows of is a member here; nothing outside lang/ asks which language a file is in
+ * (test/unit/source/languageChecks.test.ts holds that line).
+ *
+ * An adapter has two halves, listed apart so that code which only judges (the editor's host, N+1,
+ * profiles) does not carry the readers and the parser runtime: its traits (lang/languages.ts, small
+ * tables) and its reader (lang/readers.ts, what parses a file).
  */
 import type { FileError, FileFacts, Language, Route } from '../../model';
 import type { SyntaxTree } from '../syntaxTree';
@@ -28,22 +32,17 @@ export interface CallRules {
   preparedHandleRunsLater: boolean;
 }
 
-export interface LanguageAdapter {
+/** What the engine knows of a language without reading its files. */
+export interface LanguageTraits {
   readonly language: Language;
+  /** The reader of its files (lang/readers.ts maps each kind to one). */
+  readonly reader: ReaderKind;
   /** File name extensions (lower case, without the dot) of this language's source files. */
   readonly extensions: readonly string[];
   /** Grammars to load before this language's files are read (none for a language with its own reader). */
   readonly grammars: readonly GrammarName[];
   /** The grammar that parses the file at `path`, or undefined when the language is read without tree-sitter. */
   grammarFor(path: string): GrammarName | undefined;
-  /**
-   * Reads one file into the facts every analysis works from: SQL sites, functions with their
-   * parameters, calls with their arguments, loops, and (unless `options.routes` is false) routes.
-   * Never throws: a failure is a FileError in the facts.
-   */
-  extract(file: string, text: string, parsers: ParserSet, options: ExtractOptions): FileFacts;
-  /** The routes one file defines; `tree` is the file's parse when it was parsed already. May throw (the caller records it). */
-  routes(file: string, text: string, parsers: ParserSet, tree?: SyntaxTree, errors?: FileError[]): Route[];
   /** How calls reach definitions. */
   readonly calls: CallRules;
   /** What counts as false in a condition (a caller's literal argument settles a branch by it). */
@@ -53,3 +52,21 @@ export interface LanguageAdapter {
   /** How this language's functions appear in CPU profilers' frames. */
   readonly profileFrames: ProfileFrameRules;
 }
+
+/** The readers there are: one walker for every tree-sitter grammar, and Perl's own lexer. */
+export type ReaderKind = 'treeSitter' | 'perl';
+
+/** How a language's files are read. */
+export interface LanguageReader {
+  /**
+   * Reads one file into the facts every analysis works from: SQL sites, functions with their
+   * parameters, calls with their arguments, loops, and (unless `options.routes` is false) routes.
+   * Never throws: a failure is a FileError in the facts.
+   */
+  extract(file: string, text: string, parsers: ParserSet, options: ExtractOptions): FileFacts;
+  /** The routes one file defines; `tree` is the file's parse when it was parsed already. May throw (the caller records it). */
+  routes(file: string, text: string, parsers: ParserSet, tree?: SyntaxTree, errors?: FileError[]): Route[];
+}
+
+/** Everything a language provides. */
+export type LanguageAdapter = LanguageTraits & LanguageReader;

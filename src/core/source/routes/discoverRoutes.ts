@@ -5,7 +5,7 @@
 import type { FileError, Language, Route } from '../../model';
 import type { SyntaxTree } from '../syntaxTree';
 import type { ParserSet } from '../lang/treeSitter/treeSitter';
-import { adapterFor } from '../lang/languages';
+import { adapterFor } from '../lang/readers';
 
 /**
  * Finds the routes one file defines: method, pattern with group prefixes applied, framework, the

@@ -1,15 +1,12 @@
 /**
- * The adapter shared by every tree-sitter language: one walker (extract.ts) and one route walker
- * (routeWalker.ts), each driven by its grammar's data tables (languageSpecs.ts, routeSyntax.ts).
- * A language adds a row: its grammar, extensions, call rules and the tables the engine reads.
+ * The traits every tree-sitter language shares the shape of: a row of data each (lang/languages.ts).
+ * What reads their files, one walker driven by each grammar's tables, is treeSitter/reader.ts.
  */
 import type { Language } from '../../../model';
-import type { CallRules, LanguageAdapter } from '../adapter';
+import type { CallRules, LanguageTraits } from '../adapter';
 import type { ProfileFrameRules } from '../profileFrames';
 import type { Truthiness } from '../truthiness';
 import type { GrammarName } from './treeSitter';
-import { extractTreeSitter } from '../../extract';
-import { treeSitterRoutes } from './routes';
 
 export interface TreeSitterLanguage {
   language: Language;
@@ -24,15 +21,13 @@ export interface TreeSitterLanguage {
   profileFrames: ProfileFrameRules;
 }
 
-export function treeSitterAdapter(row: TreeSitterLanguage): LanguageAdapter {
-  const grammarFor = (path: string): GrammarName => (row.byPath?.path.test(path) ? row.byPath.grammar : row.grammar);
+export function treeSitterTraits(row: TreeSitterLanguage): LanguageTraits {
   return {
     language: row.language,
+    reader: 'treeSitter',
     extensions: row.extensions,
     grammars: row.byPath ? [row.grammar, row.byPath.grammar] : [row.grammar],
-    grammarFor,
-    extract: (file, text, parsers, options) => extractTreeSitter(file, text, row.language, grammarFor(file), parsers, options),
-    routes: (file, text, parsers, tree) => treeSitterRoutes(file, text, grammarFor(file), parsers, tree),
+    grammarFor: (path: string): GrammarName => (row.byPath?.path.test(path) ? row.byPath.grammar : row.grammar),
     calls: row.calls,
     truthiness: row.truthiness,
     lineComment: row.lineComment,
