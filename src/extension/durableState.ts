@@ -6,12 +6,15 @@
  * browser's IndexedDB: a window reloaded just after an update can come back without it, and another
  * browser, or the same one with a fresh profile, starts with none of it. The file is written by the
  * extension host, on the machine with the workspace, each time a value changes: whole, to a temporary
- * file renamed over the old one, so a reader never sees half of it.
+ * file renamed over the old one with the system's rename (atomic, where VS Code's file system API
+ * deletes the old file first: a host stopped by a reload in between would leave no state at all).
  *
  * The first time (no file yet) the values of workspaceState are taken over, so state kept by an
  * earlier version is not lost. A file that cannot be read is set aside under a new name, never
  * overwritten, and the log says where it went.
  */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from './logger';
 
@@ -37,55 +40,56 @@ export function parseStateFile(text: string): Map<string, unknown> {
 }
 
 function isMissing(err: unknown): boolean {
-  return err instanceof vscode.FileSystemError && err.code === 'FileNotFound';
+  return (err as NodeJS.ErrnoException).code === 'ENOENT';
 }
 
 export class DurableState implements vscode.Memento {
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly dir: vscode.Uri,
+    private readonly dir: string,
     private readonly values: Map<string, unknown>,
     private readonly logger: Logger,
   ) {}
 
   /**
-   * The state of the workspace whose storage is `dir`; `fallback` (workspaceState) when the window
-   * has no workspace storage (no folder open).
+   * The state of the workspace whose storage is `storage`; `fallback` (workspaceState) when the window
+   * has no workspace storage on this machine (no folder open).
    */
-  static async open(dir: vscode.Uri | undefined, fallback: vscode.Memento, logger: Logger): Promise<vscode.Memento> {
-    if (!dir) { logger.info('state: no workspace storage (no folder open); state is kept in VS Code\'s workspace state'); return fallback; }
-    const file = vscode.Uri.joinPath(dir, FILE);
+  static async open(storage: vscode.Uri | undefined, fallback: vscode.Memento, logger: Logger): Promise<vscode.Memento> {
+    if (storage?.scheme !== 'file') { logger.info('state: no workspace storage on this machine (no folder open); state is kept in VS Code\'s workspace state'); return fallback; }
+    const dir = storage.fsPath;
+    const file = join(dir, FILE);
     let text: string | undefined;
     try {
-      text = Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8');
+      text = await readFile(file, 'utf8');
     } catch (err) {
       if (!isMissing(err)) {
-        logger.warn(`state: could not read ${file.fsPath} (${(err as Error).message}); this window keeps its state in memory and in VS Code's workspace state`);
+        logger.warn(`state: could not read ${file} (${(err as Error).message}); this window keeps its state in memory and in VS Code's workspace state`);
         return fallback;
       }
     }
     if (text !== undefined) {
       try {
         const values = parseStateFile(text);
-        logger.info(`state: ${values.size} entr${values.size === 1 ? 'y' : 'ies'} read from ${file.fsPath}`);
+        logger.info(`state: ${values.size} entr${values.size === 1 ? 'y' : 'ies'} read from ${file}`);
         return new DurableState(dir, values, logger);
       } catch (err) {
-        const aside = vscode.Uri.joinPath(dir, `${FILE}.unreadable-${Date.now()}`);
+        const aside = join(dir, `${FILE}.unreadable-${Date.now()}`);
         try {
-          await vscode.workspace.fs.rename(file, aside, { overwrite: false });
+          await rename(file, aside);
         } catch (moveErr) {
-          logger.warn(`state: ${file.fsPath} is not a state file (${(err as Error).message}) and could not be moved aside (${(moveErr as Error).message}); this window keeps its state in memory and in VS Code's workspace state`);
+          logger.warn(`state: ${file} is not a state file (${(err as Error).message}) and could not be moved aside (${(moveErr as Error).message}); this window keeps its state in memory and in VS Code's workspace state`);
           return fallback;
         }
-        logger.warn(`state: ${file.fsPath} is not a state file (${(err as Error).message}); moved to ${aside.fsPath}, starting from VS Code's workspace state`);
+        logger.warn(`state: ${file} is not a state file (${(err as Error).message}); moved to ${aside}, starting from VS Code's workspace state`);
       }
     }
     const taken = new Map(fallback.keys().map((k) => [k, fallback.get(k)] as const));
-    if (!taken.size) logger.info(`state: none yet; it will be kept in ${file.fsPath}`);
+    if (!taken.size) logger.info(`state: none yet; it will be kept in ${file}`);
     const state = new DurableState(dir, taken, logger);
     if (taken.size) {
-      logger.info(`state: ${taken.size} entr${taken.size === 1 ? 'y' : 'ies'} taken over from VS Code's workspace state into ${file.fsPath}`);
+      logger.info(`state: ${taken.size} entr${taken.size === 1 ? 'y' : 'ies'} taken over from VS Code's workspace state into ${file}`);
       await state.save();
     }
     return state;
@@ -117,15 +121,15 @@ export class DurableState implements vscode.Memento {
   }
 
   private async write(): Promise<void> {
-    const file = vscode.Uri.joinPath(this.dir, FILE);
-    const temp = vscode.Uri.joinPath(this.dir, `${FILE}.writing`);
+    const file = join(this.dir, FILE);
+    const temp = join(this.dir, `${FILE}.writing`);
     const body: StateFile = { format: FORMAT, version: VERSION, values: Object.fromEntries(this.values) };
     try {
-      await vscode.workspace.fs.createDirectory(this.dir);
-      await vscode.workspace.fs.writeFile(temp, Buffer.from(JSON.stringify(body), 'utf8'));
-      await vscode.workspace.fs.rename(temp, file, { overwrite: true });
+      await mkdir(this.dir, { recursive: true });
+      await writeFile(temp, JSON.stringify(body), 'utf8');
+      await rename(temp, file);
     } catch (err) {
-      this.logger.warn(`state: could not write ${file.fsPath}: ${(err as Error).message}`);
+      this.logger.warn(`state: could not write ${file}: ${(err as Error).message}`);
       throw err;
     }
   }
