@@ -16,28 +16,10 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { parseStateFile, stateFileText } from '../core/workspaceStateFile';
 import type { Logger } from './logger';
 
 const FILE = 'state.json';
-const FORMAT = 'query-insight-state';
-const VERSION = 1;
-
-interface StateFile {
-  format: typeof FORMAT;
-  version: typeof VERSION;
-  values: Record<string, unknown>;
-}
-
-/** The values of a state file's text; throws with what is wrong. */
-export function parseStateFile(text: string): Map<string, unknown> {
-  const v: unknown = JSON.parse(text);
-  const o = v as Partial<StateFile> | null;
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new Error('not a JSON object');
-  if (o.format !== FORMAT) throw new Error(`"format" is not "${FORMAT}"`);
-  if (o.version !== VERSION) throw new Error(`version ${String(o.version)} is not supported (expected ${VERSION})`);
-  if (typeof o.values !== 'object' || o.values === null || Array.isArray(o.values)) throw new Error('"values" is not an object');
-  return new Map(Object.entries(o.values));
-}
 
 function isMissing(err: unknown): boolean {
   return (err as NodeJS.ErrnoException).code === 'ENOENT';
@@ -123,10 +105,9 @@ export class DurableState implements vscode.Memento {
   private async write(): Promise<void> {
     const file = join(this.dir, FILE);
     const temp = join(this.dir, `${FILE}.writing`);
-    const body: StateFile = { format: FORMAT, version: VERSION, values: Object.fromEntries(this.values) };
     try {
       await mkdir(this.dir, { recursive: true });
-      await writeFile(temp, JSON.stringify(body), 'utf8');
+      await writeFile(temp, stateFileText(this.values), 'utf8');
       await rename(temp, file);
     } catch (err) {
       this.logger.warn(`state: could not write ${file}: ${(err as Error).message}`);
