@@ -147,6 +147,20 @@ export interface Finding {
 export interface FileError { file: string; message: string; line?: number }
 
 /** Everything extracted from one source file. */
+/**
+ * A name a file brings in from another module, as its language's adapter reads it: `from util import next_id as nid`
+ * (local `nid`, name `next_id`, from `util`), `import util` / `import * as u from './util'` (local `util` / `u`, name `*`),
+ * `include Util` or Perl's `use My::Util;` (local `*`, name `*`: the module's names are mixed in).
+ */
+export interface ImportFact {
+  /** The name the file's code uses; `*` when the module's names are mixed in under their own names. */
+  local: string;
+  /** The name in the module; `*` for the module itself; `default` for its default export. */
+  name: string;
+  /** The module as written (`util`, `.util`, `./util`, `crate::util`, `My::Util`, `App\Util`, `example.com/app/util`). */
+  from: string;
+}
+
 export interface FileFacts {
   file: string;
   language: Language;
@@ -155,6 +169,8 @@ export interface FileFacts {
   calls: CallSite[];
   routes: Route[];
   errors: FileError[];
+  /** The file's imports (absent where the adapter reads none); calls by bare name resolve through them. */
+  imports?: ImportFact[];
 }
 
 /** Database flavor as detected from the server's version string. */

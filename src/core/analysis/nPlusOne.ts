@@ -5,7 +5,7 @@
  * extractor (tree-sitter or the Perl lexer) produced them.
  */
 import type {
-  CallSite, FileFacts, Finding, FunctionDef, Language, LoopInfo, Range, RelatedLocation, Severity, SqlSite,
+  CallSite, FileFacts, Finding, FunctionDef, ImportFact, Language, LoopInfo, Range, RelatedLocation, Severity, SqlSite,
 } from '../model';
 import {
   compareText, containsRange, identifiersOf, isSmallConstantCollection, lastNameSegment, PairSet, rangeBefore, sameRange, stripSigil,
@@ -103,9 +103,20 @@ class Workspace {
   private readonly segments = new Map<string, string>();
   private readonly handles = new Map<string, string | undefined>();
   private readonly idents = new Map<string, string[]>();
+  /** Per file with imports: each imported name by the name its code uses, and the modules mixed in whole. */
+  private readonly importsIn = new Map<FileFacts, { byLocal: Map<string, ImportFact>; mixins: string[] }>();
 
   constructor(readonly files: readonly FileFacts[]) {
     for (const f of files) {
+      if (f.imports?.length) {
+        const byLocal = new Map<string, ImportFact>();
+        const mixins: string[] = [];
+        for (const i of f.imports) {
+          if (i.local === '*') mixins.push(i.from);
+          else byLocal.set(i.local, i);
+        }
+        this.importsIn.set(f, { byLocal, mixins });
+      }
       const named: FunctionDef[] = [];
       for (const d of f.functions) {
         if (!isNamed(d)) continue;
@@ -117,7 +128,7 @@ class Workspace {
     // Only calls of a defined name can be callers (callersOf asks by definition name).
     for (const f of files) {
       for (const c of f.calls) {
-        const name = calleeName(c);
+        const name = this.targetName(f, c);
         if (this.byName.has(name)) push(this.callsByName, name, { file: f, item: c });
       }
     }
@@ -166,6 +177,30 @@ class Workspace {
     let s = this.segments.get(name);
     if (s === undefined) this.segments.set(name, s = lastNameSegment(name));
     return s;
+  }
+
+  /** The name of the definition a call reaches: the closure's variable (calleeName), or the name a bare call's import brings in (`nid` for `next_id as nid`). */
+  private targetName(file: FileFacts, c: CallSite): string {
+    const name = calleeName(c);
+    if (name !== c.name || c.receiver !== undefined) return name;
+    const imp = this.importsIn.get(file)?.byLocal.get(name);
+    return imp && imp.name !== '*' && imp.name !== 'default' ? imp.name : name;
+  }
+
+  /**
+   * The definitions among `all` that a bare call of `local` reaches through the file's imports: the module that
+   * imports the name by itself, else the modules mixed in whole. Undefined when the imports tell nothing (today's rules decide).
+   */
+  private throughImports(file: FileFacts, local: string, all: Located<FunctionDef>[]): Located<FunctionDef>[] | undefined {
+    const imports = this.importsIn.get(file);
+    if (!imports) return undefined;
+    const imp = imports.byLocal.get(local);
+    if (imp && imp.name !== '*') {
+      const xs = inModule(all, imp.from);
+      if (xs.length) return xs;
+    }
+    const mixed = imports.mixins.flatMap((m) => inModule(all, m));
+    return mixed.length ? mixed : undefined;
   }
 
   /** The definitions named `name` in files of `language`'s family (JavaScript and TypeScript are one), in workspace order. */
@@ -218,7 +253,7 @@ class Workspace {
       const name = calleeName(call);
       return (this.byName.get(name) ?? []).filter((d) => d.file === file);
     }
-    const reach = this.reachableFrom(call.name, file.language);
+    const reach = this.reachableFrom(this.targetName(file, call), file.language);
     const all = reach.all;
     if (all.length === 0) return [];
     const caller = this.enclosing(file, call.range);
@@ -228,6 +263,11 @@ class Workspace {
     if (caller?.owner) {
       const own = all.filter((d) => d.item.owner === caller.owner);
       if (own.length && (selfish || (traitsOf(file.language).calls.plainReceiverIsSelf && isPlainIdent(recv)))) return pick(own);
+    }
+    // `next_id(…)` after `from util import next_id` / `use My::Util qw(next_id)` / `include Util`: the module it came from.
+    if (recv === undefined) {
+      const imported = this.throughImports(file, call.name, all);
+      if (imported) return pick(imported);
     }
     if (recv !== undefined && /^[A-Z]/.test(recv)) {
       const typed = all.filter((d) => d.item.owner !== undefined && lastNameSegment(d.item.owner) === lastNameSegment(recv));
@@ -245,7 +285,9 @@ class Workspace {
       return pick(dir.length ? dir : free);
     }
     // `users.Find(…)`, `Users::find(…)`, `users.find(…)`: a package or module qualifier names the file or folder defining it.
-    const mod = moduleKey(recv);
+    // The qualifier may be an import's alias (`import util as u`, `import * as u from './util'`, Go's `u "…/util"`).
+    const alias = this.importsIn.get(file)?.byLocal.get(recv);
+    const mod = !alias ? moduleKey(recv) : importKey(alias.name === '*' || alias.name === 'default' ? alias.from : alias.name);
     const qualified = all.filter((d) => moduleKeysOf(d.file.file).includes(mod));
     if (qualified.length) return pick(qualified);
     return pick(all);
@@ -268,9 +310,26 @@ function isPlainIdent(recv: string | undefined): boolean {
   return recv !== undefined && /^[a-z_]\w*$/.test(recv);
 }
 
-/** A module qualifier's last segment, lower case, without `_` / `-` (`App::Users` → `users`). */
+/** A module qualifier's last segment, lower case, without `_` / `-` (`App::Users`, `\\App\\Users` → `users`). */
 function moduleKey(q: string): string {
-  return lastNameSegment(q).toLowerCase().replace(/[_-]/g, '');
+  return lastNameSegment(q.slice(q.lastIndexOf('\\') + 1)).toLowerCase().replace(/[_-]/g, '');
+}
+
+/**
+ * The key of the module an import names: its last segment, without a source extension, in moduleKey's form
+ * (`./util.js`, `.util`, `crate::util`, `My::Util`, `App\\Util`, `example.com/app/util` → `util`; `./util/index` → `util`).
+ */
+function importKey(from: string): string {
+  const parts = from.replace(/\.(?:[cm]?[jt]sx?|rb|py|php|pm|pl)$/i, '').split(/[/\\.:]+/).filter((p) => p.length > 0);
+  let last = parts.pop() ?? from;
+  if ((last === 'index' || last === 'mod' || last === '__init__') && parts.length) last = parts.pop()!;
+  return moduleKey(last);
+}
+
+/** The definitions of `all` in the module `from` names: the file or folder it answers to, or a module or class of that name (Ruby's `module Util`). */
+function inModule(all: Located<FunctionDef>[], from: string): Located<FunctionDef>[] {
+  const key = importKey(from);
+  return all.filter((d) => moduleKeysOf(d.file.file).includes(key) || (d.item.owner !== undefined && moduleKey(d.item.owner) === key));
 }
 
 /** The module names a file answers to: its own name without extension and its folder's (`app/users.go` → `users`, `app`). */

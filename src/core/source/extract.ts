@@ -25,7 +25,7 @@ import { isRetryBody } from './retryLoop';
 import { canBreak, dispatchedIn, guardsOf, headerNames, isEndless, leavesAfter } from './statementContext';
 import { MAX_NESTING, NESTING_NOTE } from './bounds';
 
-const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10;
+const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10, R_IMPORT = 11;
 
 /** Per grammar: the role of each node type id that has one (concatenations are reached from their strings, so they have none). */
 const grammarRoles = new WeakMap<GrammarTables, Uint8Array>();
@@ -43,6 +43,7 @@ function rolesFor(spec: LangSpec, tables: GrammarTables): Uint8Array {
   add(spec.detachers, R_DETACH);
   if (spec.heredocBegin) add([spec.heredocBegin], R_HEREDOC_BEGIN);
   if (spec.heredocBody) add([spec.heredocBody], R_HEREDOC_BODY);
+  if (spec.imports) add(spec.imports.nodes, R_IMPORT);
   for (const n of [...spec.binary, ...spec.implicitConcat]) if (roles.get(n) !== R_STRING) roles.delete(n);
   const byId = new Uint8Array(tables.types.length);
   tables.types.forEach((name, id) => { if (tables.named[id]) byId[id] = roles.get(name) ?? 0; });
@@ -104,7 +105,7 @@ const NOT_A_DB_CALL = /^(?:print|println|printf|puts|p|pp|log|logf|debug|debugf|
  * `options.routes` is false (a caller that never reads them, as the `scan` command, spares their walk).
  */
 export function extractTreeSitter(file: string, text: string, language: Language, grammar: GrammarName, parsers: ParserSet, options: ExtractOptions = {}): FileFacts {
-  const facts: FileFacts = { file, language, sites: [], functions: [], calls: [], routes: [], errors: [] };
+  const facts: FileFacts = { file, language, sites: [], functions: [], calls: [], routes: [], errors: [], imports: [] };
   const parser = parsers.get(grammar);
   if (!parser) {
     facts.errors.push({ file, message: `no parser loaded for ${language} (grammar ${grammar})` });
@@ -247,6 +248,7 @@ class Walker {
         };
         rec.fact = call;
         this.facts.calls.push(call);
+        if (spec.imports?.calls?.has(shape.name)) spec.imports.readCall?.(node, this.facts.imports!);
         const handler = routeHandlerName(shape, node, spec);
         if (handler) this.push('fn', popAt, handler.body, { name: handler.name, range: this.range(start, end) });
         if (shape.loop) {
@@ -282,6 +284,9 @@ class Walker {
         this.push('fn', popAt, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range, node, params }, true);
         return;
       }
+      case R_IMPORT:
+        spec.imports!.read(node, this.facts.imports!);
+        return;
       case R_CLASS: {
         const name = spec.className(node);
         if (name) this.push('class', popAt, node, { name }, true);

@@ -97,7 +97,7 @@ function lineIndex(text: string): (offset: number) => Position {
  * read becomes a FileError and the rest of the file is still reported.
  */
 export function extractPerl(file: string, text: string, withRoutes = true): FileFacts {
-  const facts: FileFacts = { file, language: 'perl', sites: [], functions: [], calls: [], routes: [], errors: [] };
+  const facts: FileFacts = { file, language: 'perl', sites: [], functions: [], calls: [], routes: [], errors: [], imports: [] };
   try {
     scan(file, text, facts);
     if (withRoutes) facts.routes = discoverPerlRoutes(file, text);
@@ -479,6 +479,28 @@ function scan(file: string, text: string, facts: FileFacts): void {
     });
   }
 
+  /** `use My::Util qw(next_id);` brings in the names listed, `use My::Util;` its default exports, `use My::Util ();` nothing. */
+  function useAt(i: number): void {
+    const m = tokens[i + 1];
+    // Pragmas (`strict`, `parent`, `lib`) and versions are not modules of the app.
+    if (m?.kind !== 'word' || !/^[A-Z]/.test(m.text) || i !== stmtFrame().stmtStart) return;
+    const out = facts.imports!;
+    let k = i + 2;
+    if (tokens[k]?.kind === 'num') k++;
+    if (!tokens[k] || isOp(tokens[k], ';')) { out.push({ local: '*', name: '*', from: m.text }); return; }
+    for (; k < n && !isOp(tokens[k], ';'); k++) {
+      const t = tokens[k];
+      // `qw(a b)` is lexed as an opaque term: its words are read from the source between the delimiters.
+      const words = t.kind === 'str' ? (t.parts ?? []).map((p) => (p.dynamic ? '' : p.text)) : t.kind === 'opaque' && t.text === 'qw' ? [text.slice(t.start, t.end).replace(/^qw\s*\S/, '').slice(0, -1)] : [];
+      for (const ws of words) {
+        for (const w of ws.split(/[\s,]+/)) {
+          if (/^&?[A-Za-z_]\w*$/.test(w)) out.push({ local: w.replace(/^&/, ''), name: w.replace(/^&/, ''), from: m.text });
+          else if (w.startsWith(':')) out.push({ local: '*', name: '*', from: m.text }); // an export tag (`:all`)
+        }
+      }
+    }
+  }
+
   function callAt(i: number): CallRec | undefined {
     const w = tokens[i - 1];
     if (!w) return undefined;
@@ -593,6 +615,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
         break;
       }
       case 'sub': subAt(i); break;
+      case 'use': useAt(i); break;
       default:
         if (LOOP_WORDS.has(t.text)) {
           const f = stmtFrame();

@@ -9,7 +9,7 @@ export const perlReader: LanguageReader = {
     try {
       return extractPerl(file, text, options.routes !== false);
     } catch (err) {
-      const facts: FileFacts = { file, language: 'perl', sites: [], functions: [], calls: [], routes: [], errors: [] };
+      const facts: FileFacts = { file, language: 'perl', sites: [], functions: [], calls: [], routes: [], errors: [], imports: [] };
       facts.errors.push({ file, message: `extraction failed: ${(err as Error).message ?? String(err)}` });
       return facts;
     }

@@ -5,6 +5,7 @@
  */
 import type { SyntaxNode as Node } from '../../syntaxTree';
 import { headAndEnd, MAX_CALLEE } from '../../bounds';
+import type { ImportSyntax } from './importSyntax';
 
 /** A call as the walker needs it. */
 export interface CallShape {
@@ -114,6 +115,8 @@ export interface LangSpec {
   valueFirstConditional?: boolean;
   /** `%%` in a statement with pyformat placeholders stands for one `%` (the driver formats it). */
   doubledPercent?: boolean;
+  /** How the grammar imports names from other modules (calls by bare name resolve through them). */
+  imports?: ImportSyntax;
 }
 
 /**
@@ -162,6 +165,7 @@ export function uniformSpec(s: LangSpec): LangSpec {
     queryBuilders: s.queryBuilders,
     valueFirstConditional: s.valueFirstConditional,
     doubledPercent: s.doubledPercent,
+    imports: s.imports,
   };
   return out;
 }

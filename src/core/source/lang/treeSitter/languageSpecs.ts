@@ -8,6 +8,7 @@ import type { GrammarName } from './treeSitter';
 import {
   type CallShape, type LangSpec, type FunctionShape, childOfType, compact, iterableOf, iterableText, set, splitCallee, uniformSpec,
 } from './langSpec';
+import { GO_IMPORTS, JS_IMPORTS, PHP_IMPORTS, PYTHON_IMPORTS, RUBY_IMPORTS, RUST_IMPORTS } from './importSyntax';
 
 const NO = set();
 
@@ -108,6 +109,7 @@ const go: LangSpec = {
   formatCalls: new Map([['Sprintf', 'printf'], ['Fprintf', 'printf']]),
   helpers: set('In', 'Rebind', 'Named', 'MustIn'),
   declares: (n) => n.type === 'short_var_declaration' || n.type === 'var_spec' || n.type === 'const_spec',
+  imports: GO_IMPORTS,
 };
 
 // ---------------------------------------------------------------- Ruby
@@ -202,6 +204,7 @@ const ruby: LangSpec = {
   },
   closureBlocks: set('do_block', 'block'),
   appendOperator: '<<',
+  imports: RUBY_IMPORTS,
 };
 
 // ---------------------------------------------------------------- Python
@@ -257,6 +260,7 @@ const python: LangSpec = {
   },
   valueFirstConditional: true,
   doubledPercent: true,
+  imports: PYTHON_IMPORTS,
 };
 
 // ---------------------------------------------------------------- PHP
@@ -287,6 +291,9 @@ const php: LangSpec = {
       callee = `${compact(obj)}${node.type === 'scoped_call_expression' ? '::' : '->'}${node.childForFieldName('name')?.text ?? ''}`;
     }
     const s = shape(callee, node.childForFieldName('arguments'));
+    // `\App\Util\next_id(…)`: a namespaced function, its namespace the qualifier.
+    const cut = node.type === 'function_call_expression' ? callee.lastIndexOf('\\') : -1;
+    if (cut >= 0) { s.name = callee.slice(cut + 1); s.receiver = cut > 0 ? callee.slice(callee.startsWith('\\') ? 1 : 0, cut) : undefined; }
     const lf = PHP_LOOP_FUNCS.get(s.name);
     if (lf && s.args) {
       const args = s.args.namedChildren;
@@ -322,6 +329,7 @@ const php: LangSpec = {
   detachers: NO,
   formatCalls: new Map([['sprintf', 'printf'], ['vsprintf', 'printf']]),
   helpers: NO,
+  imports: PHP_IMPORTS,
 };
 
 // ---------------------------------------------------------------- JavaScript / TypeScript
@@ -389,6 +397,7 @@ const js: LangSpec = {
   formatCalls: new Map([['format', 'node']]),
   helpers: NO,
   declares: (n) => n.type === 'variable_declarator' && n.parent?.type === 'lexical_declaration',
+  imports: JS_IMPORTS,
 };
 
 // ---------------------------------------------------------------- Rust
@@ -463,6 +472,7 @@ const rust: LangSpec = {
   declares: (n) => n.type === 'let_declaration',
   appendMethod: 'push_str',
   queryBuilders: true,
+  imports: RUST_IMPORTS,
 };
 
 /** The spec for each grammar (tsx and typescript share JavaScript's). */
