@@ -34,7 +34,8 @@
  * Query_time or Lock_time, a header line over 64 KiB (counted as too long, skipped unread).
  */
 
-import { fingerprintInto, fingerprintPart, lastCommaEnd, lastFingerprintBytes, lastFingerprintOpen, type FingerprintPart } from '../sql/fingerprint';
+import { fingerprintPart, lastCommaEnd, lastFingerprintBytes, type FingerprintPart } from '../sql/fingerprint';
+import { FingerprintCache } from '../sql/fingerprintCache';
 import { bytesOf, endsWith, forEachLineOf, headerTime, lastIndexOf, parseDecimal, parseHeaderTime, startsWith } from './slowLogBytes';
 import { HeaderFields } from './slowHeaderFields';
 import { QuoteScan } from './slowQuoteScan';
@@ -150,10 +151,12 @@ export class SlowLogParser {
   /** Whether the statement's end was checked once already (by its fingerprint; later checks scan incrementally). */
   private lexed = false;
   /**
-   * The length of the statement's fingerprint made by that first check, in the fingerprint's shared
-   * buffer (lastFingerprintBytes), while neither the statement nor that buffer changed since; else -1.
+   * The length of the statement's fingerprint made by that first check (its bytes: fingerprints.bytes,
+   * which may be the fingerprint's shared buffer), while neither the statement nor that buffer changed since; else -1.
    */
   private fpLength = -1;
+  /** Fingerprints by statement shape (most statements of a log repeat a shape with other values). */
+  private readonly fingerprints = new FingerprintCache();
   /** First header line swallowed by an open literal: its line number and offset in sqlBytes (-1: none). */
   private swallowedLine = -1;
   private swallowedAt = 0;
@@ -326,8 +329,8 @@ export class SlowLogParser {
     // on past a header-looking line) scan incrementally, each byte once.
     this.lexed = true;
     const x = this.e;
-    const n = fingerprintInto(x.sqlBytes, 0, statementEnd(x.sqlBytes, x.sqlLength), this.part);
-    if (lastFingerprintOpen()) return true;
+    const n = this.fingerprints.of(x.sqlBytes, 0, statementEnd(x.sqlBytes, x.sqlLength), this.part);
+    if (this.fingerprints.open) return true;
     this.fpLength = n;
     return false;
   }
@@ -462,7 +465,7 @@ export class SlowLogParser {
     else this.lastUse = x.schema;
     x.fingerprintPart = this.part;
     // why: nothing fingerprints between the check and here (put and reread, which may, forget it first)
-    x.fingerprintBytes = lastFingerprintBytes();
+    x.fingerprintBytes = this.fpLength >= 0 ? this.fingerprints.bytes : lastFingerprintBytes();
     x.fingerprintLength = this.hasStatement ? this.fpLength : -1;
     if (this.h.damage) {
       this.summary.damaged++;

@@ -1,0 +1,225 @@
+/**
+ * Fingerprints of logged statements, remembered by their shape. A web app sends a few dozen kinds
+ * of statement, each many times with other values: `… WHERE id = 17` and `… WHERE id = 4021` have
+ * the same fingerprint. The cache reads a statement once, byte by byte, into its SKELETON: its bytes
+ * with the content of each string literal and each plain number replaced by a mark. Statements with
+ * the same skeleton have the same fingerprint (fingerprint.ts), so only the first of each is read by
+ * the lexer; the others cost the skeleton's scan and one table look-up. Same answer, byte for byte,
+ * as fingerprintInto + lastFingerprintOpen.
+ *
+ * Why equal skeletons mean equal fingerprints: the skeleton keeps every byte outside the marked
+ * spans and marks each span by its kind (0x01 in the statement is written 0x01 0x00, so the marks are
+ * unambiguous). A marked span is one the SQL lexer (sqlLexer.ts) reads as one literal token whatever
+ * its content, and whose content changes neither the token's extent nor how the tokens around it are
+ * read; a fingerprint writes every literal as `?`. The spans, by the lexer's own rules:
+ * - a string '…' or "…" (backslash escapes, doubled quotes) where the lexer starts a token: outside
+ *   any comment, quoted name or other string, and not right after `@` (`@'name'` is a user variable,
+ *   kept as written). A string left open at the end has a mark of its own (the fingerprint's
+ *   lastFingerprintOpen differs), by its quote (`x'…` is one literal, `x"…` a name and a literal);
+ * - a run of digits, with `.digits`, that starts after a byte that is neither an identifier's nor
+ *   `.` nor `@` (nor the sign of an exponent, `e-`), and is followed by neither: so not inside
+ *   `users_2009`, `t.5col`, `@a.5`, `1e5`, `1e-5`, `0x1F`, `2fa_codes`, whose digits are read as
+ *   part of a name or of a number whose other bytes are kept.
+ * Comments (`/* … *\/`, `/*! … *\/`, `-- `, `#`) and `quoted names` are kept as written, their
+ * bounds found as the lexer finds them, so that a quote inside them starts no span.
+ *
+ * Bounded: statements over MAX_SKELETON bytes are fingerprinted directly; the table holds at most
+ * MAX_ENTRIES skeletons and starts over when full.
+ */
+import { fingerprintInto, lastFingerprintBytes, lastFingerprintOpen, type FingerprintPart } from './fingerprint';
+
+/** Longest statement whose skeleton is kept (a bulk INSERT is fingerprinted directly). */
+const MAX_SKELETON = 4096;
+/** Skeletons kept before the table starts over (a few dozen is usual). */
+const MAX_ENTRIES = 4096;
+
+const MARK = 1;
+const K_RAW = 0;        // a 0x01 byte of the statement
+const K_NUMBER = 1;
+const K_SQ = 2;         // '…'
+const K_DQ = 3;         // "…"
+const K_OPEN_SQ = 4;    // '… left open at the end
+const K_OPEN_DQ = 5;    // "… left open at the end
+
+/** Bytes of unquoted identifiers (the lexer's WORD class: letters, digits, `_`, `$`, non-ASCII). */
+const WORD = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c >= 128) WORD[c] = 1;
+}
+/** Bytes that may start something other than plain text: quotes, comments, digits, the 0x01 to escape. */
+const SPECIAL = new Uint8Array(256);
+for (const ch of '\'"`/-#0123456789\u0001') SPECIAL[ch.charCodeAt(0)] = 1;
+
+/**
+ * The end of the quoted run opening at b[i] (after its closing quote), or -1 when it runs to `end`
+ * unclosed: the lexer's rule (doubled quotes; backslash escapes unless `escapes` is false).
+ */
+function quotedEnd(b: Uint8Array, i: number, end: number, q: number, escapes: boolean): number {
+  for (let j = i + 1; j < end; j++) {
+    const c = b[j];
+    if (c === 92 && escapes) { j++; continue; }
+    if (c === q) {
+      if (j + 1 < end && b[j + 1] === q) { j++; continue; }
+      return j + 1;
+    }
+  }
+  return -1;
+}
+
+/** FNV-1a style hash of b[0, n), four bytes at a time. */
+function hashOf(b: Uint8Array, n: number): number {
+  let h = 0x811c9dc5 ^ n;
+  const words = n >> 2;
+  for (let i = 0, k = 0; i < words; i++, k += 4) {
+    h = Math.imul(h ^ (b[k] | (b[k + 1] << 8) | (b[k + 2] << 16) | (b[k + 3] << 24)), 0x01000193);
+  }
+  for (let k = words << 2; k < n; k++) h = Math.imul(h ^ b[k], 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+interface Entry { hash: number; skeleton: Uint8Array; fingerprint: Uint8Array; open: boolean }
+
+export class FingerprintCache {
+  /** The last result: fingerprint bytes [0, length) (not to be written to), and whether the statement ends inside a literal, quoted name or comment. */
+  bytes: Uint8Array = new Uint8Array(0);
+  length = 0;
+  open = false;
+  /** Statements read by the lexer (cache misses, long statements, statements in parts). */
+  misses = 0;
+  private sk = new Uint8Array(MAX_SKELETON * 2 + 8);
+  private table = new Int32Array(1024);
+  private entries: Entry[] = [];
+
+  /**
+   * Fingerprints b[start, end) (with `before`, the rest of a statement whose start was fingerprinted
+   * already): sets `bytes`, `length` and `open`, and returns the length.
+   */
+  of(b: Uint8Array, start: number, end: number, before?: FingerprintPart): number {
+    const n = before || end - start > MAX_SKELETON ? -1 : this.skeleton(b, start, end);
+    if (n < 0) return this.direct(b, start, end, before);
+    const sk = this.sk;
+    const h = hashOf(sk, n);
+    const t = this.table;
+    const mask = t.length - 1;
+    let slot = h & mask;
+    for (;;) {
+      const v = t[slot];
+      if (v === 0) break;
+      const x = this.entries[v - 1];
+      if (x.hash === h && x.skeleton.length === n) {
+        const k = x.skeleton;
+        let i = 0;
+        while (i < n && k[i] === sk[i]) i++;
+        if (i === n) return this.answer(x.fingerprint, x.open);
+      }
+      slot = (slot + 1) & mask;
+    }
+    const len = this.direct(b, start, end, undefined);
+    if (this.entries.length >= MAX_ENTRIES) { this.entries = []; this.table = new Int32Array(1024); return len; }
+    const x: Entry = { hash: h, skeleton: sk.slice(0, n), fingerprint: lastFingerprintBytes().slice(0, len), open: this.open };
+    this.entries.push(x);
+    this.table[slot] = this.entries.length;
+    if (this.entries.length * 2 > this.table.length) this.rehash();
+    // why: the shared buffer is rewritten by the next fingerprint; the entry's copy is not
+    this.bytes = x.fingerprint;
+    return len;
+  }
+
+  private answer(fp: Uint8Array, open: boolean): number {
+    this.bytes = fp;
+    this.length = fp.length;
+    this.open = open;
+    return fp.length;
+  }
+
+  private direct(b: Uint8Array, start: number, end: number, before: FingerprintPart | undefined): number {
+    this.misses++;
+    this.length = fingerprintInto(b, start, end, before);
+    this.bytes = lastFingerprintBytes();
+    this.open = lastFingerprintOpen();
+    return this.length;
+  }
+
+  private rehash(): void {
+    const t = new Int32Array(this.table.length * 2);
+    const mask = t.length - 1;
+    for (let k = 0; k < this.entries.length; k++) {
+      let slot = this.entries[k].hash & mask;
+      while (t[slot] !== 0) slot = (slot + 1) & mask;
+      t[slot] = k + 1;
+    }
+    this.table = t;
+  }
+
+  /** Writes the skeleton of b[start, end) into `sk`; returns its length. */
+  private skeleton(b: Uint8Array, start: number, end: number): number {
+    const sk = this.sk;
+    let o = 0;
+    let i = start;
+    while (i < end) {
+      const c = b[i];
+      if (SPECIAL[c] === 0) { sk[o++] = c; i++; continue; }
+      if (c >= 48 && c <= 57) {
+        let j = i + 1;
+        while (j < end && b[j] >= 48 && b[j] <= 57) j++;
+        if (j + 1 < end && b[j] === 46 && b[j + 1] >= 48 && b[j + 1] <= 57) {
+          j += 2;
+          while (j < end && b[j] >= 48 && b[j] <= 57) j++;
+        }
+        const p = i > start ? b[i - 1] : 32;
+        const q = j < end ? b[j] : 32;
+        // why: after `e-` / `e+` the digits may be a number's exponent, which has no fraction: `1e-5.5` is `1e-5` `.` `5`
+        const exponent = (p === 45 || p === 43) && i - 2 >= start && (b[i - 2] | 32) === 101;
+        if (WORD[p] === 0 && p !== 46 && p !== 64 && !exponent && WORD[q] === 0 && q !== 46) {
+          sk[o++] = MARK; sk[o++] = K_NUMBER;
+        } else {
+          // why: part of a name or of a number with an exponent: kept as written, up to the next
+          // byte that is no identifier's (a later digit run there starts after an identifier byte)
+          while (j < end && WORD[b[j]] === 1) j++;
+          for (let k = i; k < j; k++) sk[o++] = b[k];
+        }
+        i = j;
+        continue;
+      }
+      if (c === 39 || c === 34) {
+        const j = quotedEnd(b, i, end, c, true);
+        if (i > start && b[i - 1] === 64) {
+          // `@'name'`: a user variable, named as written
+          const stop = j < 0 ? end : j;
+          for (let k = i; k < stop; k++) o = put(sk, o, b[k]);
+          i = stop;
+          continue;
+        }
+        sk[o++] = MARK;
+        sk[o++] = c === 39 ? (j < 0 ? K_OPEN_SQ : K_SQ) : (j < 0 ? K_OPEN_DQ : K_DQ);
+        i = j < 0 ? end : j;
+        continue;
+      }
+      let stop = i + 1;
+      if (c === 96) {
+        const j = quotedEnd(b, i, end, 96, false);
+        stop = j < 0 ? end : j;
+      } else if (c === 47) {
+        if (i + 1 < end && b[i + 1] === 42) {
+          let j = i + 2;
+          while (j + 1 < end && !(b[j] === 42 && b[j + 1] === 47)) j++;
+          stop = j + 1 < end ? j + 2 : end;
+        }
+      } else if (c === 35 || (c === 45 && i + 1 < end && b[i + 1] === 45 && (i + 2 >= end || b[i + 2] <= 32))) {
+        let j = i + 1;
+        while (j < end && b[j] !== 10) j++;
+        stop = j;
+      }
+      for (let k = i; k < stop; k++) o = put(sk, o, b[k]);
+      i = stop;
+    }
+    return o;
+  }
+}
+
+/** Writes one statement byte into a skeleton (0x01 escaped). */
+function put(sk: Uint8Array, o: number, c: number): number {
+  sk[o++] = c;
+  if (c === MARK) sk[o++] = K_RAW;
+  return o;
+}
