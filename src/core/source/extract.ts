@@ -25,7 +25,7 @@ import { isRetryBody } from './retryLoop';
 import { canBreak, dispatchedIn, guardsOf, headerNames, isEndless, leavesAfter } from './statementContext';
 import { MAX_NESTING, NESTING_NOTE } from './bounds';
 
-const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10, R_IMPORT = 11;
+const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10, R_IMPORT = 11, R_BARE = 12;
 
 /** Per grammar: the role of each node type id that has one (concatenations are reached from their strings, so they have none). */
 const grammarRoles = new WeakMap<GrammarTables, Uint8Array>();
@@ -44,6 +44,7 @@ function rolesFor(spec: LangSpec, tables: GrammarTables): Uint8Array {
   if (spec.heredocBegin) add([spec.heredocBegin], R_HEREDOC_BEGIN);
   if (spec.heredocBody) add([spec.heredocBody], R_HEREDOC_BODY);
   if (spec.imports) add(spec.imports.nodes, R_IMPORT);
+  if (spec.bareCalls) add([spec.bareCalls.node], R_BARE);
   for (const n of [...spec.binary, ...spec.implicitConcat]) if (roles.get(n) !== R_STRING) roles.delete(n);
   const byId = new Uint8Array(tables.types.length);
   tables.types.forEach((name, id) => { if (tables.named[id]) byId[id] = roles.get(name) ?? 0; });
@@ -149,6 +150,8 @@ class Walker {
   private readonly loopNodes: { info: LoopInfo; node: Node; iterable: Node }[] = [];
   /** Every loop's body, to tell retry loops (retryLoop.ts). */
   private readonly loopBodyNodes: { info: LoopInfo; body: Node; node: Node; iterable: Node | undefined }[] = [];
+  /** Bare names standing as values (spec.bareCalls), each a call if it names a method of the file and no variable. */
+  private readonly bareNames: { node: Node; ctx: Context }[] = [];
   private nextId = 1;
   private nestingNoted = false;
   private root?: Node;
@@ -287,6 +290,12 @@ class Walker {
       case R_IMPORT:
         spec.imports!.read(node, this.facts.imports!);
         return;
+      case R_BARE: {
+        const bare = spec.bareCalls!;
+        const p = node.parent;
+        if (p && (bare.parents.has(p.type) || (node.field !== null && bare.fields.has(node.field)))) this.bareNames.push({ node, ctx: this.context(node.startIndex) });
+        return;
+      }
       case R_CLASS: {
         const name = spec.className(node);
         if (name) this.push('class', popAt, node, { name }, true);
@@ -563,6 +572,7 @@ class Walker {
   private resolve(): void {
     const flow = new ValueFlow(this.tree!.nodes, this.text, this.spec, this.loopBodies, this.heredocBodies, this.plainLiterals);
     this.flow = flow;
+    if (this.bareNames.length) this.bareCalls(flow);
     const used = new Set<number>();
     const owned = new Set<number>();
     let held = false;
@@ -598,6 +608,46 @@ class Walker {
     // why: the sites mostly come in order already; checking that is cheaper than a sort with a comparator.
     for (let i = 1; i < sites.length; i++) if (before(sites[i - 1], sites[i]) > 0) { sites.sort(before); break; }
     this.loopOrigins(flow);
+  }
+
+  /**
+   * Ruby's `audit` standing alone: a call of the method of that name defined in this file, unless a parameter of an
+   * enclosing method or block, or a variable assigned before it in scope, has that name.
+   */
+  private bareCalls(flow: ValueFlow): void {
+    const defined = new Set<string>();
+    for (const f of this.facts.functions) defined.add(f.name);
+    let added = false;
+    for (const { node, ctx } of this.bareNames) {
+      const name = this.text.slice(node.startIndex, node.endIndex);
+      if (!defined.has(name) || flow.assignedBefore(name, node) || this.isParam(name, node, ctx)) continue;
+      const start = node.startIndex, end = node.endIndex;
+      const rec: CallRec = { shape: { callee: name, name, args: null }, node, start, end, argsStart: end, argsEnd: end, ctx, resultVar: undefined };
+      const call: Whole<CallSite> = {
+        name, receiver: undefined, range: this.range(start, end), function: ctx.fn?.name || undefined, loops: ctx.loops, detached: ctx.detached ? true : undefined,
+        args: undefined, guards: undefined, once: undefined, dispatched: undefined,
+      };
+      rec.fact = call;
+      this.callRecs.push(rec);
+      this.callByNode[node.id] = rec;
+      this.facts.calls.push(call);
+      added = true;
+    }
+    if (!added) return;
+    // In file order, as the walk gives the others.
+    const pos = (r: Range) => r.start.line * 1e6 + r.start.character;
+    this.facts.calls.sort((a, b) => pos(a.range) - pos(b.range));
+    this.callRecs.sort((a, b) => a.start - b.start);
+  }
+
+  /** True when `name` is a parameter of a block or function around `node`, out to its function. */
+  private isParam(name: string, node: Node, ctx: Context): boolean {
+    if (ctx.fn?.params?.includes(name)) return true;
+    const stop = ctx.fn?.node;
+    for (let p = node.parent; p && p !== stop; p = p.parent) {
+      if ((this.spec.closureBlocks?.has(p.type) || this.spec.functions.has(p.type)) && paramNames(p)?.includes(name)) return true;
+    }
+    return false;
   }
 
   /** Fills each loop's `from`: what its iterable is derived from in its function (see rowFlow.ts), and `retry`. */

@@ -347,6 +347,12 @@ export class ValueFlow {
     return false;
   }
 
+  /** True when `key` is assigned before `at` in a scope that holds it (Ruby reads a bare name so assigned as the variable, not a call). */
+  assignedBefore(key: string, at: Node): boolean {
+    const ds = this.index().get(key);
+    return ds !== undefined && ds.some((d) => d.node.startIndex < at.startIndex && within(d.scope, at));
+  }
+
   /**
    * The assignments of `key` that can reach `at`: in scope, before it, not killed on every path, not behind an early return.
    * At most MAX_REACHING, the first ones (a bound hit is noted in `bounds`).

@@ -117,6 +117,11 @@ export interface LangSpec {
   doubledPercent?: boolean;
   /** How the grammar imports names from other modules (calls by bare name resolve through them). */
   imports?: ImportSyntax;
+  /**
+   * A bare name that calls a method when no local variable of that name is in scope (Ruby's `current_user`): the node type,
+   * and the parents (by type, or by the field the name fills) where such a name stands as a value.
+   */
+  bareCalls?: { node: string; parents: ReadonlySet<string>; fields: ReadonlySet<string> };
 }
 
 /**
@@ -166,6 +171,7 @@ export function uniformSpec(s: LangSpec): LangSpec {
     valueFirstConditional: s.valueFirstConditional,
     doubledPercent: s.doubledPercent,
     imports: s.imports,
+    bareCalls: s.bareCalls,
   };
   return out;
 }

@@ -205,6 +205,11 @@ const ruby: LangSpec = {
   closureBlocks: set('do_block', 'block'),
   appendOperator: '<<',
   imports: RUBY_IMPORTS,
+  bareCalls: {
+    node: 'identifier',
+    parents: set('body_statement', 'block_body', 'then', 'else', 'ensure', 'begin', 'parenthesized_statements', 'program', 'argument_list', 'array', 'interpolation'),
+    fields: set('right', 'receiver', 'condition', 'value'),
+  },
 };
 
 // ---------------------------------------------------------------- Python
