@@ -136,6 +136,9 @@ export class SlowLogParser {
   private bannerLines = 0;
   /** The database of the last entry that named one (`use db;`, `Schema:`): the server writes it only when it changes. */
   private lastUse = '';
+  /** The last `use db;` line's name, as bytes and decoded (useName). */
+  private useBytes = new Uint8Array(0);
+  private useText = '';
   /** Cache of the last User@Host line's bytes and its decoded parts. */
   private lastUserHost = new Uint8Array(0);
   private userHostDirty = true;
@@ -191,7 +194,7 @@ export class SlowLogParser {
     this.e = {
       line: 0, time: NaN, preciseTime: false, user: '', host: '', threadId: -1, schema: '', queryTime: 0, lockTime: 0,
       rowsSent: 0, rowsExamined: 0, rowsAffected: -1, bytesSent: -1, sqlBytes: new Uint8Array(4096), sqlLength: 0, fingerprintPart: undefined,
-      fingerprintBytes: lastFingerprintBytes(), fingerprintLength: -1, admin: false,
+      fingerprintBytes: lastFingerprintBytes(), fingerprintLength: -1, fingerprintStable: false, admin: false,
     };
   }
 
@@ -467,6 +470,7 @@ export class SlowLogParser {
     // why: nothing fingerprints between the check and here (put and reread, which may, forget it first)
     x.fingerprintBytes = this.fpLength >= 0 ? this.fingerprints.bytes : lastFingerprintBytes();
     x.fingerprintLength = this.hasStatement ? this.fpLength : -1;
+    x.fingerprintStable = x.fingerprintLength >= 0 && this.fingerprints.stable;
     if (this.h.damage) {
       this.summary.damaged++;
       if (this.summary.damagedSamples.length < this.maxDamaged) {
@@ -564,7 +568,7 @@ export class SlowLogParser {
       const name = ds;
       if (b[ds] === 96 && b[de - 1] === 96) { ds++; de--; }
       for (let i = ds; i < de; i++) if (b[i] === 32) return false;
-      const db = this.decode(b, ds, de);
+      const db = this.useName(b, ds, de);
       this.e.schema = db;
       this.lastUse = db;
       // why: an entry may be only `use db;` (pt-query-digest keeps it); the statement is then the `use`.
@@ -597,6 +601,19 @@ export class SlowLogParser {
       return true;
     }
     return false;
+  }
+
+  /** The database name b[s, e) of a `use db;` line, decoded once while it stays the same (the server writes it often). */
+  private useName(b: Uint8Array, s: number, e: number): string {
+    const prev = this.useBytes;
+    let same = prev.length === e - s;
+    for (let i = 0; same && i < prev.length; i++) if (prev[i] !== b[s + i]) same = false;
+    if (!same) {
+      this.useBytes = new Uint8Array(e - s); // a copy: the line buffer is reused
+      this.useBytes.set(b.subarray(s, e));
+      this.useText = this.decode(b, s, e);
+    }
+    return this.useText;
   }
 
   private adminCommand(b: Uint8Array, s: number, e: number): void {
@@ -707,7 +724,7 @@ export function entrySql(entry: SlowLogEntry): string {
 }
 
 /** A self-contained copy of an entry (for tests and small logs). */
-export interface SlowLogRecord extends Omit<SlowLogEntry, 'sqlBytes' | 'sqlLength' | 'fingerprintBytes' | 'fingerprintLength'> { sql: string }
+export interface SlowLogRecord extends Omit<SlowLogEntry, 'sqlBytes' | 'sqlLength' | 'fingerprintBytes' | 'fingerprintLength' | 'fingerprintStable'> { sql: string }
 
 /**
  * Parses a whole log held in memory (text or bytes) into records. For large files feed
@@ -723,6 +740,7 @@ export function parseSlowLog(input: string | Uint8Array, options: SlowLogParserO
     delete r.fingerprintPart;
     delete r.fingerprintBytes;
     delete r.fingerprintLength;
+    delete r.fingerprintStable;
     records.push(r);
   }, options);
   forEachLineOf(bytes, (b, s, e, n) => parser.line(b, s, e, n));

@@ -48,6 +48,11 @@ export interface SlowLogEntry {
    */
   fingerprintBytes: Uint8Array;
   fingerprintLength: number;
+  /**
+   * fingerprintBytes is an array of its own, the same one for every entry of that statement shape
+   * in this parse and never written to (not the shared buffer): a reader may key a map by it.
+   */
+  fingerprintStable: boolean;
   /** Set for `# administrator command: X;` entries (then the statement is `administrator command: X`). */
   admin: boolean;
 }

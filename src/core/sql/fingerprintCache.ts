@@ -66,27 +66,31 @@ function quotedEnd(b: Uint8Array, i: number, end: number, q: number, escapes: bo
   return -1;
 }
 
-/** FNV-1a style hash of b[0, n), four bytes at a time. */
-function hashOf(b: Uint8Array, n: number): number {
-  let h = 0x811c9dc5 ^ n;
-  const words = n >> 2;
-  for (let i = 0, k = 0; i < words; i++, k += 4) {
-    h = Math.imul(h ^ (b[k] | (b[k + 1] << 8) | (b[k + 2] << 16) | (b[k + 3] << 24)), 0x01000193);
-  }
-  for (let k = words << 2; k < n; k++) h = Math.imul(h ^ b[k], 0x01000193);
+/** FNV-1a style hash of the first `words` 32-bit words. */
+function hashOf(w: Int32Array, words: number): number {
+  let h = 0x811c9dc5 ^ words;
+  for (let i = 0; i < words; i++) h = Math.imul(h ^ w[i], 0x01000193);
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-interface Entry { hash: number; skeleton: Uint8Array; fingerprint: Uint8Array; open: boolean }
+/** A skeleton (its bytes as 32-bit words, the last one padded with zeros, and its length in bytes) and its statements' fingerprint. */
+interface Entry { hash: number; skeleton: Int32Array; length: number; fingerprint: Uint8Array; open: boolean }
 
 export class FingerprintCache {
   /** The last result: fingerprint bytes [0, length) (not to be written to), and whether the statement ends inside a literal, quoted name or comment. */
   bytes: Uint8Array = new Uint8Array(0);
   length = 0;
   open = false;
+  /**
+   * `bytes` is the cache's own copy, the same array for every statement of that shape, never
+   * written again (else it is the fingerprint's shared buffer, rewritten by the next fingerprint).
+   */
+  stable = false;
   /** Statements read by the lexer (cache misses, long statements, statements in parts). */
   misses = 0;
-  private sk = new Uint8Array(MAX_SKELETON * 2 + 8);
+  private readonly sk = new Uint8Array(MAX_SKELETON * 2 + 8);
+  /** The same bytes as words: hashed and compared four bytes at a time. */
+  private readonly words = new Int32Array(this.sk.buffer);
   private table = new Int32Array(1024);
   private entries: Entry[] = [];
 
@@ -98,7 +102,10 @@ export class FingerprintCache {
     const n = before || end - start > MAX_SKELETON ? -1 : this.skeleton(b, start, end);
     if (n < 0) return this.direct(b, start, end, before);
     const sk = this.sk;
-    const h = hashOf(sk, n);
+    sk[n] = 0; sk[n + 1] = 0; sk[n + 2] = 0;
+    const w = this.words;
+    const words = (n + 3) >> 2;
+    const h = hashOf(w, words);
     const t = this.table;
     const mask = t.length - 1;
     let slot = h & mask;
@@ -106,22 +113,23 @@ export class FingerprintCache {
       const v = t[slot];
       if (v === 0) break;
       const x = this.entries[v - 1];
-      if (x.hash === h && x.skeleton.length === n) {
+      if (x.hash === h && x.length === n) {
         const k = x.skeleton;
         let i = 0;
-        while (i < n && k[i] === sk[i]) i++;
-        if (i === n) return this.answer(x.fingerprint, x.open);
+        while (i < words && k[i] === w[i]) i++;
+        if (i === words) return this.answer(x.fingerprint, x.open);
       }
       slot = (slot + 1) & mask;
     }
     const len = this.direct(b, start, end, undefined);
     if (this.entries.length >= MAX_ENTRIES) { this.entries = []; this.table = new Int32Array(1024); return len; }
-    const x: Entry = { hash: h, skeleton: sk.slice(0, n), fingerprint: lastFingerprintBytes().slice(0, len), open: this.open };
+    const x: Entry = { hash: h, skeleton: w.slice(0, words), length: n, fingerprint: lastFingerprintBytes().slice(0, len), open: this.open };
     this.entries.push(x);
     this.table[slot] = this.entries.length;
     if (this.entries.length * 2 > this.table.length) this.rehash();
     // why: the shared buffer is rewritten by the next fingerprint; the entry's copy is not
     this.bytes = x.fingerprint;
+    this.stable = true;
     return len;
   }
 
@@ -129,6 +137,7 @@ export class FingerprintCache {
     this.bytes = fp;
     this.length = fp.length;
     this.open = open;
+    this.stable = true;
     return fp.length;
   }
 
@@ -137,6 +146,7 @@ export class FingerprintCache {
     this.length = fingerprintInto(b, start, end, before);
     this.bytes = lastFingerprintBytes();
     this.open = lastFingerprintOpen();
+    this.stable = false;
     return this.length;
   }
 

@@ -149,3 +149,30 @@ void test('runtime N+1: a busy query spread over connections is not flagged', ()
   assert.ok(s.peakPerSecond >= 400);
   assert.equal(looksLikeNPlusOne(s), false, `repeats ${s.repeats}`);
 });
+
+void test('entries classed by the parser\'s array of their statement shape get the figures of entries classed by their fingerprint\'s bytes', () => {
+  const shapes = [(i: number) => `SELECT * FROM users WHERE id = ${i}`, (i: number) => `SELECT * FROM users WHERE id IN (${Array.from({ length: 1 + (i % 4) }, (_, k) => k + i).join(', ')})`,
+    (i: number) => `UPDATE users SET name = 'n${i}' WHERE id = ${i}`, () => '/* ping */', () => '/* pong */', (i: number) => `SELECT * FROM users WHERE id = '${i}'`];
+  let text = '';
+  for (let i = 0; i < 300; i++) {
+    text += `# Time: ${new Date(T0 + i * 7).toISOString().replace('Z', '000Z')}\n# User@Host: app[app] @ localhost []  Id: ${1 + (i % 3)}\n`
+      + `# Query_time: ${((i % 17) / 1000).toFixed(6)}  Lock_time: 0.000001 Rows_sent: 1  Rows_examined: ${i}\n${shapes[i % shapes.length](i)};\n`;
+  }
+  const byShape = new SlowStatsCollector();
+  const byBytes = new SlowStatsCollector();
+  let stable = 0;
+  const p = new SlowLogParser((e) => {
+    if (e.fingerprintStable) stable++;
+    byShape.add(e);
+    byBytes.add({ ...e, fingerprintStable: false });
+  });
+  forEachLineOf(new TextEncoder().encode(text), (b, s, e, n) => p.line(b, s, e, n));
+  p.end();
+  assert.ok(stable > 250, `${stable} entries came with a shape's array`);
+  const a = byShape.result();
+  assert.deepEqual(a, byBytes.result());
+  // the two comments are two classes (a statement that is only a comment is classed by its text), the two IN lists one
+  assert.deepEqual(a.map((q) => [q.fingerprint, q.count]), [
+    ['select * from users where id = ?', 100], ['select * from users where id in(?+)', 50], ['update users set name = ? where id = ?', 50], ['/* ping */', 50], ['/* pong */', 50],
+  ]);
+});
