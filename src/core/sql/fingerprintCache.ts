@@ -51,13 +51,13 @@ const SPECIAL = new Uint8Array(256);
 for (const ch of '\'"`/-#0123456789\u0001') SPECIAL[ch.charCodeAt(0)] = 1;
 
 /**
- * The end of the quoted run opening at b[i] (after its closing quote), or -1 when it runs to `end`
- * unclosed: the lexer's rule (doubled quotes; backslash escapes unless `escapes` is false).
+ * The end of the string opening at b[i] (after its closing quote), or -1 when it runs to `end`
+ * unclosed: the lexer's rule (doubled quotes, backslash escapes).
  */
-function quotedEnd(b: Uint8Array, i: number, end: number, q: number, escapes: boolean): number {
+function quotedEnd(b: Uint8Array, i: number, end: number, q: number): number {
   for (let j = i + 1; j < end; j++) {
     const c = b[j];
-    if (c === 92 && escapes) { j++; continue; }
+    if (c === 92) { j++; continue; }
     if (c === q) {
       if (j + 1 < end && b[j + 1] === q) { j++; continue; }
       return j + 1;
@@ -192,7 +192,7 @@ export class FingerprintCache {
         continue;
       }
       if (c === 39 || c === 34) {
-        const j = quotedEnd(b, i, end, c, true);
+        const j = quotedEnd(b, i, end, c);
         if (i > start && b[i - 1] === 64) {
           // `@'name'`: a user variable, named as written
           const stop = j < 0 ? end : j;
@@ -205,11 +205,23 @@ export class FingerprintCache {
         i = j < 0 ? end : j;
         continue;
       }
-      let stop = i + 1;
       if (c === 96) {
-        const j = quotedEnd(b, i, end, 96, false);
-        stop = j < 0 ? end : j;
-      } else if (c === 47) {
+        // a quoted name, copied as it is scanned (doubled backquotes, no escapes: the lexer's rule)
+        sk[o++] = 96;
+        let j = i + 1;
+        while (j < end) {
+          const d = b[j++];
+          o = put(sk, o, d);
+          if (d === 96) {
+            if (j < end && b[j] === 96) { sk[o++] = 96; j++; continue; }
+            break;
+          }
+        }
+        i = j;
+        continue;
+      }
+      let stop = i + 1;
+      if (c === 47) {
         if (i + 1 < end && b[i + 1] === 42) {
           let j = i + 2;
           while (j + 1 < end && !(b[j] === 42 && b[j + 1] === 47)) j++;
