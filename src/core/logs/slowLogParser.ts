@@ -62,6 +62,8 @@ const H_PAIRS = 6;      // any other `# Key: value …` line (`# User:`, `# Thre
 const MAX_HEADER_LINE = 64 * 1024;
 /** Latest plausible `SET timestamp` (year 9999), so a time always makes a valid Date. */
 const MAX_EPOCH_SECONDS = 253402300799;
+/** Database names of `use db;` lines remembered decoded. */
+const USE_NAMES = 4;
 /** How far past its first swallowed header line an open literal may grow before the lines are read again. */
 const REREAD_WINDOW = 1 << 20;
 
@@ -136,9 +138,8 @@ export class SlowLogParser {
   private bannerLines = 0;
   /** The database of the last entry that named one (`use db;`, `Schema:`): the server writes it only when it changes. */
   private lastUse = '';
-  /** The last `use db;` line's name, as bytes and decoded (useName). */
-  private useBytes = new Uint8Array(0);
-  private useText = '';
+  /** The last few `use db;` lines' names, as bytes and decoded, the latest first (useName). */
+  private readonly useNames: { bytes: Uint8Array; text: string }[] = [];
   /** Cache of the last User@Host line's bytes and its decoded parts. */
   private lastUserHost = new Uint8Array(0);
   private userHostDirty = true;
@@ -603,17 +604,25 @@ export class SlowLogParser {
     return false;
   }
 
-  /** The database name b[s, e) of a `use db;` line, decoded once while it stays the same (the server writes it often). */
+  /**
+   * The database name b[s, e) of a `use db;` line, decoded once for the last few names (the server
+   * writes the line whenever the connection's database differs from the one of the entry before,
+   * so an app with two databases has one on every other entry).
+   */
   private useName(b: Uint8Array, s: number, e: number): string {
-    const prev = this.useBytes;
-    let same = prev.length === e - s;
-    for (let i = 0; same && i < prev.length; i++) if (prev[i] !== b[s + i]) same = false;
-    if (!same) {
-      this.useBytes = new Uint8Array(e - s); // a copy: the line buffer is reused
-      this.useBytes.set(b.subarray(s, e));
-      this.useText = this.decode(b, s, e);
+    const names = this.useNames;
+    for (let k = 0; k < names.length; k++) {
+      const prev = names[k].bytes;
+      let same = prev.length === e - s;
+      for (let i = 0; same && i < prev.length; i++) if (prev[i] !== b[s + i]) same = false;
+      if (same) return names[k].text;
     }
-    return this.useText;
+    const bytes = new Uint8Array(e - s); // a copy: the line buffer is reused
+    bytes.set(b.subarray(s, e));
+    const text = this.decode(b, s, e);
+    if (names.length >= USE_NAMES) names.pop();
+    names.unshift({ bytes, text });
+    return text;
   }
 
   private adminCommand(b: Uint8Array, s: number, e: number): void {

@@ -141,3 +141,11 @@ void test('overlong statements are read in parts and counted; one with nothing t
   assert.ok(cut.records[0].sql.length <= 100 && cut.records[0].sql.startsWith("INSERT INTO t VALUES ('aaa"));
   assert.equal(cut.summary.malformed, 0);
 });
+
+void test('entries alternating between databases by `use db;` lines each get their own', () => {
+  const dbs = ['isucon', 'isuports', 'isucon', 'other', 'isuports', 'a', 'b', 'c', 'd', 'isucon'];
+  const text = dbs.map((db, i) => `# Time: 2024-01-01T00:00:0${i % 10}.000000Z\n# User@Host: app[app] @ localhost []  Id: 1\n`
+    + `# Query_time: 0.001000  Lock_time: 0.000000 Rows_sent: 0  Rows_examined: 0\nuse ${db};\nSELECT ${i};\n`).join('');
+  const { records } = parseSlowLog(text);
+  assert.deepEqual(records.map((r) => r.schema), dbs);
+});
