@@ -175,12 +175,12 @@ export const PHP_IMPORTS: ImportSyntax = {
   },
 };
 
-// ---- Ruby: `include Util` / `extend Util` mix a module's methods in ----
+// ---- Ruby: `include Util` / `extend Util` (and Sinatra's `helpers Util`) mix a module's methods in ----
 
 export const RUBY_IMPORTS: ImportSyntax = {
   nodes: set(),
   read() { /* Ruby imports by calls only */ },
-  calls: set('include', 'extend'),
+  calls: set('include', 'extend', 'helpers'),
   readCall(node, out) {
     if (node.childForFieldName('receiver')) return;
     for (const a of node.childForFieldName('arguments')?.namedChildren ?? []) {
