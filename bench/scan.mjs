@@ -1,11 +1,17 @@
 // Benchmark of SQL discovery.
-//   node bench/scan.mjs [--files 10000] [--keep] [--dir DIR] [--edits 100] [--runs 3]
+//   node bench/scan.mjs [--files 10000] [--keep] [--dir DIR] [--edits 100] [--runs 3] [--before OLD_CLI]
 // 1. generates N mixed-language source files (Go, Ruby, Python, PHP, JS, TS, Rust, Perl) in a temp
 //    dir (or reuses DIR, e.g. one kept by --keep),
 // 2. runs the built CLI (dist/cli.js, or $QI_CLI) `scan DIR --format json` in one process, once
 //    free and once pinned to one CPU with taskset, and prints files/s and MB/s by the wall clock and
-//    per CPU-second (the target is >= 1,000 files/s on one core: the pinned run's wall clock; the pinned
-//    run is made --runs times, each printed, then their min and median, as a shared machine's load varies),
+//    per CPU-second. The target is >= 1,000 files per CPU-second on one core: the pinned run's CPU
+//    seconds (user + sys of the process and all its threads, so the wall clock's share of the other
+//    processes on a shared machine is left out). The pinned run is made --runs times, each printed,
+//    then their min and median.
+//    With --before OLD_CLI (or $QI_CLI_BEFORE, e.g. a copy of dist/ kept from before a change), each
+//    pinned run of the CLI is paired with one of OLD_CLI, in turn (new, old, new, old …), so both see
+//    the same machine: each pair's CPU seconds and their ratio, then the medians; and the two outputs
+//    are compared byte for byte (a change for speed must print exactly the same).
 // 3. runs the extraction engine alone in this process over the same files (no start-up, N+1 report or
 //    output), then times re-extracting one edited file through that same workspace cache
 //    (FactsCache.update), as the extension does on each edit after its activation scan: median and p95
@@ -28,6 +34,8 @@ const EDITS = Number(arg('--edits', '100'));
 const RUNS = Math.max(1, Number(arg('--runs', '3')));
 const cli = process.env.QI_CLI ?? join(root, 'dist', 'cli.js');
 if (!existsSync(cli)) { console.error(`no ${cli}: run \`node scripts/build.mjs\` first`); process.exit(1); }
+const before = arg('--before', process.env.QI_CLI_BEFORE);
+if (before && !existsSync(before)) { console.error(`no ${before} (--before)`); process.exit(1); }
 
 // ---- generators: a handler file with helpers, a loop and a few statements, ~1.5-3 KB each
 const T = {
@@ -200,18 +208,21 @@ const rate = (secs) => `${(files / secs).toFixed(0)} files/s, ${(mb / secs).toFi
 
 // why: on a shared machine wall time mostly measures the other processes; GNU time adds the CPU seconds.
 const gnuTime = existsSync('/usr/bin/time');
-/** Runs the scan command once (under `prefix`, e.g. taskset), returning wall and CPU seconds and its summary line. */
-function runScan(prefix) {
-  const cmd = [...prefix, process.execPath, cli, 'scan', dir, '--format', 'json'];
+/** Runs `cli` scan once (under `prefix`, e.g. taskset), returning wall and CPU seconds, its summary line and its output. */
+function runScan(prefix, command = cli) {
+  const cmd = [...prefix, process.execPath, command, 'scan', dir, '--format', 'json'];
   const t0 = process.hrtime.bigint();
   const r = gnuTime
-    ? spawnSync('/usr/bin/time', ['-f', 'QI_CPU %U %S', ...cmd], { encoding: 'utf8', maxBuffer: 1 << 30 })
-    : spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8', maxBuffer: 1 << 30 });
+    ? spawnSync('/usr/bin/time', ['-f', 'QI_CPU %U %S', ...cmd], { maxBuffer: 1 << 30 })
+    : spawnSync(cmd[0], cmd.slice(1), { maxBuffer: 1 << 30 });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  if (r.status !== 0) { console.error(r.stderr); process.exit(1); }
-  const cpu = /QI_CPU ([\d.]+) ([\d.]+)/.exec(r.stderr);
-  return { wall, cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : undefined, summary: r.stderr.split('\n').find((l) => l.startsWith('scanned ')) ?? '' };
+  const stderr = r.stderr.toString('utf8');
+  if (r.status !== 0) { console.error(stderr); process.exit(1); }
+  const cpu = /QI_CPU ([\d.]+) ([\d.]+)/.exec(stderr);
+  return { wall, cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : undefined, summary: stderr.split('\n').find((l) => l.startsWith('scanned ')) ?? '', stdout: r.stdout };
 }
+const median = (xs) => { const ys = [...xs].sort((a, b) => a - b); return ys.length % 2 ? ys[ys.length >> 1] : (ys[ys.length / 2 - 1] + ys[ys.length / 2]) / 2; };
+const perCpu = (secs) => `${(files / secs).toFixed(0)} files per CPU-second`;
 const all = runScan([]);
 const scanMs = Number(/ in (\d+) ms/.exec(all.summary)?.[1] ?? NaN);
 console.log(`scan command (one process; start-up, grammar loading, the N+1 report and JSON output included):`);
@@ -221,17 +232,32 @@ console.log(`  extraction alone (list + read + parse + extract, wall, from the c
 console.log(`  ${all.summary}`);
 // why: "on one core" measured as such: the process and all its threads pinned to one CPU.
 if (spawnSync('taskset', ['-c', '0', 'true']).status === 0) {
-  const walls = [], cpus = [];
+  const walls = [], cpus = [], olds = [], ratios = [];
+  let same;
   for (let k = 0; k < RUNS; k++) {
     const one = runScan(['taskset', '-c', '0']);
     walls.push(one.wall);
     if (one.cpu) cpus.push(one.cpu);
-    console.log(`  one core (taskset -c 0), run ${k + 1}/${RUNS}: wall ${one.wall.toFixed(2)} s: ${rate(one.wall)}${one.cpu ? `; CPU ${one.cpu.toFixed(2)} s` : ''}`);
+    let pair = '';
+    if (before) {
+      const old = runScan(['taskset', '-c', '0'], before);
+      if (same === undefined) same = old.stdout.equals(one.stdout);
+      if (one.cpu && old.cpu) {
+        olds.push(old.cpu);
+        ratios.push(old.cpu / one.cpu);
+        pair = `; before: CPU ${old.cpu.toFixed(2)} s (${perCpu(old.cpu)}), before/now ${(old.cpu / one.cpu).toFixed(2)}x`;
+      }
+    }
+    console.log(`  one core (taskset -c 0), run ${k + 1}/${RUNS}: wall ${one.wall.toFixed(2)} s: ${rate(one.wall)}${one.cpu ? `; CPU ${one.cpu.toFixed(2)} s: ${perCpu(one.cpu)}` : ''}${pair}`);
   }
-  const median = (xs) => { const ys = [...xs].sort((a, b) => a - b); return ys.length % 2 ? ys[ys.length >> 1] : (ys[ys.length / 2 - 1] + ys[ys.length / 2]) / 2; };
   const best = Math.min(...walls);
   console.log(`  one core (taskset -c 0), ${RUNS} runs: wall min ${best.toFixed(2)} s (${rate(best)}), median ${median(walls).toFixed(2)} s (${rate(median(walls))})`
-    + `${cpus.length ? `; CPU min ${Math.min(...cpus).toFixed(2)} s, median ${median(cpus).toFixed(2)} s` : ''}   (target >= 1000 files/s on one core)`);
+    + `${cpus.length ? `; CPU min ${Math.min(...cpus).toFixed(2)} s, median ${median(cpus).toFixed(2)} s` : ''}`);
+  if (cpus.length) console.log(`  one core: ${perCpu(median(cpus))} (median; best ${perCpu(Math.min(...cpus))})   (target >= 1000 files per CPU-second)`);
+  if (before && olds.length) {
+    console.log(`  before (${before}), paired: CPU median ${median(olds).toFixed(2)} s: ${perCpu(median(olds))}; before/now per pair: ${ratios.map((r) => r.toFixed(2)).join(', ')}, median ${median(ratios).toFixed(2)}x`);
+  }
+  if (before) console.log(`  output of ${cli} and ${before}: ${same ? 'byte-identical' : 'DIFFERENT'} (${all.stdout.length} bytes)`);
 } else {
   console.log('  one core: taskset is not available here, so no pinned run; the CPU-second figure above stands in for it');
 }

@@ -17,9 +17,9 @@ export interface FactsThreadData {
   extract?: ExtractOptions;
 }
 
-/** A request: extract `file` (`id` answers it), or forget what is kept for it. */
+/** A request: extract `file` (`id` answers it; `timed`: say nothing when reading starts), or forget what is kept for it. */
 export type FactsRequest =
-  | { kind: 'update'; id: number; file: string; text: string; language?: Language }
+  | { kind: 'update'; id: number; file: string; text: string; language?: Language; timed?: boolean }
   | { kind: 'forget'; file: string };
 
 const data = (workerData ?? {}) as FactsThreadData;
@@ -31,7 +31,8 @@ async function read(req: Extract<FactsRequest, { kind: 'update' }>) {
   const language = req.language ?? languageForPath(req.file);
   const grammar = language && grammarFor(language, req.file);
   if (grammar) await parsers.load(grammar);
-  parentPort!.postMessage({ id: req.id, reading: true });
+  // `timed`: the asker knows this thread has the grammar and runs the budget from its request.
+  if (!req.timed) parentPort!.postMessage({ id: req.id, reading: true });
   return cache.update(req.file, req.text, language);
 }
 

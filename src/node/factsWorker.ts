@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FileFacts, Language } from '../core/model';
 import type { ExtractOptions } from '../core/source/readFacts';
+import { languageForPath } from '../core/source/languageOf';
+import { traitsOf } from '../core/source/lang/languages';
 import type { FactsRequest, FactsThreadData } from './factsThread';
 
 /** Default time budget per file, in milliseconds. */
@@ -57,6 +59,8 @@ export class FactsWorker {
   readonly budgetMs: number;
   private readonly memoryMb: number;
   private readonly script: string;
+  /** Grammars the current thread has loaded (it has read a file of each), and '' once it has answered: see `timed`. */
+  private readonly loaded = new Set<string>();
 
   constructor(private readonly options: FactsWorkerOptions = {}) {
     this.budgetMs = options.budgetMs ?? DEFAULT_FILE_BUDGET_MS;
@@ -96,6 +100,7 @@ export class FactsWorker {
     w.stdout.resume();
     w.stderr.resume();
     this.worker = w;
+    this.loaded.clear();
     this.restarts++;
     return w;
   }
@@ -110,6 +115,11 @@ export class FactsWorker {
     if (this.disposed) return Promise.reject(new Error('the source reader was closed'));
     const w = this.start();
     const id = this.nextId++;
+    const lang = language ?? languageForPath(file);
+    const grammar = lang ? traitsOf(lang).grammarFor(file) : undefined;
+    // why: a thread that is up and has the file's grammar loaded starts reading at once, so the budget runs from here
+    // and the thread need not say that it starts (a message more per file was a share of a scan's time on one core).
+    const timed = this.loaded.has('') && (!grammar || this.loaded.has(grammar));
     return new Promise((resolve, reject) => {
       let done = false;
       const finish = (): boolean => {
@@ -126,27 +136,32 @@ export class FactsWorker {
         if (this.worker === w) this.stop();
         reject(new FileSkipped(file, reason));
       };
+      const overBudget = (): void => lost(`reading it took longer than ${formatSeconds(this.budgetMs)} (the time budget per file)`);
       const onMessage = (m: Reply): void => {
         if (m.id !== id) return;
         if (m.reading) {
           // why: starting a thread and compiling a grammar cost the same for every file; the budget is the file's own.
           clearTimeout(timer);
-          timer = setTimeout(() => lost(`reading it took longer than ${formatSeconds(this.budgetMs)} (the time budget per file)`), this.budgetMs);
+          timer = setTimeout(overBudget, this.budgetMs);
           return;
         }
         if (!finish()) return;
         if (m.error !== undefined) reject(new Error(m.error));
-        else resolve(m.facts);
+        else {
+          if (this.worker === w) this.loaded.add(grammar ?? '').add('');
+          resolve(m.facts);
+        }
       };
       const onError = (err: Error & { code?: string }): void => lost(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
         ? `reading it ran out of memory (the limit per file is ${this.memoryMb} MiB)`
         : `reading it crashed the reader (${err.message})`);
       const onExit = (code: number): void => lost(`the reader stopped while reading it (exit code ${code})`);
-      let timer = setTimeout(() => lost(`the reader did not start within ${formatSeconds(START_MS)}`), START_MS);
+      let timer = timed ? setTimeout(overBudget, this.budgetMs)
+        : setTimeout(() => lost(`the reader did not start within ${formatSeconds(START_MS)}`), START_MS);
       w.on('message', onMessage);
       w.on('error', onError);
       w.on('exit', onExit);
-      w.postMessage({ kind: 'update', id, file, text, language } satisfies FactsRequest);
+      w.postMessage({ kind: 'update', id, file, text, language, timed } satisfies FactsRequest);
     });
   }
 }

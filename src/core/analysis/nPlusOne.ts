@@ -8,7 +8,7 @@ import type {
   CallSite, FileFacts, Finding, FunctionDef, ImportFact, Language, LoopInfo, Range, RelatedLocation, Severity, SqlSite,
 } from '../model';
 import {
-  compareText, containsRange, identifiersOf, isSmallConstantCollection, lastNameSegment, PairSet, rangeBefore, sameRange, stripSigil,
+  containsRange, identifiersOf, isSmallConstantCollection, lastNameSegment, PairSet, rangeBefore, sameRange, stripSigil, textRanks,
 } from './nPlusOneSyntax';
 import { LOOP_KIND_TEXT, splitLoops, type LoopKind, type LoopPlace } from './loopKinds';
 import { needsKey, needsOf, throughCall, type Need } from './callContext';
@@ -457,7 +457,9 @@ export function detectNPlusOne(facts: readonly FileFacts[], options: NPlusOneOpt
       if (hint && out.length === before) add(file, site, hint.file, [hint.loop], hint.path, ex.detached, hint.kind);
     }
   }
-  return out.sort((a, b) => compareText(a.file, b.file) || byStart(a, b) || compareText(a.data.loopFile, b.data.loopFile) || a.data.loopLine - b.data.loopLine);
+  const rank = textRanks(out.flatMap((f) => [f.file, f.data.loopFile]));
+  const r = (t: string) => rank.get(t)!;
+  return out.sort((a, b) => r(a.file) - r(b.file) || byStart(a, b) || r(a.data.loopFile) - r(b.data.loopFile) || a.data.loopLine - b.data.loopLine);
 }
 
 type AddFinding = (file: FileFacts, site: SqlSite, loopFile: FileFacts, loops: LoopInfo[], path: Located<CallSite>[], concurrent: boolean, kind?: LoopKind) => void;

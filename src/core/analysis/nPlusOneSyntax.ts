@@ -120,6 +120,23 @@ export function compareText(a: string, b: string): number {
   return a === b ? 0 : a.localeCompare(b);
 }
 
+/**
+ * Each text's place in compareText's order (texts that compare equal share one), so a sort by many keys compares
+ * numbers: `ranks.get(a)! - ranks.get(b)!` has the sign of compareText(a, b).
+ * why: localeCompare costs a collation per call; sorting the findings of a large workspace by file asked it
+ * hundreds of thousands of times for a few thousand distinct paths.
+ */
+export function textRanks(texts: Iterable<string>): Map<string, number> {
+  const distinct = [...new Set(texts)].sort(compareText);
+  const ranks = new Map<string, number>();
+  let rank = 0;
+  for (let i = 0; i < distinct.length; i++) {
+    if (i > 0 && compareText(distinct[i - 1], distinct[i]) !== 0) rank++;
+    ranks.set(distinct[i], rank);
+  }
+  return ranks;
+}
+
 /** A position as one number, exact while line and character stay below 2^26; -1 when they do not. */
 function packed(p: Position): number {
   return p.line >= 0 && p.line < 0x4000000 && p.character >= 0 && p.character < 0x4000000 && Number.isInteger(p.line) && Number.isInteger(p.character)

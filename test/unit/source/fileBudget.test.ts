@@ -44,6 +44,18 @@ void test('a file past the time budget is skipped with its reason; the next file
   }
 });
 
+void test('a file of a grammar the thread has loaded is timed from its request, and skipped past the budget the same way', { timeout: 180_000 }, async () => {
+  const w = new FactsWorker({ budgetMs: 3000 });
+  try {
+    assert.equal(await outcome(w, 'src/lib.rs', 'fn get() { db.query("SELECT id FROM tags"); }\n'), 'read: SELECT id FROM tags');
+    assert.equal(await outcome(w, 'src/deep.rs', nestedClosures(100_000)), 'skipped: reading it took longer than 3 s (the time budget per file)');
+    assert.equal(await outcome(w, 'src/next.rs', 'fn get() { db.query("SELECT id FROM posts"); }\n'), 'read: SELECT id FROM posts');
+    assert.equal(w.restarts, 1);
+  } finally {
+    w.dispose();
+  }
+});
+
 void test('a file that exhausts the thread\'s memory is skipped with its reason; the next file is read', { timeout: 180_000 }, async () => {
   const w = new FactsWorker({ budgetMs: 120_000, memoryMb: 16 });
   try {
