@@ -195,7 +195,7 @@ export class SlowLogParser {
     this.e = {
       line: 0, time: NaN, preciseTime: false, user: '', host: '', threadId: -1, schema: '', queryTime: 0, lockTime: 0,
       rowsSent: 0, rowsExamined: 0, rowsAffected: -1, bytesSent: -1, sqlBytes: new Uint8Array(4096), sqlLength: 0, fingerprintPart: undefined,
-      fingerprintBytes: lastFingerprintBytes(), fingerprintLength: -1, fingerprintStable: false, admin: false,
+      fingerprintBytes: lastFingerprintBytes(), fingerprintStart: 0, fingerprintLength: -1, fingerprintShape: -1, admin: false,
     };
   }
 
@@ -469,9 +469,11 @@ export class SlowLogParser {
     else this.lastUse = x.schema;
     x.fingerprintPart = this.part;
     // why: nothing fingerprints between the check and here (put and reread, which may, forget it first)
-    x.fingerprintBytes = this.fpLength >= 0 ? this.fingerprints.bytes : lastFingerprintBytes();
-    x.fingerprintLength = this.hasStatement ? this.fpLength : -1;
-    x.fingerprintStable = x.fingerprintLength >= 0 && this.fingerprints.stable;
+    const made = this.hasStatement && this.fpLength >= 0;
+    x.fingerprintBytes = made ? this.fingerprints.bytes : lastFingerprintBytes();
+    x.fingerprintStart = made ? this.fingerprints.start : 0;
+    x.fingerprintLength = made ? this.fpLength : -1;
+    x.fingerprintShape = made ? this.fingerprints.shape : -1;
     if (this.h.damage) {
       this.summary.damaged++;
       if (this.summary.damagedSamples.length < this.maxDamaged) {
@@ -733,7 +735,7 @@ export function entrySql(entry: SlowLogEntry): string {
 }
 
 /** A self-contained copy of an entry (for tests and small logs). */
-export interface SlowLogRecord extends Omit<SlowLogEntry, 'sqlBytes' | 'sqlLength' | 'fingerprintBytes' | 'fingerprintLength' | 'fingerprintStable'> { sql: string }
+export interface SlowLogRecord extends Omit<SlowLogEntry, 'sqlBytes' | 'sqlLength' | 'fingerprintBytes' | 'fingerprintLength' | 'fingerprintStart' | 'fingerprintShape'> { sql: string }
 
 /**
  * Parses a whole log held in memory (text or bytes) into records. For large files feed
@@ -749,7 +751,8 @@ export function parseSlowLog(input: string | Uint8Array, options: SlowLogParserO
     delete r.fingerprintPart;
     delete r.fingerprintBytes;
     delete r.fingerprintLength;
-    delete r.fingerprintStable;
+    delete r.fingerprintStart;
+    delete r.fingerprintShape;
     records.push(r);
   }, options);
   forEachLineOf(bytes, (b, s, e, n) => parser.line(b, s, e, n));

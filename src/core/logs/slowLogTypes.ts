@@ -42,17 +42,18 @@ export interface SlowLogEntry {
   fingerprintPart?: FingerprintPart;
   /**
    * The statement's fingerprint when the reader made it already (it reads a statement's tokens to
-   * tell whether a header-looking line ends it): fingerprintBytes[0, fingerprintLength), as
-   * fingerprintInto writes it; fingerprintLength is -1 when it was not made. The bytes are the
-   * fingerprint's shared buffer: read them before making another fingerprint.
+   * tell whether a header-looking line ends it): fingerprintBytes[fingerprintStart, fingerprintStart +
+   * fingerprintLength), as fingerprintInto writes it; fingerprintLength is -1 when it was not made.
+   * The bytes may be the fingerprint's shared buffer: read them before making another fingerprint.
    */
   fingerprintBytes: Uint8Array;
+  fingerprintStart: number;
   fingerprintLength: number;
   /**
-   * fingerprintBytes is an array of its own, the same one for every entry of that statement shape
-   * in this parse and never written to (not the shared buffer): a reader may key a map by it.
+   * An id of the statement's shape (core/sql/fingerprintCache.ts) when the reader knows it, the same
+   * for every entry of that shape and never that of another, else -1: a reader may key a map by it.
    */
-  fingerprintStable: boolean;
+  fingerprintShape: number;
   /** Set for `# administrator command: X;` entries (then the statement is `administrator command: X`). */
   admin: boolean;
 }

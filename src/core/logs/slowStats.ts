@@ -210,14 +210,14 @@ class Acc {
 /** Statement shapes remembered by lookup before it starts over. */
 const MAX_SHAPES = 8192;
 
-/** FNV-1a style hash over the fingerprint, four bytes at a time. */
-function hashOf(b: Uint8Array, n: number): number {
+/** FNV-1a style hash over the fingerprint b[s, s + n), four bytes at a time. */
+function hashOf(b: Uint8Array, s: number, n: number): number {
   let h = 0x811c9dc5 ^ n;
   const words = n >> 2;
-  for (let i = 0, k = 0; i < words; i++, k += 4) {
+  for (let i = 0, k = s; i < words; i++, k += 4) {
     h = Math.imul(h ^ (b[k] | (b[k + 1] << 8) | (b[k + 2] << 16) | (b[k + 3] << 24)), 0x01000193);
   }
-  for (let k = words << 2; k < n; k++) h = Math.imul(h ^ b[k], 0x01000193);
+  for (let k = s + (words << 2); k < s + n; k++) h = Math.imul(h ^ b[k], 0x01000193);
   return (h ^ (h >>> 15)) >>> 0;
 }
 
@@ -233,8 +233,8 @@ export class SlowStatsCollector {
   private readonly recent = new Map<number, Ring>();
   /** A collector of one range of a log (see toPart). */
   private readonly partial: boolean;
-  /** Fingerprints by the parser's array of a statement shape (see lookup). */
-  private readonly byShape = new Map<Uint8Array, Acc>();
+  /** Fingerprints by the id of a statement shape (see lookup). */
+  private readonly byShape = new Map<number, Acc>();
   /** Merged fingerprints by their bytes (absorb). */
   private readonly byKey = new Map<string, Acc>();
   private readonly hosts = new HostTally<Acc>();
@@ -287,26 +287,27 @@ export class SlowStatsCollector {
   }
 
   /**
-   * The fingerprint of an entry found before, by the parser's own array for its statement shape
-   * (fingerprintStable): one map look-up instead of hashing and comparing the fingerprint's bytes.
+   * The fingerprint of an entry found before, by its statement shape (fingerprintShape): one map
+   * look-up instead of hashing and comparing the fingerprint's bytes.
    */
   private lookup(e: SlowLogEntry): Acc | undefined {
-    const byShape = !e.admin && e.fingerprintStable && e.fingerprintLength > 0;
-    if (byShape) {
-      const known = this.byShape.get(e.fingerprintBytes);
+    const shape = !e.admin && e.fingerprintLength > 0 ? e.fingerprintShape : -1;
+    if (shape >= 0) {
+      const known = this.byShape.get(shape);
       if (known !== undefined) return known;
     }
     const a = this.find(e);
-    if (byShape && a !== undefined) {
-      // why: bounded, whatever the parser's shapes (it makes new arrays when its own table starts over)
+    if (shape >= 0 && a !== undefined) {
+      // why: bounded, whatever the number of shapes the parsers met
       if (this.byShape.size >= MAX_SHAPES) this.byShape.clear();
-      this.byShape.set(e.fingerprintBytes, a);
+      this.byShape.set(shape, a);
     }
     return a;
   }
 
   private find(e: SlowLogEntry): Acc | undefined {
     let out: Uint8Array;
+    let at = 0;
     let n: number;
     if (e.admin) {
       // why: pt-query-digest's class for `# administrator command: Quit;` is the command as logged
@@ -316,13 +317,15 @@ export class SlowStatsCollector {
       const made = e.fingerprintLength >= 0;
       n = made ? e.fingerprintLength : fingerprintInto(e.sqlBytes, 0, e.sqlLength, e.fingerprintPart);
       out = made ? e.fingerprintBytes : lastFingerprintBytes();
+      at = made ? e.fingerprintStart : 0;
       if (n === 0) {
         // A statement that is only a comment (`/* ping */`) has an empty fingerprint: its class is its text.
         out = this.commentKey(e.sqlBytes, e.sqlLength);
+        at = 0;
         n = out.length;
       }
     }
-    const h = hashOf(out, n);
+    const h = hashOf(out, at, n);
     const t = this.table;
     const mask = t.length - 1;
     let slot = h & mask;
@@ -333,13 +336,14 @@ export class SlowStatsCollector {
       if (a.hash === h && a.key.length === n) {
         const k = a.key;
         let i = 0;
-        while (i < n && k[i] === out[i]) i++;
+        while (i < n && k[i] === out[at + i]) i++;
         if (i === n) return a;
       }
       slot = (slot + 1) & mask;
     }
     if (this.accs.length >= this.maxFp) return undefined;
-    const a = new Acc(this.accs.length, decodeFingerprint(out, n), h, out.slice(0, n));
+    const key = out.slice(at, at + n);
+    const a = new Acc(this.accs.length, decodeFingerprint(key, n), h, key);
     a.admin = e.admin;
     this.accs.push(a);
     t[slot] = this.accs.length;

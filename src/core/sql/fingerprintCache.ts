@@ -73,30 +73,57 @@ function hashOf(w: Int32Array, words: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-/** A skeleton (its bytes as 32-bit words, the last one padded with zeros, and its length in bytes) and its statements' fingerprint. */
-interface Entry { hash: number; skeleton: Int32Array; length: number; fingerprint: Uint8Array; open: boolean }
+/** Shape ids handed out so far, by every cache: an id names one skeleton of one cache, never another. */
+let shapes = 0;
 
+/** `a` with room for at least `n` elements (the first `used` kept). */
+function grown<T extends Int32Array | Uint8Array>(a: T, used: number, n: number): T {
+  if (n <= a.length) return a;
+  const next = new (a.constructor as new (len: number) => T)(Math.max(n, a.length * 2));
+  next.set(a.subarray(0, used));
+  return next;
+}
+
+/**
+ * The cache. Its skeletons and fingerprints live in a few arrays that grow by doubling (no object
+ * per shape: objects that outlive the young generation made V8 grow it, a few MB of resident memory).
+ */
 export class FingerprintCache {
-  /** The last result: fingerprint bytes [0, length) (not to be written to), and whether the statement ends inside a literal, quoted name or comment. */
+  /**
+   * The last result: fingerprint bytes bytes[start, start + length) (not to be written to), whether
+   * the statement ends inside a literal, quoted name or comment, and its shape: an id of the cache's
+   * skeleton, the same for every statement of that shape (then `bytes` is the cache's own and stays
+   * as it is), or -1 (then `bytes` is the fingerprint's shared buffer, rewritten by the next fingerprint).
+   */
   bytes: Uint8Array = new Uint8Array(0);
+  start = 0;
   length = 0;
   open = false;
-  /**
-   * `bytes` is the cache's own copy, the same array for every statement of that shape, never
-   * written again (else it is the fingerprint's shared buffer, rewritten by the next fingerprint).
-   */
-  stable = false;
+  shape = -1;
   /** Statements read by the lexer (cache misses, long statements, statements in parts). */
   misses = 0;
   private readonly sk = new Uint8Array(MAX_SKELETON * 2 + 8);
   /** The same bytes as words: hashed and compared four bytes at a time. */
   private readonly words = new Int32Array(this.sk.buffer);
-  private table = new Int32Array(1024);
-  private entries: Entry[] = [];
+  private table = new Int32Array(256);
+  /** Skeletons' words, one after the other, and fingerprints' bytes. */
+  private skWords = new Int32Array(1024);
+  private skUsed = 0;
+  private fpBytes = new Uint8Array(4096);
+  private fpUsed = 0;
+  /** Per skeleton (index k): hash, first word, length in bytes, fingerprint's offset and length, open, shape id. */
+  private hashes = new Int32Array(64);
+  private skAt = new Int32Array(64);
+  private skLen = new Int32Array(64);
+  private fpAt = new Int32Array(64);
+  private fpLen = new Int32Array(64);
+  private opens = new Uint8Array(64);
+  private ids = new Int32Array(64);
+  private count = 0;
 
   /**
    * Fingerprints b[start, end) (with `before`, the rest of a statement whose start was fingerprinted
-   * already): sets `bytes`, `length` and `open`, and returns the length.
+   * already): sets `bytes`, `start`, `length`, `open` and `shape`, and returns the length.
    */
   of(b: Uint8Array, start: number, end: number, before?: FingerprintPart): number {
     const n = before || end - start > MAX_SKELETON ? -1 : this.skeleton(b, start, end);
@@ -105,56 +132,94 @@ export class FingerprintCache {
     sk[n] = 0; sk[n + 1] = 0; sk[n + 2] = 0;
     const w = this.words;
     const words = (n + 3) >> 2;
-    const h = hashOf(w, words);
+    const h = hashOf(w, words) | 0;
     const t = this.table;
     const mask = t.length - 1;
     let slot = h & mask;
     for (;;) {
       const v = t[slot];
       if (v === 0) break;
-      const x = this.entries[v - 1];
-      if (x.hash === h && x.length === n) {
-        const k = x.skeleton;
+      const k = v - 1;
+      if (this.hashes[k] === h && this.skLen[k] === n) {
+        const all = this.skWords;
+        const at = this.skAt[k];
         let i = 0;
-        while (i < words && k[i] === w[i]) i++;
-        if (i === words) return this.answer(x.fingerprint, x.open);
+        while (i < words && all[at + i] === w[i]) i++;
+        if (i === words) {
+          this.bytes = this.fpBytes;
+          this.start = this.fpAt[k];
+          this.length = this.fpLen[k];
+          this.open = this.opens[k] === 1;
+          this.shape = this.ids[k];
+          return this.length;
+        }
       }
       slot = (slot + 1) & mask;
     }
     const len = this.direct(b, start, end, undefined);
-    if (this.entries.length >= MAX_ENTRIES) { this.entries = []; this.table = new Int32Array(1024); return len; }
-    const x: Entry = { hash: h, skeleton: w.slice(0, words), length: n, fingerprint: lastFingerprintBytes().slice(0, len), open: this.open };
-    this.entries.push(x);
-    this.table[slot] = this.entries.length;
-    if (this.entries.length * 2 > this.table.length) this.rehash();
-    // why: the shared buffer is rewritten by the next fingerprint; the entry's copy is not
-    this.bytes = x.fingerprint;
-    this.stable = true;
+    if (this.count >= MAX_ENTRIES) { this.clear(); return len; }
+    const k = this.count++;
+    if (k >= this.hashes.length) this.more();
+    this.hashes[k] = h;
+    this.skAt[k] = this.skUsed;
+    this.skLen[k] = n;
+    this.skWords = grown(this.skWords, this.skUsed, this.skUsed + words);
+    this.skWords.set(w.subarray(0, words), this.skUsed);
+    this.skUsed += words;
+    this.fpAt[k] = this.fpUsed;
+    this.fpLen[k] = len;
+    // why: the arrays are replaced when they grow, never written over: a fingerprint handed out stays valid
+    this.fpBytes = grown(this.fpBytes, this.fpUsed, this.fpUsed + len);
+    this.fpBytes.set(lastFingerprintBytes().subarray(0, len), this.fpUsed);
+    this.fpUsed += len;
+    this.opens[k] = this.open ? 1 : 0;
+    this.ids[k] = shapes++;
+    t[slot] = k + 1;
+    if (this.count * 2 > t.length) this.rehash();
+    this.bytes = this.fpBytes;
+    this.start = this.fpAt[k];
+    this.shape = this.ids[k];
     return len;
-  }
-
-  private answer(fp: Uint8Array, open: boolean): number {
-    this.bytes = fp;
-    this.length = fp.length;
-    this.open = open;
-    this.stable = true;
-    return fp.length;
   }
 
   private direct(b: Uint8Array, start: number, end: number, before: FingerprintPart | undefined): number {
     this.misses++;
     this.length = fingerprintInto(b, start, end, before);
     this.bytes = lastFingerprintBytes();
+    this.start = 0;
     this.open = lastFingerprintOpen();
-    this.stable = false;
+    this.shape = -1;
     return this.length;
+  }
+
+  /** Starts over (the table is full): new arrays, so that fingerprints handed out stay valid. */
+  private clear(): void {
+    this.count = 0;
+    this.table = new Int32Array(256);
+    this.skWords = new Int32Array(1024);
+    this.skUsed = 0;
+    this.fpBytes = new Uint8Array(4096);
+    this.fpUsed = 0;
+  }
+
+  /** Room for more skeletons. */
+  private more(): void {
+    const n = this.hashes.length * 2;
+    const used = this.count - 1;
+    this.hashes = grown(this.hashes, used, n);
+    this.skAt = grown(this.skAt, used, n);
+    this.skLen = grown(this.skLen, used, n);
+    this.fpAt = grown(this.fpAt, used, n);
+    this.fpLen = grown(this.fpLen, used, n);
+    this.opens = grown(this.opens, used, n);
+    this.ids = grown(this.ids, used, n);
   }
 
   private rehash(): void {
     const t = new Int32Array(this.table.length * 2);
     const mask = t.length - 1;
-    for (let k = 0; k < this.entries.length; k++) {
-      let slot = this.entries[k].hash & mask;
+    for (let k = 0; k < this.count; k++) {
+      let slot = this.hashes[k] & mask;
       while (t[slot] !== 0) slot = (slot + 1) & mask;
       t[slot] = k + 1;
     }

@@ -7,16 +7,18 @@ import { rng, type Rand } from '../logs/fuzzSeeds';
 const enc = new TextEncoder();
 const text = (b: Uint8Array, n: number): string => Buffer.from(b.subarray(0, n)).toString('latin1');
 
-/** Asks the cache and the fingerprint itself about `sql`; fails on any difference (bytes, length, open at the end). */
+/** Asks the cache and the fingerprint itself about `sql`; fails on any difference (bytes, length, open at the end). True when the cache answered. */
 function agree(cache: FingerprintCache, sql: string): boolean {
   const b = enc.encode(sql);
   const misses = cache.misses;
   const n = cache.of(b, 0, b.length);
-  const got = text(cache.bytes, n);
+  const got = text(cache.bytes.subarray(cache.start), n);
   const open = cache.open;
   const want = fingerprintInto(b, 0, b.length);
   assert.deepEqual({ fingerprint: got, open }, { fingerprint: text(lastFingerprintBytes(), want), open: lastFingerprintOpen() }, JSON.stringify(sql));
-  return cache.misses === misses;
+  const hit = cache.misses === misses;
+  if (hit) assert.ok(cache.shape >= 0);
+  return hit;
 }
 
 void test('a statement of a shape seen before is answered from the cache, with the fingerprint it would get', () => {
@@ -115,4 +117,22 @@ void test('the cache stays bounded: long statements are not kept, a full table s
   assert.equal(cache.misses, 2);
   for (let i = 0; i < 5000; i++) agree(cache, `SELECT c${i} FROM t WHERE id = ${i}`);
   assert.equal(agree(cache, 'SELECT c4999 FROM t WHERE id = 1'), true);
+});
+
+void test('a shape keeps its id and its fingerprint bytes while the cache grows; no two shapes share an id', () => {
+  const cache = new FingerprintCache();
+  const seen = new Map<number, { bytes: Uint8Array; start: number; length: number; text: string }>();
+  for (let i = 0; i < 3000; i++) {
+    const sql = `SELECT c${i % 1500} FROM t WHERE id = ${i}`;
+    agree(cache, sql);
+    const before = seen.get(cache.shape);
+    const now = text(cache.bytes.subarray(cache.start), cache.length);
+    if (before) {
+      assert.equal(now, before.text);
+      // the bytes handed out for the shape the first time still hold its fingerprint (arrays are replaced as they grow, not written over)
+      assert.equal(text(before.bytes.subarray(before.start), before.length), before.text);
+    } else seen.set(cache.shape, { bytes: cache.bytes, start: cache.start, length: cache.length, text: now });
+  }
+  assert.equal(seen.size, 1500);
+  assert.equal(new FingerprintCache().of(enc.encode('SELECT c0 FROM t WHERE id = 1'), 0, 29) >= 0, true);
 });
