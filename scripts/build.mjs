@@ -96,12 +96,13 @@ const common = {
 // loaded on first use, so a run parses only its own command's dependencies (node-sql-parser, mysql2,
 // ssh2, tree-sitter …). CommonJS rather than ES modules with esbuild's code splitting: Node's ES
 // module loader alone costs ~2 MB of RSS, which matters for the log commands' memory target.
-// Modules whose identity both sides rely on (UsageError's class) are a bundle of their own.
+// Modules whose identity both sides rely on (UsageError's class, the reading threads the dispatcher
+// starts ahead of the log commands) are a bundle of their own.
 // So are the large packages that only some runs load (ssh2 for a remote log or tunnel, web-tree-sitter
 // for the source scanner): left inside a command's bundle, every run parsed their code even unused
 // (ssh2's 0.7 MB cost `slow` on a local file ~25 ms of CPU and ~4 MB of RSS).
 const CLI_COMMANDS_DIR = join(root, 'src/cli/commands');
-const CLI_SHARED = { [join(root, 'src/cli/output.ts')]: 'output.js' };
+const CLI_SHARED = { [join(root, 'src/cli/output.ts')]: 'output.js', [join(root, 'src/node/rangeWorkerPool.ts')]: 'rangeWorkerPool.js' };
 const CLI_PACKAGES = { ssh2: 'ssh2.js', 'web-tree-sitter': 'web-tree-sitter.js' };
 
 /**

@@ -3,7 +3,8 @@
  * Each command lives in src/cli/commands/<name>.ts and exports a `Command`.
  */
 import { UsageError } from './output';
-import { COMMANDS } from './commands';
+import { COMMANDS, READS_LOG_RANGES } from './commands';
+import { prestartForArgs } from '../node/rangeWorkerPool';
 
 /** The list of commands, their summaries in one column however long the longest name. */
 export async function usage(): Promise<string> {
@@ -30,6 +31,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`query-insight: unknown command "${name}"\n\n${await usage()}\n`);
     return 2;
   }
+  if (READS_LOG_RANGES.has(name) && !rest.includes('--help') && !rest.includes('-h')) prestartForArgs(rest);
   const cmd = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(cmd.help + '\n');

@@ -85,8 +85,8 @@ class LineSplitter {
   /** Where the long line being skipped started. */
   private skippedFrom = 0;
 
-  constructor(private readonly maxLine: number, size: number, private readonly onLine: RangeLineHandler, private readonly onLong?: RangeLongLineHandler) {
-    this.buf = Buffer.allocUnsafe(size);
+  constructor(private readonly maxLine: number, size: number, private readonly onLine: RangeLineHandler, private readonly onLong?: RangeLongLineHandler, buf?: Buffer) {
+    this.buf = buf?.length === size ? buf : Buffer.allocUnsafe(size);
   }
 
   /** Room left for the next read. */
@@ -302,6 +302,9 @@ export interface ReadRangeResult {
   unterminatedLastLine: boolean;
 }
 
+/** The buffer of the last range read on this thread, for the next one. */
+let rangeBuffer: Buffer | undefined;
+
 /**
  * Reads the lines of a plain file from byte `start` (a line's first byte) until the handler
  * returns false (it gets each line's offset in the file, so it can stop at a range's end) or the
@@ -310,7 +313,9 @@ export interface ReadRangeResult {
 export function readRange(path: string, start: number, onLine: RangeLineHandler, options: { maxLineBytes?: number; chunkBytes?: number; onLongLine?: RangeLongLineHandler } = {}): ReadRangeResult {
   const maxLine = options.maxLineBytes ?? 1 << 20;
   const chunk = options.chunkBytes ?? 1 << 18;
-  const splitter = new LineSplitter(maxLine, Math.max(chunk, maxLine + 1) + chunk, onLine, options.onLongLine);
+  // why: a thread reads one range after another; one buffer for all (taken while in use, should a handler read a range too).
+  const splitter = new LineSplitter(maxLine, Math.max(chunk, maxLine + 1) + chunk, onLine, options.onLongLine, rangeBuffer);
+  rangeBuffer = undefined;
   splitter.origin = start;
   const fd = openSync(path, 'r');
   try {
@@ -326,6 +331,7 @@ export function readRange(path: string, start: number, onLine: RangeLineHandler,
     return { lines: splitter.lineNo, longLines: splitter.longLines, stoppedAt: splitter.stoppedAt, unterminatedLastLine: unterminated };
   } finally {
     closeSync(fd);
+    rangeBuffer = splitter.buf;
   }
 }
 

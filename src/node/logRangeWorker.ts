@@ -1,15 +1,21 @@
 /**
- * A reading thread of logRanges.ts: reads the byte ranges of a log it is sent, one at a time, and
- * sends back each range's part (plain data) for the merge.
+ * A reading thread of logRanges.ts: sent a log's ranges, a shared counter and a port, it takes the
+ * next range nobody took yet, reads it, and sends its part (plain data) back on the port for the
+ * merge, until none is left.
  */
 import { parentPort } from 'node:worker_threads';
-import { readAccessRange, readSlowRange, type RangeJob } from './logRanges';
+import { readAccessRange, readSlowRange, takeJob, type RangeReply, type RangeWork } from './logRanges';
 
-parentPort?.on('message', (job: RangeJob) => {
+parentPort?.on('message', ({ jobs, next, port }: RangeWork) => {
+  const counter = new Int32Array(next);
   try {
-    const result = job.kind === 'access' ? readAccessRange(job) : readSlowRange(job);
-    parentPort!.postMessage({ result });
+    for (let k = takeJob(counter); k < jobs.length; k = takeJob(counter)) {
+      const job = jobs[k];
+      const result = job.kind === 'access' ? readAccessRange(job) : readSlowRange(job);
+      port.postMessage({ k, result } satisfies RangeReply<typeof result>);
+    }
+    port.postMessage({ done: true } satisfies RangeReply<never>);
   } catch (err) {
-    parentPort!.postMessage({ error: err instanceof Error ? err.message : String(err) });
+    port.postMessage({ error: err instanceof Error ? err.message : String(err) } satisfies RangeReply<never>);
   }
 });

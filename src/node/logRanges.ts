@@ -11,18 +11,15 @@
  * range's start, the next range's part is taken, else that range is read again from where the
  * entry really starts. How the parser scans quotes inside an entry is its own business.
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { AccessAnalyzer, type AccessAnalysisOptions, type AccessPart } from '../core/logs/accessAnalysis';
 import { SlowLogParser, type SlowLogParseSummary } from '../core/logs/slowLogParser';
 import { SlowStatsCollector, type SlowStatsOptions, type SlowStatsPart } from '../core/logs/slowStats';
 import { bufferDecoder, utf8Of } from './accessLogFile';
 import { readRange, type ReadLinesResult } from './lineReader';
-
-/** Smallest range worth a thread of its own (starting one costs a few tens of ms). */
-export const MIN_RANGE_BYTES = 16 << 20;
+import { isLargePlainFile, MIN_RANGE_BYTES, rangeWorkerScript, startRangeWorker, takeReadyWorker } from './rangeWorkerPool';
 
 /** How a plain file is split: how many threads, and (tests) the size of each range. */
 export interface RangePlan {
@@ -67,9 +64,16 @@ export interface SlowRangeResult extends RangeRead {
 /** The schema a range's parser starts with, replaced at the merge by the last `use db;` before the range. */
 export const INHERITED_SCHEMA = '\u0000inherited';
 
+/** The analyzer of the ranges this thread reads, for the options of the read they belong to (one object for all its jobs). */
+let reading: { options: AccessAnalysisOptions; analyzer: AccessAnalyzer } | undefined;
+
 /** Reads one access-log range (on whichever thread calls it). */
 export function readAccessRange(job: Extract<RangeJob, { kind: 'access' }>): AccessRangeResult {
-  const analyzer = new AccessAnalyzer({ ...job.options, decode: bufferDecoder });
+  // why: one analyzer per thread and read, started over for each range: its expressions are compiled
+  // once (ms each time before the JIT warms up) and its endpoints' arrays reused.
+  if (reading?.options !== job.options) reading = { options: job.options, analyzer: new AccessAnalyzer({ ...job.options, decode: bufferDecoder }) };
+  const analyzer = reading.analyzer;
+  analyzer.startOver();
   const end = job.end;
   const r = readRange(job.path, job.start, (b, s, e, n, at) => {
     if (at >= end) return false;
@@ -134,33 +138,20 @@ export function readSlowRange(job: Extract<RangeJob, { kind: 'slow' }>): SlowRan
   };
 }
 
-/** The worker script beside this code (dist/logRangeWorker.js, dist/cli/logRangeWorker.js, out/src/node/logRangeWorker.js), if built. */
-export function rangeWorkerScript(): string | undefined {
-  const path = join(__dirname, 'logRangeWorker.js');
-  return existsSync(path) ? path : undefined;
-}
-
 /** True when `path` is a plain (not gzip) regular file that is worth reading in ranges with this plan. */
 export function worthRanges(path: string, plan: RangePlan = {}): boolean {
   const threads = plan.threads ?? availableParallelism();
   if (threads === 1) return false;
   if (threads > 1 && !rangeWorkerScript()) return false;
-  let fd: number;
-  try { fd = openSync(path, 'r'); } catch { return false; }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return false;
-    const head = Buffer.alloc(2);
-    if (readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b) return false;
-    return st.size >= (plan.rangeBytes ?? MIN_RANGE_BYTES) * 2;
-  } finally {
-    closeSync(fd);
-  }
+  return isLargePlainFile(path, (plan.rangeBytes ?? MIN_RANGE_BYTES) * 2);
 }
 
 /**
  * The ranges' starts: each cut moved forward to the next line start (`timeHeader`: to the next line
- * starting with `# Time: `); cuts that meet are one range.
+ * starting with `# Time: `); cuts that meet are one range. By default one range per thread: each
+ * range's figures cross threads to be merged, and a range more costs memory (hundreds of KB that the
+ * allocator does not all give back) for little: the threads start together (prestartRangeWorkers)
+ * and read at the same speed.
  */
 export function rangeStarts(path: string, plan: RangePlan, timeHeader: boolean): { starts: number[]; size: number } {
   const fd = openSync(path, 'r');
@@ -208,61 +199,95 @@ function timeHeaderAt(fd: number, buf: Buffer, n: number, off: number, at: numbe
   return readSync(fd, b, 0, len, at) === len && b.equals(TIME_HEADER);
 }
 
-/**
- * The young generation of a reading thread, in MB. A range's reader allocates little that lives
- * (counts in typed arrays, one string per new endpoint or fingerprint), so a small young generation
- * costs it no time, while V8's default let each thread's grow to tens of MB of resident memory.
- */
-export const WORKER_YOUNG_MB = 3;
+/** What a reading thread is sent: the jobs, the shared counter from which every thread takes the next one, and the port for its replies. */
+export interface RangeWork { jobs: RangeJob[]; next: SharedArrayBuffer; port: MessagePort }
+
+/** What a reading thread sends back: one job's result, an error, or that no job is left. */
+export type RangeReply<R> = { k: number; result: R } | { error: string } | { done: true };
+
+/** Takes the index of the next job nobody took yet (≥ the job count when none is left). */
+export function takeJob(next: Int32Array): number {
+  return Atomics.add(next, 0, 1);
+}
 
 /**
- * Runs the jobs on `threads` threads, results in the jobs' order: 0 runs them all here in turn; with
- * `here`, this thread is one of them (one V8 heap fewer: the CLI's peak memory), else all are workers.
+ * Runs the jobs on `threads` threads and hands each result to `take` in the jobs' order, as soon as
+ * those before it were taken (a result waits only for a range before it still being read, so the
+ * parts held at once stay few): 0 runs them all here in turn; with `here`, this thread is one of
+ * them (one V8 heap fewer: the CLI's peak memory), else all are workers. Every thread takes the next
+ * job from a shared counter as soon as it is free, so a thread that started late or reads faster
+ * takes more of them, and none waits for a message to get its next one.
  */
-async function runJobs<R>(jobs: RangeJob[], threads: number, here: boolean, signal: AbortSignal | undefined, local: (job: RangeJob) => R): Promise<R[]> {
-  if (threads <= 0) return jobs.map(local);
+async function runJobs<R>(jobs: RangeJob[], threads: number, here: boolean, signal: AbortSignal | undefined, local: (job: RangeJob) => R, take: (result: R, k: number) => void): Promise<void> {
+  if (threads <= 0) { jobs.forEach((job, k) => take(local(job), k)); return; }
   const script = rangeWorkerScript();
   if (!script) throw new Error('the range reader thread (logRangeWorker.js) is not built');
-  const out = new Array<R>(jobs.length);
-  let next = 0;
+  const shared = new SharedArrayBuffer(4);
+  const next = new Int32Array(shared);
+  const waiting = new Map<number, R>();
+  let taken = 0;
+  const put = (k: number, r: R): void => {
+    waiting.set(k, r);
+    for (let w = waiting.get(taken); w !== undefined; w = waiting.get(taken)) { waiting.delete(taken); take(w, taken++); }
+  };
   const workers: Worker[] = [];
+  const ports: MessagePort[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       let running = 0;
       let failed = false;
-      const abort = (): void => { failed = true; reject(signal?.reason ?? new Error('aborted')); };
-      signal?.addEventListener('abort', abort, { once: true });
-      const settle = (): void => { if (running === 0 && next >= jobs.length) { signal?.removeEventListener('abort', abort); resolve(); } };
-      const start = (w: Worker): void => {
+      const fail = (err: unknown): void => {
         if (failed) return;
-        if (next >= jobs.length) { settle(); return; }
-        const k = next++;
-        running++;
-        w.once('message', (m: { result?: R; error?: string }) => {
-          running--;
-          if (m.error !== undefined) { failed = true; reject(new Error(m.error)); return; }
-          out[k] = m.result!;
-          start(w);
-        });
-        w.postMessage(jobs[k]);
+        failed = true;
+        // why: the other threads stop after the range they are reading.
+        Atomics.store(next, 0, jobs.length);
+        signal?.removeEventListener('abort', abort);
+        reject(err);
       };
-      for (let i = 0; i < Math.min(here ? threads - 1 : threads, jobs.length); i++) {
-        const w = new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+      const abort = (): void => fail(signal?.reason ?? new Error('aborted'));
+      signal?.addEventListener('abort', abort, { once: true });
+      const settle = (): void => { if (!failed && running === 0) { signal?.removeEventListener('abort', abort); resolve(); } };
+      const handlers: ((m: RangeReply<R>) => void)[] = [];
+      const count = Math.min(here ? threads - 1 : threads, jobs.length);
+      for (let i = 0; i < count; i++) {
+        const w = takeReadyWorker() ?? startRangeWorker(script);
+        w.ref();
         workers.push(w);
-        w.on('error', (err) => { failed = true; reject(err); });
-        start(w);
+        running++;
+        let done = false;
+        w.on('error', fail);
+        w.on('exit', (code) => { if (!done) fail(new Error(`a reading thread stopped (exit code ${code})`)); });
+        handlers.push((m) => {
+          if (failed) return;
+          if ('error' in m) fail(new Error(m.error));
+          else if ('done' in m) { done = true; running--; settle(); } else {
+            try { put(m.k, m.result); } catch (err) { fail(err); }
+          }
+        });
+        const { port1, port2 } = new MessageChannel();
+        ports.push(port1);
+        w.postMessage({ jobs, next: shared, port: port2 } satisfies RangeWork, [port2]);
       }
+      /** Takes the replies already sent, without waiting (this thread is reading ranges too). */
+      const drain = (): void => {
+        for (let i = 0; i < ports.length; i++) for (let m = receiveMessageOnPort(ports[i]); m && !failed; m = receiveMessageOnPort(ports[i])) handlers[i](m.message as RangeReply<R>);
+      };
       if (here) {
         try {
-          while (!failed && next < jobs.length) { const k = next++; out[k] = local(jobs[k]); }
-        } catch (err) { failed = true; reject(err); return; }
-        settle();
+          for (let k = takeJob(next); k < jobs.length && !failed; k = takeJob(next)) {
+            put(k, local(jobs[k]));
+            drain();
+          }
+        } catch (err) { fail(err); return; }
+        drain();
       }
+      ports.forEach((port, i) => port.on('message', handlers[i]));
+      settle();
     });
   } finally {
-    for (const w of workers) void w.terminate();
+    for (const port of ports) port.close();
+    for (const w of workers) { w.removeAllListeners('exit'); void w.terminate(); }
   }
-  return out;
 }
 
 function jobsOf<K extends RangeJob['kind']>(kind: K, path: string, starts: number[], size: number, maxLineBytes: number, options: Extract<RangeJob, { kind: K }>['options']): RangeJob[] {
@@ -284,16 +309,18 @@ export async function readAccessInRanges(path: string, analyzer: AccessAnalyzer,
   // why: functions do not cross threads; the workers decode with Node's own decoders.
   const options = { ...analyzer.options };
   delete options.decode;
-  const results = await runJobs(jobsOf('access', path, starts, size, maxLineBytes, options), threadsOf(plan), plan.here ?? false, plan.signal, (j) => readAccessRange(j as Extract<RangeJob, { kind: 'access' }>));
   let lines = 0;
   let longLines = 0;
-  for (const r of results) {
+  let unterminated = false;
+  await runJobs(jobsOf('access', path, starts, size, maxLineBytes, options), threadsOf(plan), plan.here ?? false, plan.signal, (j) => readAccessRange(j as Extract<RangeJob, { kind: 'access' }>), (r: AccessRangeResult) => {
     analyzer.absorb(r.part, lines);
     lines += r.lines;
     longLines += r.longLines;
-  }
+    unterminated = r.unterminated;
+  });
+  reading = undefined;
   if (!analyzer.mergeIsExact()) return undefined;
-  return { lines, bytes: size, longLines, gzip: false, unterminatedLastLine: results[results.length - 1].unterminated };
+  return { lines, bytes: size, longLines, gzip: false, unterminatedLastLine: unterminated };
 }
 
 /** A slow log read in ranges: what analyzeSlowSources gets from one reader. */
@@ -314,7 +341,6 @@ export async function readSlowInRanges(path: string, collector: SlowStatsCollect
   const { starts, size } = rangeStarts(path, plan, true);
   const maxLineBytes = plan.maxLineBytes ?? 16 << 20;
   const jobs = jobsOf('slow', path, starts, size, maxLineBytes, options) as Extract<RangeJob, { kind: 'slow' }>[];
-  const results = await runJobs(jobs, threadsOf(plan), plan.here ?? false, plan.signal, (j) => readSlowRange(j as Extract<RangeJob, { kind: 'slow' }>));
   const summaries: SlowLogParseSummary[] = [];
   let lines = 0;
   let longLines = 0;
@@ -322,18 +348,20 @@ export async function readSlowInRanges(path: string, collector: SlowStatsCollect
   let legacy = NaN;
   let unterminated = false;
   let redone = 0;
+  let exact = true;
   // The next byte to read, where the accepted ranges so far handed over (-1: they read to the end).
   let at = 0;
-  for (let k = 0; k < jobs.length && at >= 0; k++) {
-    let r = results[k];
+  await runJobs(jobs, threadsOf(plan), plan.here ?? false, plan.signal, (j) => readSlowRange(j as Extract<RangeJob, { kind: 'slow' }>), (result: SlowRangeResult, k) => {
+    if (at < 0 || !exact) return;
+    let r = result;
     if (jobs[k].start !== at) {
       redone++;
-      if (k + 1 < jobs.length && at >= jobs[k + 1].start) continue; // the range before read this one whole
+      if (k + 1 < jobs.length && at >= jobs[k + 1].start) return; // the range before read this one whole
       // why: the range before read on past this range's start (an entry it had open there): read again from where it handed over.
       r = readSlowRange({ ...jobs[k], start: at });
     }
     // why: entries of this range that kept a legacy `# Time` from before it got none; one reader gave them the one in force.
-    if (r.inheritedTimes > 0 && legacy === legacy) return undefined;
+    if (r.inheritedTimes > 0 && legacy === legacy) { exact = false; return; }
     collector.absorb(r.part, INHERITED_SCHEMA, schema);
     for (const p of r.summary.problems) p.line += lines;
     for (const p of r.summary.damagedSamples) p.line += lines;
@@ -344,7 +372,8 @@ export async function readSlowInRanges(path: string, collector: SlowStatsCollect
     if (r.legacyTime === r.legacyTime) legacy = r.legacyTime;
     unterminated = r.unterminated;
     at = r.next;
-  }
+  });
+  if (!exact) return undefined;
   if (!collector.mergeIsExact()) return undefined;
   return { summary: summaries, read: { lines, bytes: size, longLines, gzip: false, unterminatedLastLine: unterminated }, ranges: jobs.length, redone };
 }

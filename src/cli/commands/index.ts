@@ -16,3 +16,9 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   runs: async () => (await import('./runs')).runsCommand,
   slow: async () => (await import('./slow')).slowCommand,
 };
+
+/**
+ * Commands that read one large plain local log on every core (src/node/logRanges.ts): their reading
+ * threads start with the process, while the command's own code loads.
+ */
+export const READS_LOG_RANGES: ReadonlySet<string> = new Set(['endpoints', 'slow']);

@@ -120,26 +120,28 @@ export class AccessAnalyzer {
   private readonly parse: AccessLineParser;
   private readonly grouper: Grouper;
   private readonly rec = new AccessRecord();
-  private readonly budget: SampleBudget;
+  private budget: SampleBudget;
   private readonly byMethod = new Map<string, Map<Group, EndpointAccumulator>>();
   private readonly maxEndpoints: number;
   private readonly maxExamples: number;
   private readonly timeField: TimeField;
   private readonly decode: ByteDecoder;
   private endpointCount = 0;
-  private readonly hosts = new HostTally<EndpointAccumulator>();
+  private hosts = new HostTally<EndpointAccumulator>();
   private readonly timeNames: { reqtime: string; apptime: string };
   private fromReqtime = 0;
   private fromApptime = 0;
-  private readonly span = new TimeSpanTracker();
+  private span = new TimeSpanTracker();
+  /** The endpoints of the ranges read before (startOver), reused when the next range sees them. */
+  private spare = new Map<string, Map<Group, EndpointAccumulator>>();
   lines = 0;
   requests = 0;
   blank = 0;
   malformed = 0;
   joined = 0;
-  readonly malformedByReason: Record<string, number> = {};
+  malformedByReason: Record<string, number> = {};
   overflowRequests = 0;
-  readonly malformedExamples: MalformedLine[] = [];
+  malformedExamples: MalformedLine[] = [];
   /** Bound `line` for handing to a line reader. */
   readonly line: LineSink;
   /** Groups of merged parts, by kind, uri and route; expressions retired in them. */
@@ -218,15 +220,55 @@ export class AccessAnalyzer {
       if (this.endpointCount >= this.maxEndpoints) {
         this.overflowRequests++;
         acc = groups.get(OVERFLOW_GROUP);
-        if (!acc) { acc = new EndpointAccumulator(this.budget); groups.set(OVERFLOW_GROUP, acc); }
+        if (!acc) { acc = this.newAccumulator(method, OVERFLOW_GROUP); groups.set(OVERFLOW_GROUP, acc); }
       } else {
-        acc = new EndpointAccumulator(this.budget);
+        acc = this.newAccumulator(method, g);
         groups.set(g, acc);
         this.endpointCount++;
       }
     }
-    acc.add(t, rec.status, rec.size, rec.reqSize);
+    rec.seconds = t;
+    acc.addRequest(rec);
     if (this.hosts.active) this.hosts.add(acc);
+  }
+
+  /** A new endpoint's accumulator: the one it had in a range read before when there is one (see startOver). */
+  private newAccumulator(method: string, g: Group): EndpointAccumulator {
+    const old = this.spare.get(method)?.get(g);
+    if (!old) return new EndpointAccumulator(this.budget);
+    this.spare.get(method)!.delete(g);
+    old.restart(this.budget);
+    return old;
+  }
+
+  /**
+   * Forgets everything counted (after toPart), so that the next range of the same log is counted as
+   * a new analyzer with the same options would count it: a reading thread keeps one analyzer for
+   * all its ranges, its parser and groups compiled once and its endpoints' arrays reused. What is
+   * kept is what does not change the figures: the grouper's cache of groups (a range's groups are
+   * the same objects), and the expressions the time guard retired (one reader keeps them retired).
+   */
+  startOver(): void {
+    for (const [method, groups] of this.byMethod) {
+      let spare = this.spare.get(method);
+      if (!spare) this.spare.set(method, spare = new Map());
+      for (const [g, acc] of groups) spare.set(g, acc);
+    }
+    this.byMethod.clear();
+    this.budget = new SampleBudget(this.budget.limit);
+    this.endpointCount = 0;
+    this.hosts = new HostTally<EndpointAccumulator>();
+    this.fromReqtime = 0;
+    this.fromApptime = 0;
+    this.span = new TimeSpanTracker();
+    this.lines = 0;
+    this.requests = 0;
+    this.blank = 0;
+    this.malformed = 0;
+    this.joined = 0;
+    this.malformedByReason = {};
+    this.overflowRequests = 0;
+    this.malformedExamples = [];
   }
 
   /** What was counted so far, as plain data for the thread that merges the ranges of one log (see absorb). */

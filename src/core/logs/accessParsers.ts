@@ -8,7 +8,7 @@
  * locate fields by one forward scan; every field is capped and every number validated, so a line
  * costs time linear in its length. Strings are built only for the method (interned) and the path.
  */
-import { AccessRecord, asciiBytes, BAD_LIST, bytesEqual, isSeconds, MAX_URI_BYTES, parseSeconds, parseSecondsList, parseUint, readMethod, readPath, secondsProblem } from './accessBytes';
+import { AccessRecord, asciiBytes, BAD_LIST, bytesEqual, isSeconds, MAX_URI_BYTES, parseUint, readMethod, readPath, readSeconds, readSecondsList, SECONDS, secondsProblem } from './accessBytes';
 import { defaultDecoder, type ByteDecoder } from './lineSource';
 import { compileLogFormat, Field as F, isLogFormatString, matchLayout, NAMED_LOG_FORMATS, rejoinLayout } from './nginxLogFormat';
 import { guardUserRegex, type GuardedRegex } from './regexGuard';
@@ -130,13 +130,14 @@ function fillRecord(b: Uint8Array, st: Int32Array, en: Int32Array, rec: AccessRe
   if (st[F.Reqsize] >= 0 && !isDash(b, st[F.Reqsize], en[F.Reqsize])) { rec.reqSize = parseUint(b, st[F.Reqsize], en[F.Reqsize]); if (rec.reqSize < 0) return 'bad request length'; }
   rec.reqTime = NaN;
   if (st[F.Reqtime] >= 0 && !isDash(b, st[F.Reqtime], en[F.Reqtime])) {
-    const v = parseSeconds(b, st[F.Reqtime], en[F.Reqtime]);
+    readSeconds(b, st[F.Reqtime], en[F.Reqtime]);
+    const v = SECONDS[0];
     if (!isSeconds(v)) return `request time ${secondsProblem(v)}`;
     rec.reqTime = v;
   }
   // why: nginx writes one time per upstream tried; a list longer than this is damage, not retries.
   if (en[F.Apptime] - st[F.Apptime] > 1024) return 'upstream time too long';
-  rec.appTime = st[F.Apptime] >= 0 ? parseSecondsList(b, st[F.Apptime], en[F.Apptime]) : NaN;
+  if (st[F.Apptime] >= 0) { readSecondsList(b, st[F.Apptime], en[F.Apptime]); rec.appTime = SECONDS[0]; } else rec.appTime = NaN;
   if (rec.appTime === BAD_LIST) return 'upstream time not a list of times';
   if (rec.appTime > 86_400) return 'upstream time over 1 day';
   if (Number.isNaN(rec.reqTime) && Number.isNaN(rec.appTime)) return 'no response time';

@@ -37,32 +37,95 @@ export class SampleBudget {
 export class EndpointAccumulator {
   count = 0;
   /** Totals kept exactly, so that a log read in ranges on several threads sums to the same figures. */
-  readonly total = new ExactSum();
-  readonly totalSq = new ExactSum();
+  total = new ExactSum();
+  totalSq = new ExactSum();
   min = Infinity;
   max = -Infinity;
   /** Index = status code (100–599); others are counted in `statusOther`. */
   readonly status = new Uint32Array(600);
   statusOther = 0;
   /** Response time summed per status class (index 1–5 = 1xx–5xx, 0 = anything else). */
-  readonly timeByClass: ExactSum[] = [new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum()];
+  timeByClass: ExactSum[] = [new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum()];
   bytesSum = 0;
   bytesMin = Infinity;
   bytesMax = 0;
   reqBytesSum = 0;
   reqBytesCount = 0;
-  /** Count per whole millisecond, while every value so far is one. */
-  private grid: Uint32Array | undefined = new Uint32Array(256);
+  /** Count per whole millisecond, while every value so far is one: the start of gridMemory. */
+  private grid: Uint32Array | undefined;
+  /** The largest grid this accumulator allocated; zero past `grid` (restart keeps it for the next range). */
+  private gridMemory = new Uint32Array(256);
   /** The longest grid this endpoint held (for the bound on memory in memoryBound). */
   private gridPeak = 256;
   private samples: Float64Array | undefined;
   private hist: LatencyHistogram | undefined;
 
-  constructor(private readonly budget: SampleBudget) {
-    if (budget.exhausted) { this.grid = undefined; this.hist = new LatencyHistogram(LAYOUT); } else budget.take(1024);
+  constructor(private budget: SampleBudget) {
+    this.begin();
+  }
+
+  private begin(): void {
+    if (this.budget.exhausted) { this.grid = undefined; this.hist = new LatencyHistogram(LAYOUT); return; }
+    this.budget.take(1024);
+    this.grid = this.gridMemory.subarray(0, 256);
+  }
+
+  /**
+   * Starts over as a new accumulator on `budget` would, keeping the memory of its grid: a thread that
+   * reads one range of a log after another counts each range's requests anew, and reusing the
+   * arrays spares it an allocation per endpoint and range (which the allocator did not give back).
+   */
+  restart(budget: SampleBudget): void {
+    this.budget = budget;
+    this.count = 0;
+    this.total = new ExactSum();
+    this.totalSq = new ExactSum();
+    this.min = Infinity;
+    this.max = -Infinity;
+    this.status.fill(0);
+    this.statusOther = 0;
+    this.timeByClass = [new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum(), new ExactSum()];
+    this.bytesSum = 0;
+    this.bytesMin = Infinity;
+    this.bytesMax = 0;
+    this.reqBytesSum = 0;
+    this.reqBytesCount = 0;
+    this.gridMemory.fill(0);
+    this.gridPeak = 256;
+    this.samples = undefined;
+    this.hist = undefined;
+    this.begin();
+  }
+
+  /** A grid of `size` counts that starts with `grid`'s (the memory reused when it is large enough). */
+  private growGrid(grid: Uint32Array, size: number): Uint32Array {
+    if (this.gridMemory.length < size) {
+      const memory = new Uint32Array(size);
+      memory.set(grid);
+      this.gridMemory = memory;
+    }
+    this.budget.take((size - grid.length) * 4);
+    const grown = this.gridMemory.subarray(0, size);
+    this.grid = grown;
+    if (size > this.gridPeak) this.gridPeak = size;
+    return grown;
   }
 
   add(seconds: number, status: number, bytes: number, reqBytes: number): void {
+    const r = ONE;
+    r.seconds = seconds;
+    r.status = status;
+    r.size = bytes;
+    r.reqSize = reqBytes;
+    this.addRequest(r);
+  }
+
+  /**
+   * Adds one request, its figures read from `r` (the hot path's form: doubles passed to a function the
+   * JIT does not inline are a heap object each; read from an object's fields they are not).
+   */
+  addRequest(r: RequestFigures): void {
+    const seconds = r.seconds, status = r.status, bytes = r.size, reqBytes = r.reqSize;
     const n = this.count++;
     this.total.add(seconds);
     this.totalSq.add(seconds * seconds);
@@ -82,12 +145,7 @@ export class EndpointAccumulator {
         if (!this.budget.exhausted) {
           let size = grid.length * 2;
           while (size <= ms) size *= 2;
-          const grown = new Uint32Array(size);
-          grown.set(grid);
-          this.budget.take((size - grid.length) * 4);
-          this.grid = grown;
-          if (size > this.gridPeak) this.gridPeak = size;
-          grown[ms]++;
+          this.growGrid(grid, size)[ms]++;
           return;
         }
       }
@@ -140,9 +198,9 @@ export class EndpointAccumulator {
   toPart(): EndpointPart {
     return {
       count: this.count, total: this.total.toWire(), totalSq: this.totalSq.toWire(), min: this.min, max: this.max,
-      status: this.status, statusOther: this.statusOther, timeByClass: this.timeByClass.map((t) => t.toWire()),
+      statusCells: cellsOf(this.status), statusOther: this.statusOther, timeByClass: this.timeByClass.map((t) => t.toWire()),
       bytesSum: this.bytesSum, bytesMin: this.bytesMin, bytesMax: this.bytesMax, reqBytesSum: this.reqBytesSum, reqBytesCount: this.reqBytesCount,
-      grid: this.grid, gridPeak: this.gridPeak, samples: this.samples?.subarray(0, this.count), histogram: this.hist !== undefined, histogramCounts: this.hist?.countsView,
+      ...gridPart(this.grid), gridPeak: this.gridPeak, samples: this.samples?.subarray(0, this.count), histogram: this.hist !== undefined, histogramCounts: this.hist?.countsView,
     };
   }
 
@@ -158,7 +216,8 @@ export class EndpointAccumulator {
     this.totalSq.addSum(ExactSum.fromWire(part.totalSq));
     if (part.min < this.min) this.min = part.min;
     if (part.max > this.max) this.max = part.max;
-    for (let i = 0; i < 600; i++) this.status[i] += part.status[i];
+    const sc = part.statusCells;
+    for (let i = 0; i < sc.length; i += 2) this.status[sc[i]] += sc[i + 1];
     this.statusOther += part.statusOther;
     for (let i = 0; i < 6; i++) this.timeByClass[i].addSum(ExactSum.fromWire(part.timeByClass[i]));
     this.bytesSum += part.bytesSum;
@@ -168,20 +227,15 @@ export class EndpointAccumulator {
     this.reqBytesCount += part.reqBytesCount;
     if (part.gridPeak > this.gridPeak) this.gridPeak = part.gridPeak;
     const grid = this.grid;
-    if (grid && part.grid && !this.hist) {
+    const cells = part.gridCells;
+    if (grid && cells && !this.hist) {
       // why: both grids are 256·2^k long, the shortest that holds their largest value: the longer one is what one reader grows.
-      let g = grid;
-      if (part.grid.length > grid.length) {
-        g = new Uint32Array(part.grid.length);
-        g.set(grid);
-        this.budget.take((g.length - grid.length) * 4);
-        this.grid = g;
-      }
-      for (let i = 0; i < part.grid.length; i++) g[i] += part.grid[i];
+      const g = part.gridLength > grid.length ? this.growGrid(grid, part.gridLength) : grid;
+      for (let i = 0; i < cells.length; i += 2) g[cells[i]] += cells[i + 1];
       return;
     }
     // The values of both sides, as one list (or histogram).
-    const values = part.samples ?? gridValues(part.grid);
+    const values = part.samples ?? gridValues(cells);
     if (this.grid) this.gridToSamples(n);
     if (part.histogram || this.hist) {
       this.toHistogram(n);
@@ -259,6 +313,19 @@ export class EndpointAccumulator {
   }
 }
 
+/** One request's figures as EndpointAccumulator.addRequest reads them (an AccessRecord is one). */
+export interface RequestFigures {
+  /** Response time in seconds. */
+  seconds: number;
+  status: number;
+  /** Response body bytes. */
+  size: number;
+  /** Request bytes, NaN when not logged. */
+  reqSize: number;
+}
+
+const ONE: RequestFigures = { seconds: NaN, status: 0, size: 0, reqSize: NaN };
+
 /** The state of one endpoint's accumulator as plain data (EndpointAccumulator.toPart). */
 export interface EndpointPart {
   count: number;
@@ -266,7 +333,8 @@ export interface EndpointPart {
   totalSq: number[];
   min: number;
   max: number;
-  status: Uint32Array;
+  /** Counts by status code that are not 0, as pairs: code, count, code, count … */
+  statusCells: Uint32Array;
   statusOther: number;
   timeByClass: number[][];
   bytesSum: number;
@@ -274,21 +342,41 @@ export interface EndpointPart {
   bytesMax: number;
   reqBytesSum: number;
   reqBytesCount: number;
-  grid: Uint32Array | undefined;
+  /** The millisecond grid's length (0: the endpoint left the grid), and its counts that are not 0 as pairs: ms, count, ms, count … */
+  gridLength: number;
+  gridCells: Uint32Array | undefined;
   gridPeak: number;
   samples: Float64Array | undefined;
   histogram: boolean;
   histogramCounts?: Uint32Array;
 }
 
-/** The values a millisecond grid counts, in order. */
-function gridValues(grid: Uint32Array | undefined): Float64Array | undefined {
-  if (!grid) return undefined;
+/**
+ * A millisecond grid as a part carries it: its length and the cells that are not 0 (a range's grid is
+ * mostly zeros: tens of KB for a few hundred distinct times, per endpoint and range).
+ */
+function gridPart(grid: Uint32Array | undefined): { gridLength: number; gridCells: Uint32Array | undefined } {
+  return grid ? { gridLength: grid.length, gridCells: cellsOf(grid) } : { gridLength: 0, gridCells: undefined };
+}
+
+/** The counts of `a` that are not 0, as pairs: index, count, index, count … (a copy: the part must not change with `a`). */
+function cellsOf(a: Uint32Array): Uint32Array {
+  let used = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== 0) used++;
+  const cells = new Uint32Array(used * 2);
+  let k = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== 0) { cells[k++] = i; cells[k++] = a[i]; }
+  return cells;
+}
+
+/** The values of a part's grid cells, in order. */
+function gridValues(cells: Uint32Array | undefined): Float64Array | undefined {
+  if (!cells) return undefined;
   let n = 0;
-  for (let ms = 0; ms < grid.length; ms++) n += grid[ms];
+  for (let i = 1; i < cells.length; i += 2) n += cells[i];
   const out = new Float64Array(n);
   let k = 0;
-  for (let ms = 0; ms < grid.length; ms++) for (let c = grid[ms]; c > 0; c--) out[k++] = ms / 1000;
+  for (let i = 0; i < cells.length; i += 2) for (let c = cells[i + 1]; c > 0; c--) out[k++] = cells[i] / 1000;
   return out;
 }
 

@@ -148,6 +148,22 @@ export function normalizePath(path: string): string {
 }
 
 const CACHE_LIMIT = 1 << 16;
+/** Paths whose group is found from their bytes (Grouper.byteCache): the ones that repeat are few. */
+const BYTE_CACHE_LIMIT = 1 << 12;
+
+/** FNV-1a of bytes b[s, e). */
+function hashBytes(b: Uint8Array, s: number, e: number): number {
+  let h = 0x811c9dc5;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ b[i], 0x01000193);
+  return h;
+}
+
+/** True when `a` holds the bytes b[s, e). */
+function sameBytes(a: Uint8Array, b: Uint8Array, s: number, e: number): boolean {
+  if (a.length !== e - s) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[s + i]) return false;
+  return true;
+}
 /** Distinct groups (static, automatic and literal paths together) before the rest share OVERFLOW_GROUP. */
 export const GROUP_LIMIT = 50_000;
 
@@ -222,6 +238,12 @@ export class Grouper {
   private readonly routeGroups = new Map<Route, Group>();
   private groupCount = 0;
   private readonly cache = new Map<string, Map<string, Group>>();
+  /**
+   * The same answers for ASCII paths no expression matched, found from the path's bytes (by a hash
+   * of them, the bytes compared): such a path repeats on every request to it, and reading it as a
+   * string first cost a string per request.
+   */
+  private readonly byteCache = new Map<number, { bytes: Uint8Array; group: Group }>();
 
   constructor(options: GroupingOptions = {}) {
     this.routes = options.routes && options.routes.length ? new RouteMatcher(options.routes) : undefined;
@@ -273,10 +295,17 @@ export class Grouper {
       if (r.bytes(b, s, e)) return r.group!;
     }
     // No expression matches: the rest needs the string (the cache, static files, normalisation).
+    const hash = hashBytes(b, s, e);
+    const known = this.byteCache.get(hash);
+    if (known !== undefined && sameBytes(known.bytes, b, s, e)) return known.group;
     const path = req.path;
     const hit = this.cache.get('')?.get(path);
-    if (hit) return hit;
-    return this.remember('', path, this.computeRest(method, path));
+    const g = hit ?? this.remember('', path, this.computeRest(method, path));
+    if (g.uri === path) {
+      if (this.byteCache.size >= BYTE_CACHE_LIMIT) this.byteCache.clear();
+      this.byteCache.set(hash, { bytes: b.slice(s, e), group: g });
+    }
+    return g;
   }
 
   private remember(cacheKey: string, path: string, g: Group): Group {
