@@ -194,8 +194,9 @@ class Workspace {
   private throughImports(file: FileFacts, local: string, all: Located<FunctionDef>[]): Located<FunctionDef>[] | undefined {
     const imports = this.importsIn.get(file);
     if (!imports) return undefined;
+    // A whole module called by its name (`const nextId = require('./next-id')` of a module that exports one function) is looked for there too.
     const imp = imports.byLocal.get(local);
-    if (imp && imp.name !== '*') {
+    if (imp) {
       const xs = inModule(all, imp.from);
       if (xs.length) return xs;
     }

@@ -50,6 +50,8 @@ const CASES: Case[] = [
     files: { 'app/util.py': PY_UTIL, 'app/other.py': PY_OTHER, 'app/main.py': pyLoop('from .util import next_id as nid', 'nid') } },
   { lang: 'python', what: 'from app.other import next_id (the harmless one)', expect: [`${COLD} | next_id`],
     files: { 'app/util.py': PY_UTIL, 'app/other.py': PY_OTHER, 'app/main.py': pyLoop('from app.other import next_id', 'next_id') } },
+  { lang: 'python', what: 'from a module the tree does not hold (today\'s rules decide: the one definition of the name)', expect: [`${HOT} | next_id`],
+    files: { 'app/util.py': PY_UTIL, 'app/main.py': pyLoop('from vendored.helpers import next_id', 'next_id') } },
   { lang: 'python', what: 'import util; util.next_id()', expect: [`${HOT} | next_id`],
     files: { 'app/util.py': PY_UTIL, 'app/other.py': PY_OTHER, 'app/main.py': pyLoop('import util', 'util.next_id') } },
   { lang: 'python', what: 'import util as u; u.next_id()', expect: [`${HOT} | next_id`],
@@ -64,6 +66,9 @@ const CASES: Case[] = [
     files: { 'util.js': JS_UTIL(HOT), 'other.js': JS_UTIL(COLD), 'app.js': jsLoop("const { nextId } = require('./util');", 'nextId') } },
   { lang: 'javascript', what: "const { nextId: nid } = require('./util')", expect: [`${HOT} | nid`],
     files: { 'util.js': JS_UTIL(HOT), 'other.js': JS_UTIL(COLD), 'app.js': jsLoop("const { nextId: nid } = require('./util');", 'nid') } },
+  { lang: 'javascript', what: "const nextId = require('./util') of a module that exports one function", expect: [`${HOT} | nextId`],
+    files: { 'util.js': JS_UTIL(HOT).replace('module.exports = { nextId }', 'module.exports = nextId'), 'other.js': JS_UTIL(COLD),
+      'app.js': jsLoop("const nextId = require('./util');", 'nextId') } },
   { lang: 'typescript', what: "import { nextId } from './util'", expect: [`${HOT} | nextId`],
     files: { 'src/util.ts': TS_UTIL(HOT), 'src/other.ts': TS_UTIL(COLD), 'src/app.ts': jsLoop("import { nextId } from './util';", 'nextId') } },
   { lang: 'typescript', what: "import { nextId as nid } from './other' (the harmless one)", expect: [`${COLD} | nid`],
@@ -103,7 +108,7 @@ const CASES: Case[] = [
 ];
 
 for (const c of CASES) {
-  void test(`${c.lang}: ${c.what} reaches the helper of the module it names`, async () => {
+  void test(`${c.lang}: ${c.what} reaches the right helper`, async () => {
     assert.deepEqual(await findings(c.lang, c.files), c.expect);
   });
 }
