@@ -15,6 +15,8 @@ import { fsGrammarSource } from './grammars';
 export interface FactsThreadData {
   grammarDir?: string;
   extract?: ExtractOptions;
+  /** False: keep no file's facts once sent (a scan asks about each file once); default true (the editor asks again). */
+  keep?: boolean;
 }
 
 /** A request: extract `file` (`id` answers it; `timed`: say nothing when reading starts), or forget what is kept for it. */
@@ -33,7 +35,11 @@ async function read(req: Extract<FactsRequest, { kind: 'update' }>) {
   if (grammar) await parsers.load(grammar);
   // `timed`: the asker knows this thread has the grammar and runs the budget from its request.
   if (!req.timed) parentPort!.postMessage({ id: req.id, reading: true });
-  return cache.update(req.file, req.text, language);
+  const facts = await cache.update(req.file, req.text, language);
+  // why: facts kept after they are sent live on in this thread's old generation, which a scan of thousands of files
+  // then copies and marks again and again for nothing.
+  if (data.keep === false) cache.remove(req.file);
+  return facts;
 }
 
 parentPort?.on('message', (req: FactsRequest) => {

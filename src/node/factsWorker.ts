@@ -37,6 +37,8 @@ export interface FactsWorkerOptions {
   /** Where the grammar wasm files are (default: beside the bundle, see grammars.ts). */
   grammarDir?: string;
   extract?: ExtractOptions;
+  /** False: the thread keeps no file's facts once sent, for a caller that asks about each file once (default true). */
+  keep?: boolean;
   /** The thread's script (default: factsThread.js beside this code). */
   script?: string;
 }
@@ -92,7 +94,7 @@ export class FactsWorker {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const workerData: FactsThreadData = { grammarDir: this.options.grammarDir, extract: this.options.extract };
+    const workerData: FactsThreadData = { grammarDir: this.options.grammarDir, extract: this.options.extract, keep: this.options.keep };
     const w = new Worker(this.script, { workerData, resourceLimits: { maxOldGenerationSizeMb: this.memoryMb }, stdout: true, stderr: true });
     // why: an idle thread must not keep the CLI's process alive; a file being read has its budget timer.
     w.unref();

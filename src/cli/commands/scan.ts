@@ -95,7 +95,7 @@ export const scanCommand: Command = {
     // why: scan reports statements and N+1 loops, never routes; skipping their walk spares a tenth of the time.
     // why: each file is read on the reader thread, under its budget; without the built thread (never in
     // dist/), in this one.
-    const worker = factsThreadScript() ? new FactsWorker({ budgetMs: Math.round(budget * 1000), extract: { routes: false } }) : undefined;
+    const worker = factsThreadScript() ? new FactsWorker({ budgetMs: Math.round(budget * 1000), extract: { routes: false }, keep: false }) : undefined;
     const cache: FactsExtractor = worker ?? new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
     const scan = await scanProject(root, cache, { includeVendored: values['include-vendored'] === true }).finally(() => worker?.dispose());
     const ms = Date.now() - started;
