@@ -3,13 +3,14 @@
 // entries and inside string literals that hold newlines (and forged header lines).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccessAnalyzer, type AccessAnalysisOptions } from '../../../src/core/logs/accessAnalysis';
 import { SlowStatsCollector } from '../../../src/core/logs/slowStats';
 import { accessAnalyzer, analyzeAccessSources, analyzeSlowSources } from '../../../src/node/logSources';
 import { rangeStarts, readAccessInRanges, readSlowInRanges, type RangePlan } from '../../../src/node/logRanges';
+import { MIN_RANGE_BYTES, prestartForArgs, prestartRangeWorkers, takeReadyWorker } from '../../../src/node/rangeWorkerPool';
 import type { Route } from '../../../src/core/model';
 
 const dir = mkdtempSync(join(tmpdir(), 'qi-ranges-'));
@@ -84,6 +85,13 @@ void test('access log: the reading threads give the same report, and a merge pas
   const one = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: false });
   const threaded = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: { threads: 2, rangeBytes: 100_000, here: true } });
   assert.equal(JSON.stringify(threaded), JSON.stringify(one));
+  // Many ranges, taken by both threads as they come free (one of them started ahead), merged in order as they come in.
+  prestartRangeWorkers(1);
+  const many = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: { threads: 2, rangeBytes: 7_000, here: true } });
+  assert.equal(JSON.stringify(many), JSON.stringify(one));
+  assert.equal(takeReadyWorker(), undefined, 'the thread started ahead was taken by the read');
+  const workersOnly = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: { threads: 3, rangeBytes: 9_000 } });
+  assert.equal(JSON.stringify(workersOnly), JSON.stringify(one));
   // 10 endpoints kept: each range alone stays under the cap, together they pass it
   const capped: AccessAnalysisOptions = { format: 'ltsv', normalize: false, maxEndpoints: 10 };
   const direct = new AccessAnalyzer(capped);
@@ -173,4 +181,27 @@ void test('slow log: the reading threads give the same report', async () => {
   const one = await analyzeSlowSources([{ kind: 'local', path }], {}, { ranges: false });
   const threaded = await analyzeSlowSources([{ kind: 'local', path }], {}, { ranges: { threads: 2, rangeBytes: 50_000 } });
   assert.equal(JSON.stringify(threaded), JSON.stringify(one));
+});
+
+void test('the reading threads start with the command line only for one large plain local log', async () => {
+  const big = join(dir, 'big.log');
+  writeFileSync(big, '');
+  truncateSync(big, 2 * MIN_RANGE_BYTES); // a sparse file: large, and nothing written
+  const gz = join(dir, 'big.log.gz');
+  writeFileSync(gz, Buffer.from([0x1f, 0x8b]));
+  truncateSync(gz, 2 * MIN_RANGE_BYTES);
+  const small = join(dir, 'small.log');
+  writeFileSync(small, 'x\n');
+  const started = (args: string[]): number => {
+    prestartForArgs(args);
+    let n = 0;
+    for (let w = takeReadyWorker(); w; w = takeReadyWorker()) { n++; void w.terminate(); }
+    return n;
+  };
+  assert.equal(started([big, '-m', '^/x$', '--threads', '3']), 2);
+  assert.equal(started([big, '--threads=2']), 1);
+  assert.equal(started([big, '--threads', '1']), 0);
+  assert.equal(started([small, '--threads', '2']), 0);
+  assert.equal(started([gz, '--threads', '2']), 0, 'gzip is read by one reader');
+  assert.equal(started([big, big, '--threads', '2']), 0, 'several logs are read one after the other');
 });
