@@ -146,7 +146,6 @@ export interface Finding {
 /** What went wrong reading one file; reported, never fatal. */
 export interface FileError { file: string; message: string; line?: number }
 
-/** Everything extracted from one source file. */
 /**
  * A name a file brings in from another module, as its language's adapter reads it: `from util import next_id as nid`
  * (local `nid`, name `next_id`, from `util`), `import util` / `import * as u from './util'` (local `util` / `u`, name `*`),
@@ -161,6 +160,7 @@ export interface ImportFact {
   from: string;
 }
 
+/** Everything extracted from one source file. */
 export interface FileFacts {
   file: string;
   language: Language;

@@ -13,6 +13,7 @@ import {
 import { LOOP_KIND_TEXT, splitLoops, type LoopKind, type LoopPlace } from './loopKinds';
 import { needsKey, needsOf, throughCall, type Need } from './callContext';
 import { traitsOf } from '../source/lang/languages';
+import { languageForPath } from '../source/languageOf';
 
 export const N_PLUS_ONE = 'n-plus-one';
 
@@ -321,7 +322,9 @@ function moduleKey(q: string): string {
  * (`./util.js`, `.util`, `crate::util`, `My::Util`, `App\\Util`, `example.com/app/util` → `util`; `./util/index` → `util`).
  */
 function importKey(from: string): string {
-  const parts = from.replace(/\.(?:[cm]?[jt]sx?|rb|py|php|pm|pl)$/i, '').split(/[/\\.:]+/).filter((p) => p.length > 0);
+  // why: a module named by its file (`./util.js`) loses the extension of a language's source files (the adapters' list).
+  const bare = languageForPath(from) ? from.slice(0, from.lastIndexOf('.')) : from;
+  const parts = bare.split(/[/\\.:]+/).filter((p) => p.length > 0);
   let last = parts.pop() ?? from;
   if ((last === 'index' || last === 'mod' || last === '__init__') && parts.length) last = parts.pop()!;
   return moduleKey(last);
