@@ -143,8 +143,11 @@ const SSH_WORKER = join(root, 'src/node/ssh/sshWorker.ts');
 /** The log range reader's thread (src/node/logRangeWorker.ts): beside the code that starts it, as the SSH worker. */
 const RANGE_WORKER = join(root, 'src/node/logRangeWorker.ts');
 
-/** The source reader's thread (src/node/factsThread.ts): parses files off the extension host's and the CLI's thread. */
+/** The source reader's thread (src/node/factsThread.ts): parses files off the extension host's thread. */
 const FACTS_THREAD = join(root, 'src/node/factsThread.ts');
+
+/** The `scan` command's thread (src/cli/scanThread.ts): the whole scan, from listing the files to the report. */
+const SCAN_THREAD = join(root, 'src/cli/scanThread.ts');
 
 /** The command names of src/cli/commands/index.ts (each `import('./name')`). */
 function cliCommandNames() {
@@ -174,7 +177,7 @@ export async function buildCli(distDir, { production: prod = production } = {}) 
     ...cliCommandNames().map((name) => one(join(CLI_COMMANDS_DIR, `${name}.ts`), join(cliDir, `${name}.js`))),
     one(SSH_WORKER, join(cliDir, 'sshWorker.js')),
     one(RANGE_WORKER, join(cliDir, 'logRangeWorker.js')),
-    one(FACTS_THREAD, join(cliDir, 'factsThread.js')),
+    one(SCAN_THREAD, join(cliDir, 'scanThread.js')),
   ]);
 }
 

@@ -17,7 +17,7 @@ import type { FactsRequest, FactsThreadData } from './factsThread';
 /** Default time budget per file, in milliseconds. */
 export const DEFAULT_FILE_BUDGET_MS = 10_000;
 /** How long a fresh thread may take to start and load a grammar, before the budget of the file itself starts. */
-const START_MS = 60_000;
+export const START_MS = 60_000;
 /** Default heap limit of the reading thread, in MiB. */
 export const DEFAULT_THREAD_MEMORY_MB = 1024;
 
@@ -43,7 +43,7 @@ export interface FactsWorkerOptions {
   script?: string;
 }
 
-/** The thread's script beside this code (dist/factsThread.js, dist/cli/factsThread.js, out/src/node/factsThread.js), if built. */
+/** The thread's script beside this code (dist/factsThread.js, out/src/node/factsThread.js), if built. */
 export function factsThreadScript(): string | undefined {
   const path = join(__dirname, 'factsThread.js');
   return existsSync(path) ? path : undefined;
@@ -138,7 +138,7 @@ export class FactsWorker {
         if (this.worker === w) this.stop();
         reject(new FileSkipped(file, reason));
       };
-      const overBudget = (): void => lost(`reading it took longer than ${formatSeconds(this.budgetMs)} (the time budget per file)`);
+      const overBudget = (): void => lost(overBudgetReason(this.budgetMs));
       const onMessage = (m: Reply): void => {
         if (m.id !== id) return;
         if (m.reading) {
@@ -154,18 +154,23 @@ export class FactsWorker {
           resolve(m.facts);
         }
       };
-      const onError = (err: Error & { code?: string }): void => lost(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? `reading it ran out of memory (the limit per file is ${this.memoryMb} MiB)`
-        : `reading it crashed the reader (${err.message})`);
-      const onExit = (code: number): void => lost(`the reader stopped while reading it (exit code ${code})`);
-      let timer = timed ? setTimeout(overBudget, this.budgetMs)
-        : setTimeout(() => lost(`the reader did not start within ${formatSeconds(START_MS)}`), START_MS);
+      const onError = (err: Error & { code?: string }): void => lost(crashReason(err, this.memoryMb));
+      const onExit = (code: number): void => lost(stopReason(code));
+      let timer = timed ? setTimeout(overBudget, this.budgetMs) : setTimeout(() => lost(NOT_STARTED_REASON), START_MS);
       w.on('message', onMessage);
       w.on('error', onError);
       w.on('exit', onExit);
       w.postMessage({ kind: 'update', id, file, text, language, timed } satisfies FactsRequest);
     });
   }
+}
+
+// The reasons a file is given up on (FileSkipped.reason), for this reader and for the scan command's thread.
+export const overBudgetReason = (budgetMs: number): string => `reading it took longer than ${formatSeconds(budgetMs)} (the time budget per file)`;
+export const NOT_STARTED_REASON = `the reader did not start within ${formatSeconds(START_MS)}`;
+export const stopReason = (code: number): string => `the reader stopped while reading it (exit code ${code})`;
+export function crashReason(err: Error & { code?: string }, memoryMb: number): string {
+  return err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `reading it ran out of memory (the limit per file is ${memoryMb} MiB)` : `reading it crashed the reader (${err.message})`;
 }
 
 function formatSeconds(ms: number): string {

@@ -213,9 +213,17 @@ export interface ProjectScan {
 /** What extracts a file's facts: core's FactsCache in this thread, or the reader thread (FactsWorker) that may throw FileSkipped. */
 export type FactsExtractor = Pick<FactsCache, 'update'>;
 
+export interface ScanOptions extends ListOptions {
+  /** Told the files listed, in the order they will be read, before the first is read. */
+  listed?: (files: readonly SourceFile[]) => void;
+  /** Files given up on before (relative path → reason): counted and named as FileSkipped is, not read again. */
+  skip?: ReadonlyMap<string, string>;
+}
+
 /** Lists, reads and extracts every source file under `root` through `cache` (one file at a time). */
-export async function scanProject(root: string, cache: FactsExtractor, opts: ListOptions = {}): Promise<ProjectScan> {
+export async function scanProject(root: string, cache: FactsExtractor, opts: ScanOptions = {}): Promise<ProjectScan> {
   const listing = await listSourceFiles(root, opts);
+  opts.listed?.(listing.files);
   const result: ProjectScan = { facts: [], skipped: listing.skipped, ignoredDirs: listing.ignoredDirs, git: listing.git, files: 0, bytes: 0, skippedFiles: [] };
   for (const f of listing.files) {
     const text = await readSourceFile(f, listing.skipped);
@@ -229,6 +237,8 @@ export async function scanProject(root: string, cache: FactsExtractor, opts: Lis
     }
     let facts: FileFacts | undefined;
     try {
+      const lost = opts.skip?.get(f.rel);
+      if (lost !== undefined) throw new FileSkipped(f.rel, lost);
       facts = await cache.update(f.rel, text, f.language);
     } catch (err) {
       if (!(err instanceof FileSkipped)) throw err;

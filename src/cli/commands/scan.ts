@@ -1,17 +1,15 @@
 /** `query-insight scan DIR`: every SQL statement the app's source sends, with its function and loops. */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from '../command';
-import { escapeControls } from '../../core/format/controlChars';
-import { FORMATS, oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
-import type { SqlSite } from '../../core/model';
-import { ParserSet } from '../../core/source/lang/treeSitter/treeSitter';
-import { FactsCache } from '../../core/workspace';
-import { fsGrammarSource } from '../../node/grammars';
-import { ignoredDirNote, scanProject, type FactsExtractor } from '../../node/scanDir';
-import { DEFAULT_FILE_BUDGET_MS, FactsWorker, factsThreadScript } from '../../node/factsWorker';
-import { writeNPlusOne } from '../nPlusOneOutput';
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
+import { FORMATS, parseFormat, UsageError } from '../output';
+import { crashReason, DEFAULT_FILE_BUDGET_MS, DEFAULT_THREAD_MEMORY_MB, NOT_STARTED_REASON, overBudgetReason, START_MS, stopReason } from '../../node/factsWorker';
+import { runScan, type ScanChunk, type ScanJob } from '../scanReport';
+import type { ScanThreadData, ScanThreadMessage } from '../scanThread';
 
 const HELP = `usage: query-insight scan [DIR] [options]
 
@@ -35,45 +33,7 @@ options:
                                    thread of their own, and a file past this budget, or one that exhausts
                                    that thread's memory, is skipped and named on stderr with the reason`;
 
-/** One statement as the CLI prints it (1-based lines and columns). */
-export interface ScanRow {
-  file: string;
-  line: number;
-  endLine: number;
-  column: number;
-  language: string;
-  function?: string;
-  loops: { kind: string; line: number; endLine: number; iterable?: string }[];
-  sql: string;
-  dynamic: boolean;
-  placeholders: string[];
-  call?: string;
-  resultVar?: string;
-  helper?: string;
-  detached?: boolean;
-}
-
-/** Converts a site to its printed form: `line` is where the SQL text starts. */
-export function scanRow(s: SqlSite): ScanRow {
-  const start = s.textStart ?? s.range.start;
-  const row: ScanRow = {
-    file: s.file,
-    line: start.line + 1,
-    endLine: s.range.end.line + 1,
-    column: start.character + 1,
-    language: s.language,
-    function: s.function,
-    loops: s.loops.map((l) => ({ kind: l.kind, line: l.range.start.line + 1, endLine: l.range.end.line + 1, ...(l.iterable ? { iterable: l.iterable } : {}) })),
-    sql: s.sql,
-    dynamic: s.dynamic,
-    placeholders: s.placeholders,
-  };
-  if (s.call) row.call = s.call;
-  if (s.resultVar) row.resultVar = s.resultVar;
-  if (s.helper) row.helper = s.helper;
-  if (s.detached) row.detached = true;
-  return row;
-}
+export { scanRow, type ScanRow } from '../scanReport';
 
 export const scanCommand: Command = {
   name: 'scan',
@@ -91,35 +51,90 @@ export const scanCommand: Command = {
     const st = await stat(root).catch(() => undefined);
     if (!st?.isDirectory()) throw new UsageError(`${root} is not a directory`);
 
-    const started = Date.now();
-    // why: scan reports statements and N+1 loops, never routes; skipping their walk spares a tenth of the time.
-    // why: each file is read on the reader thread, under its budget; without the built thread (never in
-    // dist/), in this one.
-    const worker = factsThreadScript() ? new FactsWorker({ budgetMs: Math.round(budget * 1000), extract: { routes: false }, keep: false }) : undefined;
-    const cache: FactsExtractor = worker ?? new FactsCache(new ParserSet(fsGrammarSource()), { routes: false });
-    const scan = await scanProject(root, cache, { includeVendored: values['include-vendored'] === true }).finally(() => worker?.dispose());
-    const ms = Date.now() - started;
-    const rows = scan.facts.flatMap((f) => f.sites).map(scanRow);
-    if (format === 'json') io.stdout.write(renderJsonLines(rows));
-    else {
-      const cut = (s: string) => (width > 0 && s.length > width ? s.slice(0, width - 1) + '…' : s);
-      const columns: Column<ScanRow>[] = [
-        { header: 'location', value: (r) => `${r.file}:${r.line}` },
-        { header: 'function', value: (r) => r.function ?? '' },
-        { header: 'loops', value: (r) => r.loops.length, right: true },
-        { header: 'sql', value: (r) => (format === 'table' ? cut(oneLine(r.sql)) : oneLine(r.sql)) },
-      ];
-      io.stdout.write(renderRows(rows, columns, format));
-    }
-    writeNPlusOne(scan.facts, format, io, width);
-
-    const errors = scan.facts.flatMap((f) => f.errors);
-    const skipped = [...scan.skipped].map(([why, n]) => `${n} ${why}`).join(', ');
-    io.stderr.write(`scanned ${scan.files} files (${(scan.bytes / 1048576).toFixed(1)} MiB) in ${ms} ms: ${rows.length} statements`
-      + `${skipped ? `; skipped ${skipped}` : ''}${errors.length ? `; ${errors.length} parse errors` : ''}\n`);
-    for (const d of scan.ignoredDirs) io.stderr.write(`  ${ignoredDirNote(d, scan.git)}\n`);
-    for (const s of scan.skippedFiles ?? []) io.stderr.write(`  ${escapeControls(s.file)}: skipped, ${s.reason}\n`);
-    for (const e of errors) io.stderr.write(`  ${escapeControls(e.file)}${e.line ? `:${e.line}` : ''}: ${escapeControls(e.message)}\n`);
+    const job: ScanJob = { root, format, width, includeVendored: values['include-vendored'] === true, started: Date.now() };
+    // why: without the built thread (never in dist/), the scan runs in this thread, with no budget per file.
+    const script = scanThreadScript();
+    const chunks = script ? await scanOnThread(script, job, Math.round(budget * 1000)) : await runScan(job);
+    for (const c of chunks) (c.stderr ? io.stderr : io.stdout).write(c.text);
     return 0;
   },
 };
+
+/** The scan thread's script: dist/cli/scanThread.js beside this bundle, or out/src/cli/scanThread.js beside commands/. */
+function scanThreadScript(): string | undefined {
+  return [join(__dirname, 'scanThread.js'), join(__dirname, '..', 'scanThread.js')].find((p) => existsSync(p));
+}
+
+/**
+ * Runs the scan on a thread of its own (scanThread.ts) and returns its output. This thread watches the file
+ * being read through cells the other one writes before each file: a file past `budgetMs` (or its grammar's
+ * load past START_MS), or one during which the thread runs out of memory or stops, is given up on. The
+ * thread is stopped and a fresh one scans again, told to skip that file (and any before it) with the reason:
+ * files are read in the same order, so the output is the one a per-file reader would print.
+ */
+async function scanOnThread(script: string, job: ScanJob, budgetMs: number): Promise<ScanChunk[]> {
+  // why: the thread holds every file's facts until the report, as this thread would; its heap may hold what
+  // this one could, and the allowance of the file being read on top.
+  const memoryMb = DEFAULT_THREAD_MEMORY_MB;
+  const heapMb = Math.round(getHeapStatistics().heap_size_limit / 1048576) + memoryMb;
+  const skip = new Map<string, string>();
+  for (;;) {
+    const progress = new SharedArrayBuffer(16);
+    const cells = new Int32Array(progress, 0, 2);
+    const since = new Float64Array(progress, 8, 1);
+    const workerData: ScanThreadData = { job: { ...job, skip: [...skip] }, progress };
+    const w = new Worker(script, { workerData, resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdout: true, stderr: true });
+    // why: the thread prints nothing of its own; piped and dropped, a crash report cannot reach the terminal.
+    w.stdout.resume();
+    w.stderr.resume();
+    let files: string[] = [];
+    const outcome = await new Promise<{ chunks: ScanChunk[] } | { lost: string; reason: string } | { error: string }>((settle) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = (o: { chunks: ScanChunk[] } | { lost: string; reason: string } | { error: string }): void => {
+        clearTimeout(timer);
+        w.removeAllListeners();
+        settle(o);
+      };
+      /** The file being read (or loading its grammar), or undefined. */
+      const current = (): { file: string; loading: boolean; since: number } | undefined => {
+        const n = Atomics.load(cells, 0);
+        return n > 0 && files[n - 1] !== undefined ? { file: files[n - 1]!, loading: Atomics.load(cells, 1) === 1, since: since[0]! } : undefined;
+      };
+      const lostIn = (reason: string, otherwise: string): void => {
+        const at = current();
+        done(at ? { lost: at.file, reason } : { error: otherwise });
+      };
+      // why: one look at each file's deadline, not a message per file: a file seen at a look is looked at again
+      // when its time is up, and given up on if it is still the one being read.
+      const watch = (): void => {
+        const at = current();
+        const now = Date.now();
+        if (at) {
+          const limit = at.loading ? START_MS : budgetMs;
+          if (now - at.since >= limit) {
+            void w.terminate();
+            done({ lost: at.file, reason: at.loading ? NOT_STARTED_REASON : overBudgetReason(budgetMs) });
+            return;
+          }
+          timer = setTimeout(watch, at.since + limit - now + 1);
+        } else timer = setTimeout(watch, Math.min(budgetMs, 1000));
+      };
+      w.on('message', (m: ScanThreadMessage) => {
+        if ('listed' in m) {
+          files = m.listed;
+          watch();
+        } else if ('chunks' in m) done({ chunks: m.chunks });
+        else done({ error: m.error });
+      });
+      w.on('error', (err: Error & { code?: string }) => lostIn(crashReason(err, memoryMb), `the scan failed (${err.message})`));
+      w.on('exit', (code) => lostIn(stopReason(code), `the scan stopped (exit code ${code})`));
+    });
+    if ('chunks' in outcome) {
+      void w.terminate();
+      return outcome.chunks;
+    }
+    void w.terminate();
+    if ('error' in outcome) throw new Error(outcome.error);
+    skip.set(outcome.lost, outcome.reason);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The `scan` command's thread (scan.ts starts it): the whole scan runs here, from listing the files to the
+ * rendered report, and only that text is sent back. The command's own thread watches the file being read
+ * through `progress` (shared memory, no message per file) and gives up on one past its budget.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { runScan, type ScanJob } from './scanReport';
+
+/** What the thread is started with: the job, and the shared cells it reports its progress in (see ScanWatch in scan.ts). */
+export interface ScanThreadData { job: ScanJob; progress: SharedArrayBuffer }
+
+/** The thread's messages: the files in reading order, then the output (or the error that stopped the scan). */
+export type ScanThreadMessage = { listed: string[] } | { chunks: { stderr: boolean; text: string }[] } | { error: string };
+
+const { job, progress } = workerData as ScanThreadData;
+/** [file number + 1 (0: none), 1 while it loads its grammar], and since when (Date.now()). */
+const cells = new Int32Array(progress, 0, 2);
+const since = new Float64Array(progress, 8, 1);
+
+runScan(job, {
+  listed: (files) => parentPort!.postMessage({ listed: [...files] } satisfies ScanThreadMessage),
+  reading: (index, loading) => {
+    since[0] = Date.now();
+    Atomics.store(cells, 1, loading ? 1 : 0);
+    Atomics.store(cells, 0, index + 1);
+  },
+  idle: () => Atomics.store(cells, 0, 0),
+}).then(
+  (chunks) => parentPort!.postMessage({ chunks } satisfies ScanThreadMessage),
+  (err: unknown) => parentPort!.postMessage({ error: err instanceof Error ? err.message : String(err) } satisfies ScanThreadMessage),
+);
