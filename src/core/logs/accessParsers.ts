@@ -167,32 +167,59 @@ function splitRequest(b: Uint8Array, s: number, e: number): [number, number, num
   return [s, sp1, sp1 + 1, ue];
 }
 
+/**
+ * The labels as a trie over their bytes, one flat table: next[node · 256 + byte] is the node that
+ * byte leads to (0: none; node 0 is the root), field[node] the field whose label ends there plus
+ * one (0: none). A label holding `:` or a tab can never be a line's label, and is left out.
+ */
+function labelTrie(labels: Uint8Array[]): { next: Int32Array; field: Int32Array } {
+  const rows: Int32Array[] = [new Int32Array(256)];
+  const ends: number[] = [0];
+  labels.forEach((label, k) => {
+    if (label.length === 0 || label.includes(58) || label.includes(9)) return;
+    let node = 0;
+    for (const c of label) {
+      let to = rows[node][c];
+      if (to === 0) { to = rows.length; rows[node][c] = to; rows.push(new Int32Array(256)); ends.push(0); }
+      node = to;
+    }
+    // why: two fields given the same label: the first in FIELD_ORDER takes it, as a scan in that order would.
+    if (ends[node] === 0) ends[node] = k + 1;
+  });
+  const next = new Int32Array(rows.length * 256);
+  rows.forEach((row, node) => next.set(row, node * 256));
+  return { next, field: Int32Array.from(ends) };
+}
+
 function ltsvParser(labels: Uint8Array[], st: Int32Array, en: Int32Array, fill: (b: Uint8Array, rec: AccessRecord) => string): AccessLineParser {
-  // Labels by their first byte, so most fields cost one table lookup before the scan to the tab.
-  const byFirst: (number[] | undefined)[] = new Array(256).fill(undefined);
-  labels.forEach((l, k) => { if (l.length) (byFirst[l[0]] ??= []).push(k); });
+  // why: a field's label is walked down the trie of the wanted labels, one table read per byte,
+  // and the walk stops at the first byte no wanted label has there; comparing the candidates that
+  // share a first byte one after the other cost a third of the parse.
+  const { next, field } = labelTrie(labels);
   const parse: AccessLineParser = (b, s, e, rec) => {
     st.fill(-1);
     en.fill(-1);
     let pos = s;
     let found = 0;
     while (pos < e) {
-      const cands = byFirst[b[pos]];
+      let node = 0;
+      let i = pos;
+      while (i < e) {
+        const to = next[(node << 8) | b[i]];
+        if (to === 0) break;
+        node = to;
+        i++;
+      }
       let k = -1;
-      if (cands !== undefined) {
-        for (let c = 0; c < cands.length; c++) {
-          const label = labels[cands[c]];
-          const len = label.length;
-          if (b[pos + len] === 58 && pos + len < e && bytesEqual(b, pos, pos + len, label)) {
-            // why: a label seen twice means the line is two requests, the first cut short.
-            if (st[cands[c]] >= 0) return JOINED;
-            k = cands[c]; st[k] = pos + len + 1; break;
-          }
-        }
+      if (i < e && b[i] === 58 && field[node] !== 0) {
+        k = field[node] - 1;
+        // why: a label seen twice means the line is two requests, the first cut short.
+        if (st[k] >= 0) return JOINED;
+        st[k] = i + 1;
       }
       // why: a plain loop beats Buffer#indexOf (a call per short field) and, measured in place, the
       // four-bytes-at-a-time finder this file used before (227 → 204 ms for 200,000 lines).
-      let tab = pos;
+      let tab = i;
       while (tab < e && b[tab] !== 9) tab++;
       if (k >= 0) { en[k] = tab; found++; }
       pos = tab + 1;

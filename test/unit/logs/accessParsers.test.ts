@@ -57,6 +57,27 @@ void test('LTSV: time field choice and a custom label mapping', () => {
   assert.equal(r.endpoints[0].method, 'PUT');
 });
 
+void test('LTSV labels: ones that share a start, a label cut short or run on, two fields on one label, a label holding a colon', () => {
+  const parse = createAccessParser({ format: 'ltsv' });
+  const rec = new AccessRecord();
+  // `req`, `reqtime` and `reqsize` share a start; `re`, `requ` and `reqtimes` are other labels.
+  const full = enc('re:9\trequ:9\treqtimes:9\treq:POST /a?q HTTP/1.1\treqsize:120\tstatus:201\treqtime:0.250\tsize:5\t:x');
+  assert.equal(parse(full, 0, full.length, rec), '');
+  assert.deepEqual([rec.method, rec.path, rec.status, rec.reqTime, rec.size, rec.reqSize], ['POST', '/a', 201, 0.25, 5, 120]);
+  // A label seen twice on a line is a line cut short and glued to the next.
+  const twice = enc('reqtime:0.1\turi:/a\tmethod:GET\tstatus:200\treqtime:0.2');
+  assert.equal(parse(twice, 0, twice.length, rec), 'cut-and-joined line');
+  // Two fields given one label: the first (in the order method, uri, status, size, reqtime, apptime, …) takes it.
+  const shared = createAccessParser({ format: 'ltsv', fields: { reqtime: 't', apptime: 't' } });
+  const t = enc('method:GET\turi:/b\tstatus:200\tt:0.5');
+  assert.equal(shared(t, 0, t.length, rec), '');
+  assert.deepEqual([rec.reqTime, rec.appTime], [0.5, NaN]);
+  // A label is what comes before a field's first colon: one holding a colon never matches.
+  const colon = createAccessParser({ format: 'ltsv', fields: { reqtime: 'req:time' } });
+  const c = enc('method:GET\turi:/c\tstatus:200\treq:time:0.5');
+  assert.equal(colon(c, 0, c.length, rec), 'no response time');
+});
+
 void test('JSON lines: alp keys, escapes, nested values, numbers or strings, malformed and truncated lines', () => {
   const r = analyzeAccessLog(fixture('sample.jsonl'), { format: 'json' });
   assert.equal(r.requests, 4);
