@@ -83,12 +83,9 @@ export function parseSeconds(b: Uint8Array, s: number, e: number): number {
 
 /** parseSeconds, its value left in SECONDS[0] (the hot path's form). */
 export function readSeconds(b: Uint8Array, s: number, e: number): void {
-  SECONDS[0] = decimal(b, s, e);
-}
-
-/** parseSeconds' reading (returns a double: only where it is inlined). */
-function decimal(b: Uint8Array, s: number, e: number): number {
-  if (s >= e) return NaN;
+  // why: a double returned by a function the JIT does not inline is a new heap object: left in
+  // SECONDS instead, the reading loop no longer allocates one per time read.
+  if (s >= e) { SECONDS[0] = NaN; return; }
   let int = 0;
   let i = s;
   let digits = 0;
@@ -98,27 +95,35 @@ function decimal(b: Uint8Array, s: number, e: number): number {
     int = int * 10 + c;
     digits++;
   }
-  if (i === e) return digits > 0 && digits < 16 ? int : slow(b, s, e);
-  if (b[i] !== 46) return slow(b, s, e);
+  if (i === e) {
+    if (digits > 0 && digits < 16) SECONDS[0] = int; else slow(b, s, e);
+    return;
+  }
+  if (b[i] !== 46) { slow(b, s, e); return; }
   i++;
   let frac = 0;
   let fd = 0;
   for (; i < e; i++) {
     const c = b[i] - 48;
-    if (c < 0 || c > 9) return slow(b, s, e);
+    if (c < 0 || c > 9) { slow(b, s, e); return; }
     frac = frac * 10 + c;
     fd++;
   }
-  if (digits + fd === 0 || digits + fd > 15) return slow(b, s, e);
+  if (digits + fd === 0 || digits + fd > 15) { slow(b, s, e); return; }
   // why: (int * 10^fd + frac) / 10^fd divides two exact integers, so it rounds like parseFloat.
-  return fd === 0 ? int : (int * POW10[fd] + frac) / POW10[fd];
+  SECONDS[0] = fd === 0 ? int : (int * POW10[fd] + frac) / POW10[fd];
+}
+
+/** general's value, left in SECONDS[0]. */
+function slow(b: Uint8Array, s: number, e: number): void {
+  SECONDS[0] = general(b, s, e);
 }
 
 /**
  * The general number syntax `[-]digits[.digits][e[+-]digits]`, checked by one forward scan (a
  * backtracking regular expression took quadratic time on a long run of digits).
  */
-function slow(b: Uint8Array, s: number, e: number): number {
+function general(b: Uint8Array, s: number, e: number): number {
   if (e - s > MAX_NUMBER_BYTES) return NaN;
   let i = s;
   if (b[i] === 45) i++;
@@ -176,7 +181,8 @@ export function readSecondsList(b: Uint8Array, s: number, e: number): void {
     let j = i;
     while (j < e && b[j] !== 32 && b[j] !== 44 && b[j] !== 58) j++;
     if (j > i && !(j === i + 1 && b[i] === 45)) {
-      const v = decimal(b, i, j);
+      readSeconds(b, i, j);
+      const v = SECONDS[0];
       if (!isSeconds(v)) { SECONDS[0] = BAD_LIST; return; }
       total = Number.isNaN(total) ? v : total + v;
     }
