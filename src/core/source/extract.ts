@@ -209,127 +209,152 @@ class Walker {
     this.frames.push(f);
   }
 
+  /**
+   * Dispatches a node by its role, one method per role.
+   * why: each role's work is a method of its own, so the optimised code of one is not thrown away and rebuilt
+   * when another role (or another language) takes a path it had not taken before.
+   */
   private enter(role: number, node: Node, popAt: number): void {
-    const spec = this.spec;
     switch (role) {
-      case R_STRING: {
-        if (this.consumed.has(node.startIndex)) return;
-        // The first 400 characters after the literal's leading blanks and SQL comments (a template literal that opens
-        // with blank lines or a comment block before its statement is read like any other).
-        const from = this.afterBlanks(node.startIndex, popAt);
-        if (!this.quickWordWithin(node.startIndex, Math.min(popAt, from + 400))) return;
-        // A statement built by concatenation is read whole, from its outermost concatenation, when it
-        // starts with a literal; a literal later in the chain is read on its own.
-        let top: Node = node;
-        for (let p = node.parent; p; p = p.parent) {
-          const pt = p.type;
-          if ((spec.binary.has(pt) && spec.concatOps.has(p.childForFieldName('operator')?.type ?? '')) || spec.implicitConcat.has(pt)
-            || (spec.transparent.has(pt) && p.namedChildCount === 1 && top !== node)) top = p;
-          // `concat!("SELECT …", "FROM …")`: the pieces are one string, read from the call that joins them.
-          else if (spec.joinedArgs && p.parent && spec.joinedArgs(p.parent)?.id === p.id) top = p = p.parent;
-          else break;
-        }
-        while (top !== node && spec.transparent.has(top.type)) top = top.firstNamedChild!;
-        const leaf = top === node ? node : leftmost(top, spec);
-        this.candidate(leaf && leaf.startIndex === node.startIndex ? top : node);
-        return;
-      }
-      case R_CALL: {
-        const shape = spec.call(node);
-        if (!shape) return;
-        const ctx = this.context(node.startIndex);
-        const args = shape.args;
-        const start = node.startIndex, end = popAt;
-        const rec: CallRec = { shape, node, start, end, argsStart: args ? args.startIndex : end, argsEnd: args ? args.endIndex : end, ctx, resultVar: undefined };
-        this.callRecs.push(rec);
-        this.callByNode[node.id] = rec;
-        // why: every member present, in uniformCall's order (factShapes.ts): the same object shape without a copy.
-        const call: Whole<CallSite> = {
-          name: shape.name, receiver: shape.receiver || undefined, range: this.range(start, end), function: ctx.fn?.name || undefined,
-          loops: ctx.loops, detached: ctx.detached ? true : undefined,
-          args: args ? argTexts(argNodes(args, spec), this.text) : undefined, guards: undefined, once: undefined, dispatched: undefined,
-        };
-        rec.fact = call;
-        this.facts.calls.push(call);
-        if (spec.imports?.calls?.has(shape.name)) spec.imports.readCall?.(node, this.facts.imports!);
-        const handler = routeHandlerName(shape, node, spec);
-        if (handler) this.push('fn', popAt, handler.body, { name: handler.name, range: this.range(start, end) });
-        if (shape.loop) {
-          this.loopBodies.add(shape.loop.body.id);
-          const info = loopInfo(shape.loop.kind, this.range(start, end), shape.loop.iterable || undefined);
-          if (shape.loop.iterableNode) this.loopNodes.push({ info, node, iterable: shape.loop.iterableNode });
-          this.loopBodyNodes.push({ info, body: shape.loop.body, node, iterable: shape.loop.iterableNode });
-          this.push('loop', popAt, shape.loop.body, { loop: info });
-          // A function passed by name (`xs.map(loadUser)`, `map(load_user, xs)`) is called once per element.
-          const body = shape.loop.body;
-          if (!spec.functions.has(body.type)) {
-            const name = body.text.replace(/^['"]|['"]$/g, '');
-            const m = /^(?:(.*)(?:\.|::|->))?([A-Za-z_$][\w$]*)$/.exec(name);
-            if (m) {
-              const named: Whole<CallSite> = {
-                name: m[2], receiver: m[1] || undefined, range: this.range(body.startIndex, body.endIndex), function: ctx.fn?.name || undefined,
-                loops: [...ctx.loops, info], detached: undefined, args: undefined, guards: undefined, once: undefined, dispatched: undefined,
-              };
-              this.facts.calls.push(named);
-            }
-          }
-        }
-        if (shape.detach) this.push('detach', popAt, shape.detach);
-        return;
-      }
-      case R_FUNCTION: {
-        const def = spec.functionDef(node);
-        if (!def) return;
-        const owner = def.owner ?? this.innermostClass();
-        const params = paramNames(node);
-        const fd: FunctionDef = { name: def.name, owner: owner || undefined, range: this.range(node.startIndex, popAt), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex), params };
-        this.facts.functions.push(uniformFunction(fd));
-        this.push('fn', popAt, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range, node, params }, true);
-        return;
-      }
+      case R_STRING: this.enterString(node, popAt); return;
+      case R_CALL: this.enterCall(node, popAt); return;
+      case R_FUNCTION: this.enterFunction(node, popAt); return;
       case R_IMPORT:
-        spec.imports!.read(node, this.facts.imports!);
+        this.spec.imports!.read(node, this.facts.imports!);
         return;
-      case R_BARE: {
-        const bare = spec.bareCalls!;
-        const p = node.parent;
-        if (p && (bare.parents.has(p.type) || (node.field !== null && bare.fields.has(node.field)))) this.bareNames.push({ node, ctx: this.context(node.startIndex) });
-        return;
-      }
-      case R_CLASS: {
-        const name = spec.className(node);
-        if (name) this.push('class', popAt, node, { name }, true);
-        return;
-      }
-      case R_LOOP: {
-        const l = spec.loop(node);
-        const info = loopInfo(l.kind, this.range(node.startIndex, popAt), l.iterable || undefined);
-        const it = l.iterableNode;
-        if (it) this.loopNodes.push({ info, node, iterable: it });
-        if (l.body) this.loopBodyNodes.push({ info, body: l.body, node, iterable: it });
-        const active = l.body ?? node;
-        const skip = it && it.startIndex >= active.startIndex && it.endIndex <= active.endIndex ? { skipStart: it.startIndex, skipEnd: it.endIndex } : {};
-        this.push('loop', popAt, active, { loop: info, ...skip }, !l.body);
-        return;
-      }
+      case R_BARE: this.enterBare(node); return;
+      case R_CLASS: this.enterClass(node, popAt); return;
+      case R_LOOP: this.enterLoop(node, popAt); return;
       case R_DETACH:
         this.push('detach', popAt, node, {}, true);
         return;
       case R_HEREDOC_BEGIN:
         this.candidate(node, true);
         return;
-      case R_HEREDOC_BODY: {
-        const c = this.heredocs.shift();
-        if (!c) return;
-        const lit = readLiteral(node, this.text, spec, c.pendingHeredoc);
-        if (c.opener !== undefined) this.heredocBodies.set(c.opener, lit);
-        c.literals = [lit];
-        c.parts = applyPendingFormat(lit.parts, c);
-        c.start = lit.range[0];
-        c.pendingHeredoc = undefined;
-        return;
+      case R_HEREDOC_BODY: this.enterHeredocBody(node); return;
+    }
+  }
+
+  /** A string literal: a candidate statement, read whole from its outermost concatenation. */
+  private enterString(node: Node, popAt: number): void {
+    const spec = this.spec;
+    if (this.consumed.has(node.startIndex)) return;
+    // The first 400 characters after the literal's leading blanks and SQL comments (a template literal that opens
+    // with blank lines or a comment block before its statement is read like any other).
+    const from = this.afterBlanks(node.startIndex, popAt);
+    if (!this.quickWordWithin(node.startIndex, Math.min(popAt, from + 400))) return;
+    // A statement built by concatenation is read whole, from its outermost concatenation, when it
+    // starts with a literal; a literal later in the chain is read on its own.
+    let top: Node = node;
+    for (let p = node.parent; p; p = p.parent) {
+      const pt = p.type;
+      if ((spec.binary.has(pt) && spec.concatOps.has(p.childForFieldName('operator')?.type ?? '')) || spec.implicitConcat.has(pt)
+        || (spec.transparent.has(pt) && p.namedChildCount === 1 && top !== node)) top = p;
+      // `concat!("SELECT …", "FROM …")`: the pieces are one string, read from the call that joins them.
+      else if (spec.joinedArgs && p.parent && spec.joinedArgs(p.parent)?.id === p.id) top = p = p.parent;
+      else break;
+    }
+    while (top !== node && spec.transparent.has(top.type)) top = top.firstNamedChild!;
+    const leaf = top === node ? node : leftmost(top, spec);
+    this.candidate(leaf && leaf.startIndex === node.startIndex ? top : node);
+  }
+
+  /** A call: its record and fact, and the frames it opens (a route handler, an iterating call, a detached task). */
+  private enterCall(node: Node, popAt: number): void {
+    const spec = this.spec;
+    const shape = spec.call(node);
+    if (!shape) return;
+    const ctx = this.context(node.startIndex);
+    const args = shape.args;
+    const start = node.startIndex, end = popAt;
+    const rec: CallRec = { shape, node, start, end, argsStart: args ? args.startIndex : end, argsEnd: args ? args.endIndex : end, ctx, resultVar: undefined };
+    this.callRecs.push(rec);
+    this.callByNode[node.id] = rec;
+    // why: every member present, in uniformCall's order (factShapes.ts): the same object shape without a copy.
+    const call: Whole<CallSite> = {
+      name: shape.name, receiver: shape.receiver || undefined, range: this.range(start, end), function: ctx.fn?.name || undefined,
+      loops: ctx.loops, detached: ctx.detached ? true : undefined,
+      args: args ? argTexts(argNodes(args, spec), this.text) : undefined, guards: undefined, once: undefined, dispatched: undefined,
+    };
+    rec.fact = call;
+    this.facts.calls.push(call);
+    if (spec.imports?.calls?.has(shape.name)) spec.imports.readCall?.(node, this.facts.imports!);
+    const handler = routeHandlerName(shape, node, spec);
+    if (handler) this.push('fn', popAt, handler.body, { name: handler.name, range: this.range(start, end) });
+    if (shape.loop) {
+      this.loopBodies.add(shape.loop.body.id);
+      const info = loopInfo(shape.loop.kind, this.range(start, end), shape.loop.iterable || undefined);
+      if (shape.loop.iterableNode) this.loopNodes.push({ info, node, iterable: shape.loop.iterableNode });
+      this.loopBodyNodes.push({ info, body: shape.loop.body, node, iterable: shape.loop.iterableNode });
+      this.push('loop', popAt, shape.loop.body, { loop: info });
+      // A function passed by name (`xs.map(loadUser)`, `map(load_user, xs)`) is called once per element.
+      const body = shape.loop.body;
+      if (!spec.functions.has(body.type)) {
+        const name = body.text.replace(/^['"]|['"]$/g, '');
+        const m = /^(?:(.*)(?:\.|::|->))?([A-Za-z_$][\w$]*)$/.exec(name);
+        if (m) {
+          const named: Whole<CallSite> = {
+            name: m[2], receiver: m[1] || undefined, range: this.range(body.startIndex, body.endIndex), function: ctx.fn?.name || undefined,
+            loops: [...ctx.loops, info], detached: undefined, args: undefined, guards: undefined, once: undefined, dispatched: undefined,
+          };
+          this.facts.calls.push(named);
+        }
       }
     }
+    if (shape.detach) this.push('detach', popAt, shape.detach);
+  }
+
+  /** A function definition: its fact and its frame. */
+  private enterFunction(node: Node, popAt: number): void {
+    const spec = this.spec;
+    const def = spec.functionDef(node);
+    if (!def) return;
+    const owner = def.owner ?? this.innermostClass();
+    const params = paramNames(node);
+    const fd: FunctionDef = { name: def.name, owner: owner || undefined, range: this.range(node.startIndex, popAt), nameRange: this.range(def.nameNode.startIndex, def.nameNode.endIndex), params };
+    this.facts.functions.push(uniformFunction(fd));
+    this.push('fn', popAt, node, { name: owner ? `${owner}.${def.name}` : def.name, range: fd.range, node, params }, true);
+  }
+
+  /** A bare name standing as a value (spec.bareCalls): kept to be told a call or a variable once the file is read. */
+  private enterBare(node: Node): void {
+    const spec = this.spec;
+    const bare = spec.bareCalls!;
+    const p = node.parent;
+    if (p && (bare.parents.has(p.type) || (node.field !== null && bare.fields.has(node.field)))) this.bareNames.push({ node, ctx: this.context(node.startIndex) });
+  }
+
+  /** A class: its frame names the methods inside. */
+  private enterClass(node: Node, popAt: number): void {
+    const spec = this.spec;
+    const name = spec.className(node);
+    if (name) this.push('class', popAt, node, { name }, true);
+  }
+
+  /** A loop statement: its info and its frame. */
+  private enterLoop(node: Node, popAt: number): void {
+    const spec = this.spec;
+    const l = spec.loop(node);
+    const info = loopInfo(l.kind, this.range(node.startIndex, popAt), l.iterable || undefined);
+    const it = l.iterableNode;
+    if (it) this.loopNodes.push({ info, node, iterable: it });
+    if (l.body) this.loopBodyNodes.push({ info, body: l.body, node, iterable: it });
+    const active = l.body ?? node;
+    const skip = it && it.startIndex >= active.startIndex && it.endIndex <= active.endIndex ? { skipStart: it.startIndex, skipEnd: it.endIndex } : {};
+    this.push('loop', popAt, active, { loop: info, ...skip }, !l.body);
+  }
+
+  /** A heredoc's body: fills in the candidate its opener left pending. */
+  private enterHeredocBody(node: Node): void {
+    const spec = this.spec;
+    const c = this.heredocs.shift();
+    if (!c) return;
+    const lit = readLiteral(node, this.text, spec, c.pendingHeredoc);
+    if (c.opener !== undefined) this.heredocBodies.set(c.opener, lit);
+    c.literals = [lit];
+    c.parts = applyPendingFormat(lit.parts, c);
+    c.start = lit.range[0];
+    c.pendingHeredoc = undefined;
   }
 
   /** True when one of QUICK's words lies wholly within [start, end) of the text (any case). */

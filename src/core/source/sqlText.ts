@@ -104,8 +104,21 @@ function selectOk(s: string, start: number): boolean {
  * but Title-case ("Select …") needs SQL punctuation somewhere, as sentences start that way.
  */
 export function looksLikeSql(text: string): boolean {
-  return statementShaped(text) && !readsAsMessage(text);
+  // why: each value of a statement is judged where it is written and again where it flows, and an app sends the
+  // same text from many places; judging lexes the whole text, a look-up hashes it once. Long texts are judged each time.
+  if (text.length > MEMO_TEXT_MAX) return statementShaped(text) && !readsAsMessage(text);
+  let r = judged.get(text);
+  if (r === undefined) {
+    if (judged.size >= MEMO_ENTRIES) judged.clear();
+    judged.set(text, r = statementShaped(text) && !readsAsMessage(text));
+  }
+  return r;
 }
+
+/** Texts judged by looksLikeSql and read by placeholdersOf, kept per process: at most MEMO_ENTRIES, each at most MEMO_TEXT_MAX long. */
+const MEMO_ENTRIES = 4096, MEMO_TEXT_MAX = 2000;
+const judged = new Map<string, boolean>();
+const placeholderLists = new Map<string, readonly string[]>();
 
 function statementShaped(text: string): boolean {
   // why: most text starts with its first word; only then is there no comment, space or parenthesis to skip.
@@ -256,6 +269,17 @@ function reports(call: string): boolean {
  * `%%`, nor MySQL variables (`@v`, `@@system`): no driver of the supported languages binds `@name`.
  */
 export function placeholdersOf(sql: string): string[] {
+  if (sql.length > MEMO_TEXT_MAX) return readPlaceholders(sql);
+  let r = placeholderLists.get(sql);
+  if (r === undefined) {
+    if (placeholderLists.size >= MEMO_ENTRIES) placeholderLists.clear();
+    placeholderLists.set(sql, r = readPlaceholders(sql));
+  }
+  // why: each site gets a list of its own, as before.
+  return r.slice();
+}
+
+function readPlaceholders(sql: string): string[] {
   const out: string[] = [];
   const cur = cursorOf(sql);
   for (let k = cur.next(); k !== T_EOF; k = cur.next()) if (k === T_PLACEHOLDER) out.push(sql.slice(cur.start, cur.end));
