@@ -127,11 +127,14 @@ export class EndpointAccumulator {
   addRequest(r: RequestFigures): void {
     const seconds = r.seconds, status = r.status, bytes = r.size, reqBytes = r.reqSize;
     const n = this.count++;
-    this.total.add(seconds);
+    let cls = 0;
+    if (status >= 100 && status < 600) { this.status[status]++; cls = (status / 100) | 0; } else this.statusOther++;
+    // why: the time goes to two sums, split once; three calls of add were more than the JIT inlines
+    // into the reading loop, and a double passed to a call not inlined is a heap object per request.
+    if (ExactSum.split(seconds)) { this.total.addSplit(); this.timeByClass[cls].addSplit(); } else { this.total.add(seconds); this.timeByClass[cls].add(seconds); }
     this.totalSq.add(seconds * seconds);
     if (seconds < this.min) this.min = seconds;
     if (seconds > this.max) this.max = seconds;
-    if (status >= 100 && status < 600) { this.status[status]++; this.timeByClass[(status / 100) | 0].add(seconds); } else { this.statusOther++; this.timeByClass[0].add(seconds); }
     this.bytesSum += bytes;
     if (bytes < this.bytesMin) this.bytesMin = bytes;
     if (bytes > this.bytesMax) this.bytesMax = bytes;

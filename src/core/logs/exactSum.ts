@@ -11,6 +11,8 @@ const SCALE = 2 ** 26;
 const SCALE2 = 2 ** 36;
 /** Fixed-point terms summed before they move to the partials: 2¹⁶ limbs under 2³⁷ stay under 2⁵³. */
 const FIXED_RUN = 1 << 16;
+/** The limbs of the term ExactSum.split split last. */
+const LIMBS = new Float64Array(3);
 
 export class ExactSum {
   /** Non-overlapping partials, smallest magnitude first: p[0, n). */
@@ -30,25 +32,37 @@ export class ExactSum {
 
   /** Adds one term. */
   add(x: number): void {
+    if (ExactSum.split(x)) this.addSplit(); else this.addPartial(x);
+  }
+
+  /**
+   * Splits a term into the three limbs of the fixed-point path (left in LIMBS), for adding it to
+   * one sum or more with addSplit; false when it must take the partials (add does both).
+   */
+  static split(x: number): boolean {
     // why: a time from a log (0 < x < 2048 s, at most 98 bits after the binary point, so µs and
     // their squares) is split into three exact integer limbs and summed with three plain additions,
     // instead of a pass over the partials per term. The limbs are exact: scaling by a power of two,
     // flooring and subtracting the floor lose nothing; a term with lower bits fails the last test.
-    if (x > 0 && x < FIXED_MAX) {
-      const t = x * SCALE;
-      const h = Math.floor(t);
-      const u = (t - h) * SCALE2;
-      const m = Math.floor(u);
-      const l = (u - m) * SCALE2;
-      if (l === Math.floor(l)) {
-        this.hi += h;
-        this.mid += m;
-        this.lo += l;
-        if (++this.pending === FIXED_RUN) this.flush();
-        return;
-      }
-    }
-    this.addPartial(x);
+    if (!(x > 0 && x < FIXED_MAX)) return false;
+    const t = x * SCALE;
+    const h = Math.floor(t);
+    const u = (t - h) * SCALE2;
+    const m = Math.floor(u);
+    const l = (u - m) * SCALE2;
+    if (l !== Math.floor(l)) return false;
+    LIMBS[0] = h;
+    LIMBS[1] = m;
+    LIMBS[2] = l;
+    return true;
+  }
+
+  /** Adds the term split last (split returned true). */
+  addSplit(): void {
+    this.hi += LIMBS[0];
+    this.mid += LIMBS[1];
+    this.lo += LIMBS[2];
+    if (++this.pending === FIXED_RUN) this.flush();
   }
 
   /** Moves the fixed-point terms into the partials (each limb, scaled back, is an exact double). */

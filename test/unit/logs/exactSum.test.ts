@@ -59,3 +59,16 @@ void test('times summed on the fixed-point path give the total the partials give
     assert.equal(a.value(), fast);
   }
 });
+
+void test('a term split once and added to two sums gives each what add gives it; terms outside the fixed-point range are refused by split', () => {
+  const a = new ExactSum(), b = new ExactSum(), c = new ExactSum();
+  const terms = [0.001, 0.25, 1e-6, 2047.999, 0.1 + 0.2, 3, 1e-30, 5000, -0.5, 0, Number.MIN_VALUE];
+  for (const x of terms) {
+    c.add(x);
+    if (ExactSum.split(x)) { a.addSplit(); b.addSplit(); } else { a.add(x); b.add(x); }
+  }
+  assert.equal(a.value(), c.value());
+  assert.equal(b.value(), c.value());
+  assert.deepEqual([5000, -0.5, 0, 1e-30].map((x) => ExactSum.split(x)), [false, false, false, false]);
+  assert.equal(ExactSum.split(0.25), true);
+});
