@@ -77,7 +77,7 @@ export interface ScanProgress {
 }
 
 /** One write of the command's output, in order. */
-export interface ScanChunk { stderr: boolean; text: string }
+export interface ScanChunk { stderr: boolean; text: string | Uint8Array }
 
 /**
  * Reads every file of the job once (its facts are not kept past the report: a scan asks about each file once)
