@@ -4,7 +4,7 @@
  * the user and port given in the argument, the key by --ssh-key, else what ~/.ssh/config and `ssh`'s
  * defaults say, and the host key checked against ~/.ssh/known_hosts (see sshArgs.ts).
  */
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isatty } from 'node:tty';
 import { LogSourceError, parseLogSource, type LogSource } from '../core/logs/logSource';
@@ -90,8 +90,13 @@ export async function checkLocalSources(sources: readonly LogSource[]): Promise<
   stdinOnce(sources.map((s) => (s.kind === 'local' ? s.path : '')));
   for (const s of sources) {
     if (s.kind !== 'local' || isPiped(s.path)) continue;
-    if (!(await stat(s.path).catch(() => undefined))?.isFile()) throw new Error(`cannot read ${s.path}: no such file`);
+    // why: a stat on this thread; fs/promises would start libuv's four pool threads for it, memory the read never needs.
+    if (!isFile(s.path)) throw new Error(`cannot read ${s.path}: no such file`);
   }
+}
+
+function isFile(path: string): boolean {
+  try { return statSync(path).isFile(); } catch { return false; }
 }
 
 /** The SSH login the CLI uses for a box a log is on (the rules of --ssh: ~/.ssh/config, agent, known_hosts). */
