@@ -18,10 +18,24 @@
  *   lastFingerprintOpen differs), by its quote (`x'…` is one literal, `x"…` a name and a literal);
  * - a run of digits, with `.digits`, that starts after a byte that is neither an identifier's nor
  *   `.` nor `@` (nor the sign of an exponent, `e-`), and is followed by neither: so not inside
- *   `users_2009`, `t.5col`, `@a.5`, `1e5`, `1e-5`, `0x1F`, `2fa_codes`, whose digits are read as
- *   part of a name or of a number whose other bytes are kept.
+ *   `users_2009`, `t.5col`, `@a.5`, `1e5`, `1e-5`, `2fa_codes`, whose digits are read as part of a
+ *   name or of a number whose other bytes are kept;
+ * - where such a run could start, `0x` or `0b` and the identifier's bytes after it, not followed by
+ *   `.`: the lexer reads them as one number whatever they are (a hex blob of an image INSERT);
  * Comments (`/* … *\/`, `/*! … *\/`, `-- `, `#`) and `quoted names` are kept as written, their
  * bounds found as the lexer finds them, so that a quote inside them starts no span.
+ *
+ * Lists, so that `IN (1, 2)` and `IN (1, 2, 3)` share a shape (the fingerprint writes both `in(?+)`,
+ * and likewise every `VALUES (…), (…)` as `values(?+)`): a `(` right after the word IN, VALUES or
+ * VALUE (only spaces between; the word read as plain text after a space, not inside a comment or a
+ * literal) opens a list that is marked whole when the fingerprint collapses it whatever it holds:
+ * - after IN, one `(…)` of values only: numbers, closed strings, NULL, a number with a `-` sign;
+ * - after VALUES, one or more rows `(…)` separated by `,`, each of such values or of words and calls
+ *   without arguments (`NOW()`), except the words IN and VALUE(S) (which open lists of their own);
+ *   not where `DUPLICATE` came before (after `ON DUPLICATE KEY UPDATE`, `VALUES(col)` is a function).
+ * Anything else (a comment, a nested list, an expression) leaves the list to be read byte by byte
+ * as before; rows after the last one marked are read byte by byte too, and the fingerprint drops
+ * them as further rows all the same.
  *
  * Bounded: statements over MAX_SKELETON bytes are fingerprinted directly; the table holds at most
  * MAX_ENTRIES skeletons and starts over when full.
@@ -40,6 +54,9 @@ const K_SQ = 2;         // '…'
 const K_DQ = 3;         // "…"
 const K_OPEN_SQ = 4;    // '… left open at the end
 const K_OPEN_DQ = 5;    // "… left open at the end
+const K_IN_LIST = 6;    // `(…)` of values after IN
+const K_ROWS = 7;       // the rows `(…), (…)` after VALUES
+const K_HEX = 8;        // 0x…, 0b…
 
 /** Bytes of unquoted identifiers (the lexer's WORD class: letters, digits, `_`, `$`, non-ASCII). */
 const WORD = new Uint8Array(256);
@@ -48,7 +65,12 @@ for (let c = 0; c < 256; c++) {
 }
 /** Bytes that may start something other than plain text: quotes, comments, digits, the 0x01 to escape. */
 const SPECIAL = new Uint8Array(256);
-for (const ch of '\'"`/-#0123456789\u0001') SPECIAL[ch.charCodeAt(0)] = 1;
+for (const ch of '\'"`/-#0123456789\u0001(') SPECIAL[ch.charCodeAt(0)] = 1;
+
+/** Spaces as the lexer reads them (some of its: form feeds and vertical tabs are left to the byte-by-byte reading). */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13;
+}
 
 /**
  * The end of the string opening at b[i] (after its closing quote), or -1 when it runs to `end`
@@ -64,6 +86,108 @@ function quotedEnd(b: Uint8Array, i: number, end: number, q: number): number {
     }
   }
   return -1;
+}
+
+/**
+ * The list a `(` at b[i] opens, by the word before it: K_IN_LIST after IN, K_ROWS after VALUES or
+ * VALUE, 0 otherwise or when unsure. The word, a space before it and the spaces after it must lie in
+ * b[from, i), bytes the skeleton read as plain text (so not inside a comment, a literal or a name).
+ */
+function listWord(b: Uint8Array, from: number, i: number): number {
+  let k = i - 1;
+  while (k >= from && isSpace(b[k])) k--;
+  let w = k;
+  while (w >= from && (b[w] | 32) >= 97 && (b[w] | 32) <= 122) w--;
+  if (w < from || !isSpace(b[w])) return 0;
+  const n = k - w;
+  if (n === 2) return (b[w + 1] | 32) === 105 && (b[w + 2] | 32) === 110 ? K_IN_LIST : 0;
+  return isValueWord(b, w + 1, n) ? K_ROWS : 0;
+}
+
+const VALUE = [118, 97, 108, 117, 101];
+const DUPLICATE = [100, 117, 112, 108, 105, 99, 97, 116, 101];
+
+/** Whether b[start, end) holds `duplicate` in any case (anywhere: a name or a comment too). */
+function hasDuplicate(b: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i + 9 <= end; i++) {
+    if ((b[i] | 32) !== 100) continue;
+    let j = 1;
+    while (j < 9 && (b[i + j] | 32) === DUPLICATE[j]) j++;
+    if (j === 9) return true;
+  }
+  return false;
+}
+
+/**
+ * The end of one value of a list at b[j] (past its last byte), or -1: a number (digits, `.digits`,
+ * not followed by a name's byte or `.`), with `-` before it; 0x… or 0b… (no sign); a closed string; NULL; in a row
+ * (`rows`) also a word (a letter or `_` first) other than IN and VALUE(S), with or without `()` right after it.
+ */
+function valueEnd(b: Uint8Array, j: number, end: number, rows: boolean): number {
+  if (j >= end) return -1;
+  let c = b[j];
+  if (c === 48 && j + 1 < end && ((b[j + 1] | 32) === 120 || (b[j + 1] | 32) === 98)) {
+    j += 2;
+    while (j < end && WORD[b[j]] === 1) j++;
+    return j < end && b[j] === 46 ? -1 : j;
+  }
+  if (c === 45 && j + 1 < end && b[j + 1] >= 48 && b[j + 1] <= 57) c = b[++j];
+  if (c >= 48 && c <= 57) {
+    j++;
+    while (j < end && b[j] >= 48 && b[j] <= 57) j++;
+    if (j + 1 < end && b[j] === 46 && b[j + 1] >= 48 && b[j + 1] <= 57) {
+      j += 2;
+      while (j < end && b[j] >= 48 && b[j] <= 57) j++;
+    }
+    return j < end && (WORD[b[j]] === 1 || b[j] === 46) ? -1 : j;
+  }
+  if (c === 39 || c === 34) return quotedEnd(b, j, end, c);
+  if (!((c | 32) >= 97 && (c | 32) <= 122) && c !== 95) return -1;
+  let k = j + 1;
+  while (k < end && WORD[b[k]] === 1) k++;
+  const n = k - j;
+  if (n === 4 && (c | 32) === 110 && (b[j + 1] | 32) === 117 && (b[j + 2] | 32) === 108 && (b[j + 3] | 32) === 108) return k;
+  // why: IN and VALUE(S) open lists of their own (VALUES() would move where the fingerprint's rows end)
+  if (!rows || (n === 2 && (c | 32) === 105 && (b[j + 1] | 32) === 110) || isValueWord(b, j, n)) return -1;
+  return k + 1 < end && b[k] === 40 && b[k + 1] === 41 ? k + 2 : k;
+}
+
+/** Whether b[j, j + n) is VALUE or VALUES, in any case. */
+function isValueWord(b: Uint8Array, j: number, n: number): boolean {
+  if (n !== 5 && !(n === 6 && (b[j + 5] | 32) === 115)) return false;
+  for (let i = 0; i < 5; i++) if ((b[j + i] | 32) !== VALUE[i]) return false;
+  return true;
+}
+
+/** The end of the list `(…)` at b[i] (past its `)`), or -1 when it is not one of values only (valueEnd). */
+function listEnd(b: Uint8Array, i: number, end: number, rows: boolean): number {
+  let j = i + 1;
+  for (;;) {
+    while (j < end && isSpace(b[j])) j++;
+    j = valueEnd(b, j, end, rows);
+    if (j < 0) return -1;
+    while (j < end && isSpace(b[j])) j++;
+    if (j >= end) return -1;
+    if (b[j] === 41) return j + 1;
+    if (b[j] !== 44) return -1;
+    j++;
+  }
+}
+
+/** The end of the rows `(…), (…)` at b[i] (past the last one's `)`), or -1 when the first is not one. */
+function rowsEnd(b: Uint8Array, i: number, end: number): number {
+  let j = listEnd(b, i, end, true);
+  while (j > 0) {
+    let k = j;
+    while (k < end && isSpace(b[k])) k++;
+    if (k >= end || b[k] !== 44) break;
+    k++;
+    while (k < end && isSpace(b[k])) k++;
+    const next = k < end && b[k] === 40 ? listEnd(b, k, end, true) : -1;
+    if (next < 0) break;
+    j = next;
+  }
+  return j;
 }
 
 /** FNV-1a style hash of the first `words` 32-bit words. */
@@ -231,11 +355,40 @@ export class FingerprintCache {
     const sk = this.sk;
     let o = 0;
     let i = start;
+    /** Where the bytes the skeleton read as plain text (up to i) start. */
+    let plain = start;
+    /** Whether the statement holds `duplicate` (-1: not looked for yet). */
+    let duplicate = -1;
     while (i < end) {
       const c = b[i];
       if (SPECIAL[c] === 0) { sk[o++] = c; i++; continue; }
+      if (c === 40) {
+        const kind = listWord(b, plain, i);
+        let j = -1;
+        if (kind === K_IN_LIST) j = listEnd(b, i, end, false);
+        else if (kind === K_ROWS) {
+          // why: `duplicate` is looked for once per statement, and only in one with a VALUES list
+          if (duplicate < 0) duplicate = hasDuplicate(b, start, end) ? 1 : 0;
+          if (duplicate === 0) j = rowsEnd(b, i, end);
+        }
+        if (j < 0) { sk[o++] = 40; i++; continue; }
+        sk[o++] = MARK; sk[o++] = kind;
+        i = plain = j;
+        continue;
+      }
       if (c >= 48 && c <= 57) {
         let j = i + 1;
+        const p0 = i > start ? b[i - 1] : 32;
+        if (c === 48 && j < end && ((b[j] | 32) === 120 || (b[j] | 32) === 98) && WORD[p0] === 0 && p0 !== 46 && p0 !== 64 && p0 !== 45 && p0 !== 43) {
+          j++;
+          while (j < end && WORD[b[j]] === 1) j++;
+          if (j >= end || b[j] !== 46) {
+            sk[o++] = MARK; sk[o++] = K_HEX;
+            i = plain = j;
+            continue;
+          }
+          j = i + 1;
+        }
         while (j < end && b[j] >= 48 && b[j] <= 57) j++;
         if (j + 1 < end && b[j] === 46 && b[j + 1] >= 48 && b[j + 1] <= 57) {
           j += 2;
@@ -253,7 +406,7 @@ export class FingerprintCache {
           while (j < end && WORD[b[j]] === 1) j++;
           for (let k = i; k < j; k++) sk[o++] = b[k];
         }
-        i = j;
+        i = plain = j;
         continue;
       }
       if (c === 39 || c === 34) {
@@ -262,12 +415,12 @@ export class FingerprintCache {
           // `@'name'`: a user variable, named as written
           const stop = j < 0 ? end : j;
           for (let k = i; k < stop; k++) o = put(sk, o, b[k]);
-          i = stop;
+          i = plain = stop;
           continue;
         }
         sk[o++] = MARK;
         sk[o++] = c === 39 ? (j < 0 ? K_OPEN_SQ : K_SQ) : (j < 0 ? K_OPEN_DQ : K_DQ);
-        i = j < 0 ? end : j;
+        i = plain = j < 0 ? end : j;
         continue;
       }
       if (c === 96) {
@@ -282,7 +435,7 @@ export class FingerprintCache {
             break;
           }
         }
-        i = j;
+        i = plain = j;
         continue;
       }
       let stop = i + 1;
@@ -298,7 +451,7 @@ export class FingerprintCache {
         stop = j;
       }
       for (let k = i; k < stop; k++) o = put(sk, o, b[k]);
-      i = stop;
+      i = plain = stop;
     }
     return o;
   }

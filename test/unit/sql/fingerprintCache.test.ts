@@ -42,6 +42,13 @@ void test('digits that belong to a name, a variable or a number kept as written 
     ['SELECT 1e-5 FROM t', 'SELECT 1e-5.5 FROM t'],
     ['SELECT 2fa_codes FROM t', 'SELECT 3fa_codes FROM t'],
     ['SELECT 0x1F', 'SELECT 0x2E'],
+    ['SELECT a0x1F', 'SELECT a0x2E'],
+    ['SELECT @a0x1F', 'SELECT @a0x2E'],
+    ['SELECT t.0x1F', 'SELECT t.0x2E'],
+    ['SELECT 1e-0x1F', 'SELECT 1e-0x2E'],
+    ['SELECT 0x1F.5', 'SELECT 0x2E.5'],
+    ['SELECT 0x1F.5', 'SELECT 0x1F.6'],
+    ['SELECT 0b101 FROM t', 'SELECT 0b1 FROM t'],
     ["SELECT @'a1'", "SELECT @'a2'"],
     ["SELECT x'41'", 'SELECT x"41"'],
     ["SELECT x'41", 'SELECT x"41'],
@@ -90,8 +97,9 @@ void test('random statements: every answer equals the fingerprint read by the le
 void test('statements of one shape with literals of every kind: one reading by the lexer per shape', () => {
   const r = rng(7);
   const literal = (): string => {
-    const k = Math.floor(r() * 5);
+    const k = Math.floor(r() * 6);
     if (k === 0) return String(Math.floor(r() * 1e6));
+    if (k === 5) return `0x${Math.floor(r() * 1e9).toString(16)}`;
     if (k === 1) return `${Math.floor(r() * 1000)}.${Math.floor(r() * 100)}`;
     // string contents that hold what ends a literal or starts a comment elsewhere
     const inside = soup(r, 6).replace(/['\\]/g, (c) => (c === "'" ? "''" : '\\\\'));
@@ -135,4 +143,66 @@ void test('a shape keeps its id and its fingerprint bytes while the cache grows;
   }
   assert.equal(seen.size, 1500);
   assert.equal(new FingerprintCache().of(enc.encode('SELECT c0 FROM t WHERE id = 1'), 0, 29) >= 0, true);
+});
+
+void test('IN lists and VALUES rows of any length share a shape: one reading by the lexer for each kind of list', () => {
+  const cache = new FingerprintCache();
+  const r = rng(11);
+  const value = (): string => ['17', '-4', '3.25', "'a,b'", '"x)"', 'NULL', "'it''s'", '0x1F', '0b101'][Math.floor(r() * 9)];
+  const list = (n: number, item: () => string): string => Array.from({ length: n }, item).join(', ');
+  const row = (): string => `(${list(3, () => (r() < 0.2 ? 'NOW()' : value()))})`;
+  let lists = 0;
+  for (let i = 0; i < 400; i++) {
+    const n = 1 + Math.floor(r() * 40);
+    if (agree(cache, `SELECT * FROM users WHERE id IN (${list(n, value)}) ORDER BY id`)) lists++;
+    if (agree(cache, `INSERT INTO t (a, b, c) VALUES ${list(n, row)}`)) lists++;
+    if (agree(cache, `insert into t values\n  ${list(n, row)};`)) lists++;
+  }
+  assert.equal(cache.misses, 3);
+  assert.equal(lists, 3 * 400 - 3);
+});
+
+void test('lists the skeleton must not mark whole: each answer still equals the lexer\'s reading', () => {
+  const cache = new FingerprintCache();
+  const cases = [
+    // not after IN / VALUES as a word of its own, or the word inside a comment or a name
+    'SELECT GREATEST(1, 2)', 'SELECT GREATEST(1, 2, 3)', 'SELECT a FROM t WHERE x.in (1, 2)', 'SELECT a FROM t WHERE @in (1, 2)',
+    'SELECT 1 -- in\n(1, 2)', 'SELECT 1 # in\n(1, 2, 3)', 'SELECT 1 /* in */ (1, 2)', 'SELECT `in` (1, 2)', "SELECT 'in' (1, 2)",
+    'SELECT a FROM t WHERE b NOT IN (1, 2)', 'SELECT a FROM t WHERE b NOT IN (1, 2, 3)', 'SELECT a FROM t WHERE b in(1)',
+    // items that are not values, or a list that does not close
+    'SELECT a FROM t WHERE b IN (1, c)', 'SELECT a FROM t WHERE b IN (1, c, d)', 'SELECT a FROM t WHERE b IN (1 + 2, 3)',
+    'SELECT a FROM t WHERE b IN (0x1F, 2)', 'SELECT a FROM t WHERE b IN (-0x1F, 2)', 'SELECT a FROM t WHERE b IN (0x1F.5, 2)', 'SELECT a FROM t WHERE b IN (1e5, 2)', "SELECT a FROM t WHERE b IN (x'41', 2)",
+    "SELECT a FROM t WHERE b IN ('a' 'b', 'c')", "SELECT a FROM t WHERE b IN ('a", 'SELECT a FROM t WHERE b IN (1, 2',
+    'SELECT a FROM t WHERE b IN (SELECT 1)', 'SELECT a FROM t WHERE b IN ((1), 2)', 'SELECT a FROM t WHERE b IN (1.5.5, 2)',
+    'SELECT a FROM t WHERE b IN (- 1, 2)', 'SELECT a FROM t WHERE b IN (--1, 2)', 'SELECT a FROM t WHERE b IN (1 /* c */, 2)',
+    'SELECT a FROM t WHERE b IN (NOW(), 2)', 'SELECT a FROM t WHERE b IN (NULL, 2)', 'SELECT a FROM t WHERE b IS NULL AND c IN (NULL)',
+    // rows: after ON DUPLICATE KEY UPDATE, VALUES() inside a row, rows after one that is not marked
+    'INSERT INTO t (a) VALUES (1), (2) ON DUPLICATE KEY UPDATE a = VALUES(a)', 'INSERT INTO t (a) VALUES (1) ON DUPLICATE KEY UPDATE a = VALUES (a)',
+    'INSERT INTO t (a) VALUES (1, VALUES()), (2, 3)', 'INSERT INTO t (a) VALUES (1), (2, VALUES())', 'INSERT INTO t (a) VALUES (1), (2, value())',
+    'INSERT INTO t (a) VALUES (1, VALUE), (2)', 'INSERT INTO t (a) VALUES (1, in), (2)', 'INSERT INTO t (a) VALUES (1), (2) ON DUPLICATE KEY UPDATE a = VALUES(1, b)',
+    'INSERT INTO t (a) VALUES (1), (2 + 3), (4)', 'INSERT INTO t (a) VALUES (1), (2), x', 'INSERT INTO t (a) VALUES (1),', 'INSERT INTO t VALUES (1) , ( 2 ) ,(3)',
+    "INSERT INTO t VALUES (N'a', 1)", 'INSERT INTO t VALUES (UUID(), CURRENT_TIMESTAMP, DEFAULT, TRUE, é)', 'INSERT INTO t VALUES ($1, 2)',
+    'INSERT INTO t VALUE (1), (2)', 'INSERT INTO t VALUES(1),(2)', 'INSERT INTO t(a)VALUES (1), (2)', 'INSERT INTO t VALUES (1) UNION VALUES (2), (3)',
+    'REPLACE INTO duplicate_t VALUES (1), (2)', 'INSERT INTO t VALUES\f(1), (2)', 'INSERT INTO t VALUES (1)\u000b, (2)',
+  ];
+  // each with other values, a longer list and one row more: a skeleton shared where the fingerprints differ would show
+  const variants = (sql: string): string[] => [sql, sql.replace(/1/g, '9'), sql.replace(/, 2/g, ', 2, 2'), sql.replace(/\(1/g, '(1, 4'), sql.replace(/\(1\)/g, '(1), (6)')];
+  for (const sql of cases) for (const v of variants(sql)) agree(cache, v);
+});
+
+/** Fragments of lists and what sits around them, for the fuzz below. */
+const LIST_FRAGMENTS = [' IN (', ' in(', ' VALUES (', ' values', ' VALUE ', '(', ')', ', ', ',', ' ', '\n', '1', '-2', '3.5', "'a'", '"b"', "'c", 'NULL',
+  'null', 'NOW()', 'x', 'in', 'value', '()', '0x1F', '0b', '0xé', '-0x2', '/* c */', '-- c\n', '# c\n', '`q`', '@', '.', 'e5', '0x', ' ON DUPLICATE KEY UPDATE ', 'é', '\f', '+'];
+
+void test('random lists: every answer equals the fingerprint read by the lexer (fuzz, seeded)', () => {
+  const r = rng(5);
+  const cache = new FingerprintCache();
+  let hits = 0;
+  for (let i = 0; i < 60000; i++) {
+    let s = 'SELECT a FROM t WHERE b';
+    const n = 1 + Math.floor(r() * 14);
+    for (let k = 0; k < n; k++) s += LIST_FRAGMENTS[Math.floor(r() * LIST_FRAGMENTS.length)];
+    if (agree(cache, s)) hits++;
+  }
+  assert.ok(hits > 3000, `only ${hits} answers came from the cache`);
 });
