@@ -83,11 +83,35 @@ export function yesNo(b: Uint8Array, s: number, e: number): boolean | undefined 
   return undefined;
 }
 
-/** A `# Time:` value read: epoch ms, and whether it had sub-second resolution and the legacy layout. */
-export interface HeaderTime { ms: number; precise: boolean; legacy: boolean }
+/**
+ * A `# Time:` value read: epoch ms, and whether it had sub-second resolution and the legacy layout;
+ * and the ISO time's date and hour read last (`hourBytes`, the 13 bytes `YYYY-MM-DDTHH`, when
+ * `hourMs` is not NaN), which the next entries of a log nearly always repeat.
+ */
+export interface HeaderTime { ms: number; precise: boolean; legacy: boolean; hourBytes: Uint8Array; hourMs: number }
 
 /** A HeaderTime to read into (one per reader: parseHeaderTime runs once per entry). */
-export function headerTime(): HeaderTime { return { ms: 0, precise: false, legacy: false }; }
+export function headerTime(): HeaderTime { return { ms: 0, precise: false, legacy: false, hourBytes: new Uint8Array(13), hourMs: NaN }; }
+
+/**
+ * The epoch ms of the date and hour of the ISO time at b[s] (its first 13 bytes, `YYYY-MM-DDTHH`),
+ * NaN when they name no valid date and hour; the last one read is remembered in `t`.
+ */
+function isoHour(b: Uint8Array, s: number, t: HeaderTime): number {
+  const hb = t.hourBytes;
+  if (t.hourMs === t.hourMs) {
+    let i = 0;
+    while (i < 13 && b[s + i] === hb[i]) i++;
+    if (i === 13) return t.hourMs;
+  }
+  const mo = num(b, s + 5, 2), d = num(b, s + 8, 2), h = num(b, s + 11, 2);
+  const y = num(b, s, 4);
+  if (!(mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 23) || !(y >= 0)) return NaN;
+  const ms = daysFromCivil(y, mo, d) * 86400000 + h * 3600000;
+  for (let i = 0; i < 13; i++) hb[i] = b[s + i];
+  t.hourMs = ms;
+  return ms;
+}
 
 function validClock(mo: number, d: number, h: number, mi: number, sec: number): boolean {
   return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && sec >= 0 && sec <= 60;
@@ -101,10 +125,11 @@ function validClock(mo: number, d: number, h: number, mi: number, sec: number): 
 export function parseHeaderTime(b: Uint8Array, s: number, e: number, t: HeaderTime): boolean {
   while (s < e && b[s] === 32) s++;
   if (e - s >= 19 && b[s + 4] === 45 && b[s + 10] === 84) {
-    const mo = num(b, s + 5, 2), d = num(b, s + 8, 2), h = num(b, s + 11, 2), mi = num(b, s + 14, 2), sec = num(b, s + 17, 2);
-    const y = num(b, s, 4);
-    if (!validClock(mo, d, h, mi, sec) || !(y >= 0)) return false;
-    let ms = daysFromCivil(y, mo, d) * 86400000 + h * 3600000 + mi * 60000 + sec * 1000;
+    // why: a log's entries share the date and hour of the one before; only the minutes on are read per entry.
+    const hour = isoHour(b, s, t);
+    const mi = num(b, s + 14, 2), sec = num(b, s + 17, 2);
+    if (!(hour === hour && mi >= 0 && mi <= 59 && sec >= 0 && sec <= 60)) return false;
+    let ms = hour + mi * 60000 + sec * 1000;
     let i = s + 19;
     if (b[i] === 46) {
       let f = 0; let scale = 1;

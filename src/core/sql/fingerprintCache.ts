@@ -107,7 +107,11 @@ function listWord(b: Uint8Array, from: number, i: number): number {
 const VALUE = [118, 97, 108, 117, 101];
 const DUPLICATE = [100, 117, 112, 108, 105, 99, 97, 116, 101];
 
-/** Whether b[start, end) holds `duplicate` in any case (anywhere: a name or a comment too). */
+/**
+ * Whether b[start, end) holds `duplicate` in any case (anywhere: a name or a comment too). Looked
+ * for before a VALUES list (where the words before it are usually few), not in the rows after it:
+ * only an ON DUPLICATE KEY UPDATE before a `VALUES(` makes it a function rather than rows.
+ */
 function hasDuplicate(b: Uint8Array, start: number, end: number): boolean {
   for (let i = start; i + 9 <= end; i++) {
     if ((b[i] | 32) !== 100) continue;
@@ -357,8 +361,6 @@ export class FingerprintCache {
     let i = start;
     /** Where the bytes the skeleton read as plain text (up to i) start. */
     let plain = start;
-    /** Whether the statement holds `duplicate` (-1: not looked for yet). */
-    let duplicate = -1;
     while (i < end) {
       const c = b[i];
       if (SPECIAL[c] === 0) { sk[o++] = c; i++; continue; }
@@ -366,11 +368,7 @@ export class FingerprintCache {
         const kind = listWord(b, plain, i);
         let j = -1;
         if (kind === K_IN_LIST) j = listEnd(b, i, end, false);
-        else if (kind === K_ROWS) {
-          // why: `duplicate` is looked for once per statement, and only in one with a VALUES list
-          if (duplicate < 0) duplicate = hasDuplicate(b, start, end) ? 1 : 0;
-          if (duplicate === 0) j = rowsEnd(b, i, end);
-        }
+        else if (kind === K_ROWS && !hasDuplicate(b, start, i)) j = rowsEnd(b, i, end);
         if (j < 0) { sk[o++] = 40; i++; continue; }
         sk[o++] = MARK; sk[o++] = kind;
         i = plain = j;

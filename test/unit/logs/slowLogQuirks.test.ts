@@ -46,6 +46,20 @@ void test('a garbled `# Time:` keeps its entry (time from SET timestamp) and is 
   assert.equal(records[2].time, Date.UTC(2024, 2, 2, 10, 0, 2) + 0.001);
 });
 
+void test('`# Time:` values read in a row: each its own date, hour and clock, the bad ones unreadable whatever came before', () => {
+  const times = ['2024-03-02T10:00:00.000001Z', '2024-03-02T10:59:60.5Z', '2024-03-02T11:00:01Z', '2024-03-03T11:00:01+09:00', '2024-03-03T11:61:00Z',
+    '2024-03-03T11:07:09.25Z', '2024-03-03T24:00:00Z', '2024-03-03T11:07:x9Z', '2024-03-03T11:07:09Z', '2023-03-03T11:07:09Z', '2024-02-30T11:00:00Z', '2024-03-03T11:60:00Z'];
+  const log = times.map((t) => `# Time: ${t}\n# User@Host: a[a] @ h []  Id: 1\n# Query_time: 0.1  Lock_time: 0 Rows_sent: 1  Rows_examined: 1\nSELECT 1;\n`).join('');
+  const { records } = parseSlowLog(log);
+  const want = (t: string): number => {
+    const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|\+09:00)$/.exec(t);
+    if (!m || +m[4] > 23 || +m[5] > 59 || +m[6] > 60) return NaN;
+    const ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], 0) + +m[6] * 1000 + (m[7] ? Number(m[7]) * 1000 : 0);
+    return m[8] === 'Z' ? ms : ms - 9 * 3600000;
+  };
+  assert.deepEqual(records.map((r) => r.time), times.map(want));
+});
+
 void test('the last statement without `;` is kept (a log still being written)', () => {
   const log = HEAD('0.000100', 0.01) + 'SELECT name FROM chairs WHERE id = 12;\n' + HEAD('0.000200', 0.25) + 'SELECT COUNT(*)\nFROM chairs WHERE stock > 0';
   const { records, summary } = parseSlowLog(log);
