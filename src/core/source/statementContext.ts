@@ -9,7 +9,7 @@
  * Node types are matched by shape (`if_statement`, `if_expression`, `if`, …), never by language.
  */
 import type { Guard } from '../model';
-import type { SyntaxNode as Node } from './syntaxTree';
+import type { GrammarTables, SyntaxNode as Node } from './syntaxTree';
 
 const IFS = /^(?:if|unless|elsif|if_statement|if_expression|if_let_expression|elif_clause|else_if_clause|if_modifier|unless_modifier|conditional_expression|ternary_expression)$/;
 const ELSE = /^(?:else|else_clause)$/;
@@ -22,6 +22,36 @@ const STATEMENT_WRAP = /^(?:expression_statement)$/;
 const LITERAL_KEY = /^\s*(?:case\s+|when\s+)?["'`:][^"'`]*["'`]?\s*(?:,\s*["'`][^"'`]*["'`]\s*)*(?:=>|:|then)?\s*$/;
 /** A subject that names a key: a form field's name, a map's key. */
 const KEY_SUBJECT = /(?:^|[^\w$])\$?(?:k|key|name|field|field_?name|form_?name|param)\b|FormName\s*\(|\.name\b|\[\s*["']name["']\s*\]|->\{\s*["']?name["']?\s*\}/i;
+
+const K_IF = 1, K_ELSE = 2, K_CASE = 4, K_SWITCH = 8, K_BREAK = 16, K_LEAVE_ALL = 32, K_WRAP = 64;
+const kindTables = new WeakMap<GrammarTables, Uint8Array>();
+let lastTables: GrammarTables | undefined;
+let lastKinds: Uint8Array = new Uint8Array(0);
+
+/**
+ * What a node's type is to these walks (K_* bits: the patterns above), read from a table by type id.
+ * why: asked of every node of a loop's body and every ancestor of every call; one read of a table per grammar
+ * (built once) instead of up to three regular expressions on the type's name each time.
+ */
+function kindOf(n: Node): number {
+  const tables = n.tree.tables;
+  if (tables !== lastTables) {
+    let k = kindTables.get(tables);
+    if (!k) {
+      k = new Uint8Array(tables.types.length);
+      for (let id = 0; id < k.length; id++) {
+        const t = tables.types[id];
+        k[id] = (IFS.test(t) ? K_IF : 0) | (ELSE.test(t) ? K_ELSE : 0) | (CASES.test(t) ? K_CASE : 0) | (SWITCHES.test(t) ? K_SWITCH : 0)
+          | (BREAK.test(t) ? K_BREAK : 0) | (LEAVE_ALL.test(t) ? K_LEAVE_ALL : 0) | (STATEMENT_WRAP.test(t) ? K_WRAP : 0);
+      }
+      kindTables.set(tables, k);
+    }
+    lastTables = tables;
+    lastKinds = k;
+  }
+  // ERROR nodes (type id 65535) are past the end of the table: their type matches none of the patterns.
+  return lastKinds[n.typeId] ?? 0;
+}
 
 /** At most this many branches are recorded per statement (the innermost ones). */
 const MAX_GUARDS = 4;
@@ -44,14 +74,14 @@ export function guardsOf(node: Node, fn: Node | null): Guard[] | undefined {
   let out: Guard[] | undefined;
   let child = node;
   for (let p = node.parent; p && p !== fn; child = p, p = p.parent) {
-    if (!IFS.test(p.type)) continue;
+    if (!(kindOf(p) & K_IF)) continue;
     const cond = conditionOf(p);
     if (!cond || cond === child || (child.startIndex >= cond.startIndex && child.endIndex <= cond.endIndex)) continue;
     const text = short(cond);
     if (text === undefined) continue;
     // In the alternative (an else child, or after the consequence) the condition is false.
     const cons = p.childForFieldName('consequence') ?? p.childForFieldName('body');
-    let otherwise = ELSE.test(child.type) || child.field === 'alternative'
+    let otherwise = (kindOf(child) & K_ELSE) !== 0 || child.field === 'alternative'
       || (cons !== null && child.startIndex >= cons.endIndex && p.type !== 'if_modifier' && p.type !== 'unless_modifier');
     if (/unless/.test(p.type)) otherwise = !otherwise;
     (out ??= []).push({ condition: text, otherwise: otherwise || undefined });
@@ -77,14 +107,14 @@ export function leavesAfter(node: Node, body: Node, isExit: (n: Node) => boolean
     let seen = false;
     for (const s of cs) {
       if (!seen) { if (s.id === child.id) seen = true; continue; }
-      const t = STATEMENT_WRAP.test(s.type) && s.firstNamedChild ? s.firstNamedChild.type : s.type;
+      const k = kindOf((kindOf(s) & K_WRAP) !== 0 && s.firstNamedChild ? s.firstNamedChild : s);
       // A `break` in a case of a switch leaves the switch, not the loop.
-      if (BREAK.test(t) && !/\w/.test(s.text.replace(/^break\b/, '').replace(/[;\s]/g, ''))) return CASES.test(p.type) ? undefined : 'break';
-      if (LEAVE_ALL.test(t) || isExit(s)) return 'all';
+      if ((k & K_BREAK) !== 0 && !/\w/.test(s.text.replace(/^break\b/, '').replace(/[;\s]/g, ''))) return (kindOf(p) & K_CASE) !== 0 ? undefined : 'break';
+      if ((k & K_LEAVE_ALL) !== 0 || isExit(s)) return 'all';
     }
     if (p.id === body.id) return undefined;
     // Leaving a branch: what follows the `if` runs only on some paths through the branch's siblings; a loop inside stops.
-    if (IFS.test(p.type) || CASES.test(p.type) || ELSE.test(p.type)) return undefined;
+    if ((kindOf(p) & (K_IF | K_CASE | K_ELSE)) !== 0) return undefined;
   }
   return undefined;
 }
@@ -92,12 +122,13 @@ export function leavesAfter(node: Node, body: Node, isExit: (n: Node) => boolean
 /** True when `node` sits, below `body`, in one case of a switch (or an `if` comparison) on a literal key of what the loop walks. */
 export function dispatchedIn(node: Node, body: Node): boolean {
   for (let p = node.parent; p && p.id !== body.id; p = p.parent) {
-    if (CASES.test(p.type)) {
-      const sw = p.parent && SWITCHES.test(p.parent.type) ? p.parent : p.parent?.parent;
+    const kind = kindOf(p);
+    if (kind & K_CASE) {
+      const sw = p.parent && (kindOf(p.parent) & K_SWITCH) !== 0 ? p.parent : p.parent?.parent;
       const subject = sw?.childForFieldName('value') ?? sw?.childForFieldName('condition') ?? sw?.childForFieldName('subject') ?? null;
       const label = caseLabel(p);
       if (subject && KEY_SUBJECT.test(subject.text) && label !== undefined && LITERAL_KEY.test(label)) return true;
-    } else if (IFS.test(p.type)) {
+    } else if (kind & K_IF) {
       const cond = conditionOf(p);
       const text = cond ? short(cond) : undefined;
       if (text && isKeyDispatch(text)) return true;
@@ -126,7 +157,7 @@ export function canBreak(body: Node, isLoopOrFunction: (n: Node) => boolean, max
   while (stack.length && n++ < max) {
     const x = stack.pop()!;
     if (x !== body && isLoopOrFunction(x)) continue;
-    if (BREAK.test(x.type) || LEAVE_ALL.test(x.type)) return true;
+    if (kindOf(x) & (K_BREAK | K_LEAVE_ALL)) return true;
     for (const c of x.namedChildren) stack.push(c);
   }
   return false;
