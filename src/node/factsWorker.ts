@@ -14,20 +14,9 @@ import { languageForPath } from '../core/source/languageOf';
 import { traitsOf } from '../core/source/lang/languages';
 import type { FactsRequest, FactsThreadData } from './factsThread';
 
-/** Default time budget per file, in milliseconds. */
-export const DEFAULT_FILE_BUDGET_MS = 10_000;
-/** How long a fresh thread may take to start and load a grammar, before the budget of the file itself starts. */
-export const START_MS = 60_000;
-/** Default heap limit of the reading thread, in MiB. */
-export const DEFAULT_THREAD_MEMORY_MB = 1024;
+import { crashReason, DEFAULT_FILE_BUDGET_MS, DEFAULT_THREAD_MEMORY_MB, FileSkipped, NOT_STARTED_REASON, overBudgetReason, START_MS, stopReason } from './fileSkips';
 
-/** A file the reader gave up on; `reason` says why in words (never quoting the file). */
-export class FileSkipped extends Error {
-  constructor(readonly file: string, readonly reason: string) {
-    super(`${file}: skipped, ${reason}`);
-    this.name = 'FileSkipped';
-  }
-}
+export { DEFAULT_FILE_BUDGET_MS, DEFAULT_THREAD_MEMORY_MB, FileSkipped, START_MS } from './fileSkips';
 
 export interface FactsWorkerOptions {
   /** Wall-clock time one file may take, in milliseconds (default DEFAULT_FILE_BUDGET_MS). */
@@ -163,17 +152,4 @@ export class FactsWorker {
       w.postMessage({ kind: 'update', id, file, text, language, timed } satisfies FactsRequest);
     });
   }
-}
-
-// The reasons a file is given up on (FileSkipped.reason), for this reader and for the scan command's thread.
-export const overBudgetReason = (budgetMs: number): string => `reading it took longer than ${formatSeconds(budgetMs)} (the time budget per file)`;
-export const NOT_STARTED_REASON = `the reader did not start within ${formatSeconds(START_MS)}`;
-export const stopReason = (code: number): string => `the reader stopped while reading it (exit code ${code})`;
-export function crashReason(err: Error & { code?: string }, memoryMb: number): string {
-  return err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `reading it ran out of memory (the limit per file is ${memoryMb} MiB)` : `reading it crashed the reader (${err.message})`;
-}
-
-function formatSeconds(ms: number): string {
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }

@@ -15,7 +15,7 @@ import { languageForPath } from '../core/source/languageOf';
 import { isIgnored, parseGitignore, type IgnoreRule } from '../core/source/gitignore';
 import { gitTrackedFiles, type TrackedFiles } from './gitTracked';
 import { skipReason } from '../core/source/generatedText';
-import { FileSkipped } from './factsWorker';
+import { FileSkipped } from './fileSkips';
 
 /** Directory names never descended into. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([

@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import { FORMATS, parseFormat, UsageError } from '../output';
-import { crashReason, DEFAULT_FILE_BUDGET_MS, DEFAULT_THREAD_MEMORY_MB, NOT_STARTED_REASON, overBudgetReason, START_MS, stopReason } from '../../node/factsWorker';
-import { runScan, type ScanChunk, type ScanJob } from '../scanReport';
+import { crashReason, DEFAULT_FILE_BUDGET_MS, DEFAULT_THREAD_MEMORY_MB, NOT_STARTED_REASON, overBudgetReason, START_MS, stopReason } from '../../node/fileSkips';
+import type { ScanChunk, ScanJob } from '../scanReport';
 import type { ScanThreadData, ScanThreadMessage } from '../scanThread';
 
 const HELP = `usage: query-insight scan [DIR] [options]
@@ -33,8 +33,6 @@ options:
                                    thread of their own, and a file past this budget, or one that exhausts
                                    that thread's memory, is skipped and named on stderr with the reason`;
 
-export { scanRow, type ScanRow } from '../scanReport';
-
 export const scanCommand: Command = {
   name: 'scan',
   summary: 'list the SQL statements in an app\'s source (file:line, function, loops)',
@@ -52,9 +50,10 @@ export const scanCommand: Command = {
     if (!st?.isDirectory()) throw new UsageError(`${root} is not a directory`);
 
     const job: ScanJob = { root, format, width, includeVendored: values['include-vendored'] === true, started: Date.now() };
-    // why: without the built thread (never in dist/), the scan runs in this thread, with no budget per file.
+    // why: this thread only watches (see scanOnThread), so it loads none of the engine: the thread does the scan.
     const script = scanThreadScript();
-    const chunks = script ? await scanOnThread(script, job, Math.round(budget * 1000)) : await runScan(job);
+    if (!script) throw new Error('the scan thread (scanThread.js) is not built: run `node scripts/build.mjs`');
+    const chunks = await scanOnThread(script, job, Math.round(budget * 1000));
     for (const c of chunks) (c.stderr ? io.stderr : io.stdout).write(c.text);
     return 0;
   },
