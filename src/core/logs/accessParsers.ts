@@ -149,6 +149,13 @@ function fillRecord(b: Uint8Array, st: Int32Array, en: Int32Array, rec: AccessRe
   return '';
 }
 
+/** Marks every field absent (-1) before a line is scanned. */
+function clearFields(st: Int32Array, en: Int32Array): void {
+  // why: a loop the JIT compiles in place; TypedArray#fill is a call into the runtime, twice a line
+  // (about 40 ns a line, measured alone).
+  for (let k = 0; k < st.length; k++) { st[k] = -1; en[k] = -1; }
+}
+
 /** True for an empty field or nginx's `-` (no value). */
 function isDash(b: Uint8Array, s: number, e: number): boolean {
   return s === e || (e === s + 1 && b[s] === 45);
@@ -197,8 +204,7 @@ function ltsvParser(labels: Uint8Array[], st: Int32Array, en: Int32Array, fill: 
   // share a first byte one after the other cost a third of the parse.
   const { next, field } = labelTrie(labels);
   const parse: AccessLineParser = (b, s, e, rec) => {
-    st.fill(-1);
-    en.fill(-1);
+    clearFields(st, en);
     let pos = s;
     let found = 0;
     while (pos < e) {
@@ -252,8 +258,7 @@ function findBytes(b: Uint8Array, from: number, e: number, needle: Uint8Array): 
 function jsonParser(labels: Uint8Array[], map: FieldMapping, st: Int32Array, en: Int32Array, fill: (b: Uint8Array, rec: AccessRecord) => string, keepQuery: boolean): AccessLineParser {
   const n = labels.length;
   const parse: AccessLineParser = (b, s, e, rec) => {
-    st.fill(-1);
-    en.fill(-1);
+    clearFields(st, en);
     let i = s;
     while (i < e && (b[i] === 32 || b[i] === 9)) i++;
     if (b[i] !== 123) return 'not a JSON object';
@@ -375,8 +380,7 @@ function layoutParser(format: string, keepQuery: boolean, decode: ByteDecoder): 
   const st = new Int32Array(F.Count);
   const en = new Int32Array(F.Count);
   const parse: AccessLineParser = (b, s, e, rec) => {
-    st.fill(-1);
-    en.fill(-1);
+    clearFields(st, en);
     const err = matchLayout(layout, b, s, e, st, en);
     if (err) return err;
     return fillRecord(b, st, en, rec, keepQuery, decode);
@@ -413,8 +417,7 @@ function regexParser(pattern: string, keepQuery: boolean, decode: ByteDecoder): 
     if (!m || !m.indices?.groups) return 'does not match the log pattern';
     const bytes = ascii ? b : encoder.encode(text);
     const base = ascii ? s : 0;
-    st.fill(-1);
-    en.fill(-1);
+    clearFields(st, en);
     for (const g of names) {
       const r = m.indices.groups[g];
       if (!r) continue;
