@@ -56,11 +56,14 @@ export class MemoIndex {
         let target = n.childForFieldName('left') ?? n.firstNamedChild;
         if (target?.type === 'expression_list' && target.namedChildCount === 1) target = target.firstNamedChild;
         if (!target) continue;
-        const plain = target.text.replace(/^[$@]+/, '');
         if (KEPT.has(target.type)) {
           const key = /(\w+)['"]?\s*[\]}]?\s*$/.exec(target.text)?.[1];
           if (key) m.stores.push({ at: n.startIndex, key });
-        } else if (statics.has(plain)) m.stores.push({ at: n.startIndex, key: plain });
+        } else if (statics.size) {
+          // why: only a function that declares a `static` can store into a plain name; the others need no copy of each target.
+          const plain = target.text.replace(/^[$@]+/, '');
+          if (statics.has(plain)) m.stores.push({ at: n.startIndex, key: plain });
+        }
       } else if (role === 2 && IF.test(t)) {
         const cond = n.childForFieldName('condition');
         if (cond && hasReturn(n, cond)) m.guards.push({ at: n.startIndex, cond: cond.text });
