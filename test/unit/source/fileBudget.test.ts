@@ -66,6 +66,33 @@ void test('a file that exhausts the thread\'s memory is skipped with its reason;
   }
 });
 
+void test('scan: two files past the budget are each skipped once, in reading order, and every statement around them is reported', { timeout: 240_000 }, () => {
+  // why: the scan runs whole on its thread; a file past its budget stops that thread and a fresh one scans again with
+  // the files lost so far skipped, so a second slow file costs a second fresh thread, not the first one again.
+  const dir = mkdtempSync(join(tmpdir(), 'qi-budget-'));
+  try {
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'a.go'), HANDLER);
+    writeFileSync(join(dir, 'src', 'deep.rs'), nestedClosures(100_000));
+    writeFileSync(join(dir, 'src', 'm.go'), HANDLER.replace('users', 'tags'));
+    writeFileSync(join(dir, 'src', 'more.rs'), nestedClosures(100_000));
+    writeFileSync(join(dir, 'zz.go'), HANDLER.replace('users', 'posts'));
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/query-insight.js'), 'scan', dir, '--format', 'json', '--file-budget', '3'],
+      { encoding: 'utf8', timeout: 230_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const rows = r.stdout.trim().split('\n').filter((l) => !l.includes('"n-plus-one"')).map((l) => JSON.parse(l) as { file: string; sql: string });
+    assert.deepEqual(rows.map((s) => `${s.file}: ${s.sql}`), [
+      'a.go: SELECT id, name FROM users WHERE id = ?', 'src/m.go: SELECT id, name FROM tags WHERE id = ?', 'zz.go: SELECT id, name FROM posts WHERE id = ?',
+    ]);
+    assert.match(r.stderr, /; skipped 2 past the budget per file\n/);
+    const named = r.stderr.split('\n').filter((l) => l.includes('skipped, reading it took longer than 3 s (the time budget per file)'));
+    assert.deepEqual(named, ['  src/deep.rs: skipped, reading it took longer than 3 s (the time budget per file)',
+      '  src/more.rs: skipped, reading it took longer than 3 s (the time budget per file)']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 void test('scan names a file past its budget on stderr and reports every other statement', { timeout: 180_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'qi-budget-'));
   try {
