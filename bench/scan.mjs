@@ -5,8 +5,8 @@
 // 2. runs the built CLI (dist/cli.js, or $QI_CLI) `scan DIR --format json` in one process, once
 //    free and once pinned to one CPU with taskset, and prints files/s and MB/s by the wall clock and
 //    per CPU-second. The target is >= 1,000 files per CPU-second on one core: the pinned run's CPU
-//    seconds (user + sys of the process and all its threads, so the wall clock's share of the other
-//    processes on a shared machine is left out). The pinned run is made --runs times, each printed,
+//    seconds (user + sys of the process, all its threads and the children it waited for, such as git ls-files:
+//    GNU time's figures from wait4, so the wall clock's share of the other processes on a shared machine is left out). The pinned run is made --runs times, each printed,
 //    then their min and median.
 //    With --before OLD_CLI (or $QI_CLI_BEFORE, e.g. a copy of dist/ kept from before a change), each
 //    pinned run of the CLI is paired with one of OLD_CLI, in turn (new, old, new, old …), so both see
