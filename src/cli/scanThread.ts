@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { runScan, type ScanChunk, type ScanJob } from './scanReport';
 
-/** What the thread is started with: the job, and the shared cells it reports its progress in (see ScanWatch in scan.ts). */
+/** What the thread is started with: the job, and the shared cells it reports its progress in (watched by scanOnThread in commands/scan.ts). */
 export interface ScanThreadData { job: ScanJob; progress: SharedArrayBuffer }
 
 /** The thread's messages: the files in reading order, then the output (or the error that stopped the scan). */

@@ -128,11 +128,8 @@ async function scanOnThread(script: string, job: ScanJob, budgetMs: number): Pro
       w.on('error', (err: Error & { code?: string }) => lostIn(crashReason(err, memoryMb), `the scan failed (${err.message})`));
       w.on('exit', (code) => lostIn(stopReason(code), `the scan stopped (exit code ${code})`));
     });
-    if ('chunks' in outcome) {
-      void w.terminate();
-      return outcome.chunks;
-    }
     void w.terminate();
+    if ('chunks' in outcome) return outcome.chunks;
     if ('error' in outcome) throw new Error(outcome.error);
     skip.set(outcome.lost, outcome.reason);
   }

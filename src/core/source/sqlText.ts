@@ -106,19 +106,28 @@ function selectOk(s: string, start: number): boolean {
 export function looksLikeSql(text: string): boolean {
   // why: each value of a statement is judged where it is written and again where it flows, and an app sends the
   // same text from many places; judging lexes the whole text, a look-up hashes it once. Long texts are judged each time.
-  if (text.length > MEMO_TEXT_MAX) return statementShaped(text) && !readsAsMessage(text);
-  let r = judged.get(text);
-  if (r === undefined) {
-    if (judged.size >= MEMO_ENTRIES) judged.clear();
-    judged.set(text, r = statementShaped(text) && !readsAsMessage(text));
-  }
-  return r;
+  return remembered(judged, text, judgeSql);
 }
 
-/** Texts judged by looksLikeSql and read by placeholdersOf, kept per process: at most MEMO_ENTRIES, each at most MEMO_TEXT_MAX long. */
+function judgeSql(text: string): boolean {
+  return statementShaped(text) && !readsAsMessage(text);
+}
+
+/** Answers kept per process for the texts asked most (judged by looksLikeSql, read by placeholdersOf, callees). */
 const MEMO_ENTRIES = 4096, MEMO_TEXT_MAX = 2000;
 const judged = new Map<string, boolean>();
 const placeholderLists = new Map<string, readonly string[]>();
+
+/** `read(key)`, kept in `memo` (at most MEMO_ENTRIES keys, emptied when full); a key longer than MEMO_TEXT_MAX is read each time. */
+function remembered<V>(memo: Map<string, V>, key: string, read: (key: string) => V): V {
+  if (key.length > MEMO_TEXT_MAX) return read(key);
+  let r = memo.get(key);
+  if (r === undefined) {
+    if (memo.size >= MEMO_ENTRIES) memo.clear();
+    memo.set(key, r = read(key));
+  }
+  return r;
+}
 
 function statementShaped(text: string): boolean {
   // why: most text starts with its first word; only then is there no comment, space or parenthesis to skip.
@@ -244,12 +253,7 @@ const REPORTING_RECEIVER = /^[$@]*(?:\w*_)?(?:log|logger|logging|slog|logrus|zap
  */
 export function isReportingCall(call: string): boolean {
   // why: asked for every statement written in a call; an app names few callees (`db.Query`, `$dbh->prepare`) many times.
-  let r = reportingCalls.get(call);
-  if (r === undefined) {
-    if (reportingCalls.size >= 4096) reportingCalls.clear();
-    reportingCalls.set(call, r = reports(call));
-  }
-  return r;
+  return remembered(reportingCalls, call, reports);
 }
 
 const reportingCalls = new Map<string, boolean>();
@@ -269,14 +273,8 @@ function reports(call: string): boolean {
  * `%%`, nor MySQL variables (`@v`, `@@system`): no driver of the supported languages binds `@name`.
  */
 export function placeholdersOf(sql: string): string[] {
-  if (sql.length > MEMO_TEXT_MAX) return readPlaceholders(sql);
-  let r = placeholderLists.get(sql);
-  if (r === undefined) {
-    if (placeholderLists.size >= MEMO_ENTRIES) placeholderLists.clear();
-    placeholderLists.set(sql, r = readPlaceholders(sql));
-  }
   // why: each site gets a list of its own, as before.
-  return r.slice();
+  return remembered<readonly string[]>(placeholderLists, sql, readPlaceholders).slice();
 }
 
 function readPlaceholders(sql: string): string[] {
