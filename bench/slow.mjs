@@ -50,7 +50,7 @@ const cli = join(data, 'query-insight-cli', 'cli.js');
 rmSync(dirname(cli), { recursive: true, force: true });
 mkdirSync(dirname(cli), { recursive: true });
 copyFileSync(built, cli);
-for (const extra of ['cli', 'logRangeWorker.js']) {
+for (const extra of ['cli', 'accessRangeWorker.js', 'slowRangeWorker.js']) {
   const from = join(dirname(built), extra);
   if (existsSync(from)) cpSync(from, join(dirname(cli), extra), { recursive: true });
 }

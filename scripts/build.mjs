@@ -102,7 +102,12 @@ const common = {
 // for the source scanner): left inside a command's bundle, every run parsed their code even unused
 // (ssh2's 0.7 MB cost `slow` on a local file ~25 ms of CPU and ~4 MB of RSS).
 const CLI_COMMANDS_DIR = join(root, 'src/cli/commands');
-const CLI_SHARED = { [join(root, 'src/cli/output.ts')]: 'output.js', [join(root, 'src/node/rangeWorkerPool.ts')]: 'rangeWorkerPool.js' };
+const CLI_SHARED = {
+  [join(root, 'src/cli/output.ts')]: 'output.js', [join(root, 'src/node/rangeWorkerPool.ts')]: 'rangeWorkerPool.js',
+  // why: the route discovery of `--routes DIR` (the source readers, ~130 KB minified) is loaded only when
+  // asked for; inside the bundles of `endpoints` and `runs` every run compiled it before reading a log.
+  [join(root, 'src/node/routesDir.ts')]: 'routesDir.js',
+};
 const CLI_PACKAGES = { ssh2: 'ssh2.js', 'web-tree-sitter': 'web-tree-sitter.js' };
 
 /**
@@ -140,8 +145,11 @@ function cliSplitPlugin(outFile, cliDir, ownPackage) {
  */
 const SSH_WORKER = join(root, 'src/node/ssh/sshWorker.ts');
 
-/** The log range reader's thread (src/node/logRangeWorker.ts): beside the code that starts it, as the SSH worker. */
-const RANGE_WORKER = join(root, 'src/node/logRangeWorker.ts');
+/**
+ * The log range readers' threads, one script per kind of log (src/node/accessRangeWorker.ts,
+ * slowRangeWorker.ts): beside the code that starts them, as the SSH worker.
+ */
+const RANGE_WORKERS = ['accessRangeWorker', 'slowRangeWorker'];
 
 /** The source reader's thread (src/node/factsThread.ts): parses files off the extension host's thread. */
 const FACTS_THREAD = join(root, 'src/node/factsThread.ts');
@@ -176,7 +184,7 @@ export async function buildCli(distDir, { production: prod = production } = {}) 
     ...Object.entries(CLI_PACKAGES).map(([name, file]) => pkg(name, join(cliDir, file))),
     ...cliCommandNames().map((name) => one(join(CLI_COMMANDS_DIR, `${name}.ts`), join(cliDir, `${name}.js`))),
     one(SSH_WORKER, join(cliDir, 'sshWorker.js')),
-    one(RANGE_WORKER, join(cliDir, 'logRangeWorker.js')),
+    ...RANGE_WORKERS.map((name) => one(join(root, `src/node/${name}.ts`), join(cliDir, `${name}.js`))),
     one(SCAN_THREAD, join(cliDir, 'scanThread.js')),
   ]);
 }
@@ -191,7 +199,7 @@ export async function buildShipped(distDir, { production: prod = production } = 
   const builds = [
     esbuild.build({ ...opts, entryPoints: [join(root, 'src/extension/extension.ts')], outfile: join(distDir, 'extension.js'), external: ['vscode', ...optionalNative], plugins: [nativeAddonPlugin, noRdsProfilesPlugin] }),
     esbuild.build({ ...opts, entryPoints: [SSH_WORKER], outfile: join(distDir, 'sshWorker.js'), external: optionalNative, plugins: [nativeAddonPlugin] }),
-    esbuild.build({ ...opts, entryPoints: [RANGE_WORKER], outfile: join(distDir, 'logRangeWorker.js'), external: optionalNative, plugins: [nativeAddonPlugin] }),
+    ...RANGE_WORKERS.map((name) => esbuild.build({ ...opts, entryPoints: [join(root, `src/node/${name}.ts`)], outfile: join(distDir, `${name}.js`), external: optionalNative, plugins: [nativeAddonPlugin] })),
     esbuild.build({ ...opts, entryPoints: [FACTS_THREAD], outfile: join(distDir, 'factsThread.js') }),
   ];
   const webviewEntry = join(root, 'src/webview/main.ts');

@@ -31,7 +31,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`query-insight: unknown command "${name}"\n\n${await usage()}\n`);
     return 2;
   }
-  if (READS_LOG_RANGES.has(name) && !rest.includes('--help') && !rest.includes('-h')) prestartForArgs(rest);
+  const kind = READS_LOG_RANGES.get(name);
+  if (kind && !rest.includes('--help') && !rest.includes('-h')) prestartForArgs(kind, rest);
   const cmd = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(cmd.help + '\n');

@@ -1,6 +1,6 @@
 /**
  * One plain log file read on every core: the file is cut into byte ranges, each range is parsed on
- * a thread of its own (logRangeWorker.ts) into an accumulator of its own, and the parts are merged
+ * a thread of its own (rangeJobs.ts) into an accumulator of its own, and the parts are merged
  * in the file's order into figures equal to one reader's (counts, exact sums, percentiles, first
  * seen order, line numbers). Where a merge could not be exact (a cap or the exact-sample budget
  * reached), the caller reads the file again with one reader.
@@ -14,12 +14,14 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import { AccessAnalyzer, type AccessAnalysisOptions, type AccessPart } from '../core/logs/accessAnalysis';
-import { SlowLogParser, type SlowLogParseSummary } from '../core/logs/slowLogParser';
-import { SlowStatsCollector, type SlowStatsOptions, type SlowStatsPart } from '../core/logs/slowStats';
-import { bufferDecoder, utf8Of } from './accessLogFile';
-import { readRange, type ReadLinesResult } from './lineReader';
+import { AccessAnalyzer } from '../core/logs/accessAnalysis';
+import type { SlowLogParseSummary } from '../core/logs/slowLogParser';
+import type { SlowStatsCollector, SlowStatsOptions } from '../core/logs/slowStats';
+import { readAccessRange, readHereWith, type AccessRangeResult } from './accessRange';
+import type { ReadLinesResult } from './lineReader';
+import { takeJob, type RangeJob, type RangeKind, type RangeReply, type RangeWork } from './rangeJobs';
 import { isLargePlainFile, MIN_RANGE_BYTES, rangeWorkerScript, startRangeWorker, takeReadyWorker } from './rangeWorkerPool';
+import { INHERITED_SCHEMA, readSlowRange, TIME_HEADER, type SlowRangeResult } from './slowRange';
 
 /** How a plain file is split: how many threads, and (tests) the size of each range. */
 export interface RangePlan {
@@ -36,113 +38,16 @@ export interface RangePlan {
   signal?: AbortSignal;
 }
 
-/** One range to read: from `start` (a line's first byte) to the line at or past `end`. */
-export type RangeJob =
-  | { kind: 'access'; path: string; start: number; end: number; maxLineBytes: number; options: AccessAnalysisOptions }
-  | { kind: 'slow'; path: string; start: number; end: number; maxLineBytes: number; options: SlowStatsOptions };
-
-/** What a range's reader found, besides its part. */
-interface RangeRead {
-  start: number;
-  lines: number;
-  longLines: number;
-  /** Where the next reader takes over: the end for access logs, the next entry's start for slow logs; -1 at the end of the file. */
-  next: number;
-  unterminated: boolean;
-}
-
-export interface AccessRangeResult extends RangeRead { part: AccessPart }
-export interface SlowRangeResult extends RangeRead {
-  part: SlowStatsPart;
-  summary: SlowLogParseSummary;
-  /** The last `use db;` of the range (INHERITED when none), the legacy `# Time` in force at its end (NaN: none), entries that took the one before the range. */
-  lastSchema: string;
-  legacyTime: number;
-  inheritedTimes: number;
-}
-
-/** The schema a range's parser starts with, replaced at the merge by the last `use db;` before the range. */
-export const INHERITED_SCHEMA = '\u0000inherited';
-
-/** The analyzer of the ranges this thread reads, for the options of the read they belong to (one object for all its jobs). */
-let reading: { options: AccessAnalysisOptions; analyzer: AccessAnalyzer } | undefined;
-
-/** Reads one access-log range (on whichever thread calls it). */
-export function readAccessRange(job: Extract<RangeJob, { kind: 'access' }>): AccessRangeResult {
-  // why: one analyzer per thread and read, started over for each range: its expressions are compiled
-  // once (ms each time before the JIT warms up) and its endpoints' arrays reused.
-  if (reading?.options !== job.options) reading = { options: job.options, analyzer: new AccessAnalyzer({ ...job.options, decode: bufferDecoder }) };
-  const analyzer = reading.analyzer;
-  analyzer.startOver();
-  const end = job.end;
-  const r = readRange(job.path, job.start, (b, s, e, n, at) => {
-    if (at >= end) return false;
-    analyzer.line(b, s, e, n);
-  }, {
-    maxLineBytes: job.maxLineBytes, chunkBytes: chunkFor(job),
-    onLongLine: (n, length, at) => {
-      if (at >= end) return false;
-      analyzer.tooLong(n, length);
-    },
-  });
-  const part = analyzer.toPart();
-  part.lines = r.lines;
-  return { part, start: job.start, lines: r.lines, longLines: r.longLines, next: r.stoppedAt, unterminated: r.unterminatedLastLine };
-}
-
-/** Reads of 256 KiB, or less for a small range (the tests cut logs into ranges of a few bytes). */
-function chunkFor(job: RangeJob): number {
-  return Math.min(1 << 18, Math.max(1 << 12, job.end - job.start));
-}
-
-class HandOver extends Error {}
-const TIME_HEADER = Buffer.from('# Time: ');
-
-function isTimeHeader(b: Buffer, s: number, e: number): boolean {
-  if (e - s < 8) return false;
-  for (let i = 0; i < 8; i++) if (b[s + i] !== TIME_HEADER[i]) return false;
-  return true;
-}
-
-/** Reads one slow-log range: its entries up to the first one its parser starts at a `# Time:` line at or past `end`. */
-export function readSlowRange(job: Extract<RangeJob, { kind: 'slow' }>): SlowRangeResult {
-  const collector = new SlowStatsCollector({ ...job.options, partial: true });
-  const end = job.end;
-  /** The line being fed when it is a `# Time:` line at or past the end (an entry starting there ends the range). */
-  let handOverLine = -1;
-  const parser = new SlowLogParser((e) => collector.add(e), {
-    decode: utf8Of, initialSchema: INHERITED_SCHEMA,
-    onEntryStart: (lineNo, rereading) => { if (lineNo === handOverLine && !rereading) throw new HandOver(); },
-  });
-  let stoppedAt = -1;
-  const r = readRange(job.path, job.start, (b, s, e, n, at) => {
-    if (at >= end && isTimeHeader(b, s, e)) {
-      handOverLine = n;
-      try {
-        parser.line(b, s, e, n);
-      } catch (err) {
-        if (!(err instanceof HandOver)) throw err;
-        stoppedAt = at;
-        return false;
-      }
-      handOverLine = -1;
-      return;
-    }
-    parser.line(b, s, e, n);
-  }, { maxLineBytes: job.maxLineBytes, chunkBytes: chunkFor(job), onLongLine: (n, length) => parser.skippedLine(n, length) });
-  const summary = stoppedAt >= 0 ? parser.handOver() : parser.end();
-  summary.lines = 0; // why: lines are counted by the reads
-  return {
-    part: collector.toPart(), summary, start: job.start, lines: r.lines, longLines: r.longLines, next: stoppedAt, unterminated: r.unterminatedLastLine,
-    lastSchema: parser.lastSchema, legacyTime: parser.legacyTimeNow, inheritedTimes: parser.inheritedLegacyTime,
-  };
-}
+export type { RangeJob } from './rangeJobs';
+export type { AccessRangeResult } from './accessRange';
+export type { SlowRangeResult } from './slowRange';
+export { INHERITED_SCHEMA } from './slowRange';
 
 /** True when `path` is a plain (not gzip) regular file that is worth reading in ranges with this plan. */
-export function worthRanges(path: string, plan: RangePlan = {}): boolean {
+export function worthRanges(path: string, kind: RangeKind, plan: RangePlan = {}): boolean {
   const threads = plan.threads ?? availableParallelism();
   if (threads === 1) return false;
-  if (threads > 1 && !rangeWorkerScript()) return false;
+  if (threads > 1 && !rangeWorkerScript(kind)) return false;
   return isLargePlainFile(path, (plan.rangeBytes ?? MIN_RANGE_BYTES) * 2);
 }
 
@@ -199,17 +104,6 @@ function timeHeaderAt(fd: number, buf: Buffer, n: number, off: number, at: numbe
   return readSync(fd, b, 0, len, at) === len && b.equals(TIME_HEADER);
 }
 
-/** What a reading thread is sent: the jobs, the shared counter from which every thread takes the next one, and the port for its replies. */
-export interface RangeWork { jobs: RangeJob[]; next: SharedArrayBuffer; port: MessagePort }
-
-/** What a reading thread sends back: one job's result, an error, or that no job is left. */
-export type RangeReply<R> = { k: number; result: R } | { error: string } | { done: true };
-
-/** Takes the index of the next job nobody took yet (≥ the job count when none is left). */
-export function takeJob(next: Int32Array): number {
-  return Atomics.add(next, 0, 1);
-}
-
 /**
  * Runs the jobs on `threads` threads and hands each result to `take` in the jobs' order, as soon as
  * those before it were taken (a result waits only for a range before it still being read, so the
@@ -220,8 +114,9 @@ export function takeJob(next: Int32Array): number {
  */
 async function runJobs<R>(jobs: RangeJob[], threads: number, here: boolean, signal: AbortSignal | undefined, local: (job: RangeJob) => R, take: (result: R, k: number) => void): Promise<void> {
   if (threads <= 0) { jobs.forEach((job, k) => take(local(job), k)); return; }
-  const script = rangeWorkerScript();
-  if (!script) throw new Error('the range reader thread (logRangeWorker.js) is not built');
+  const kind = jobs[0].kind;
+  const script = rangeWorkerScript(kind);
+  if (!script) throw new Error(`the range reader thread (${kind}RangeWorker.js) is not built`);
   const shared = new SharedArrayBuffer(4);
   const next = new Int32Array(shared);
   const waiting = new Map<number, R>();
@@ -250,7 +145,7 @@ async function runJobs<R>(jobs: RangeJob[], threads: number, here: boolean, sign
       const handlers: ((m: RangeReply<R>) => void)[] = [];
       const count = Math.min(here ? threads - 1 : threads, jobs.length);
       for (let i = 0; i < count; i++) {
-        const w = takeReadyWorker() ?? startRangeWorker(script);
+        const w = takeReadyWorker(kind) ?? startRangeWorker(script);
         w.ref();
         workers.push(w);
         running++;
@@ -299,28 +194,44 @@ function threadsOf(plan: RangePlan): number {
 }
 
 /**
- * Reads an access log in ranges into `analyzer` (one that read nothing yet, built with the same
- * options). Returns the read's figures, or undefined when the merge would not be exact: the caller
- * then reads the file again with one reader, into a new analyzer.
+ * Reads an access log in ranges. `analyzer` (one that read nothing yet) reads the ranges that fall
+ * to this thread; the parts are merged, in the file's order, into a new analyzer with the same
+ * options (`host`: its lines come from that host), built when the first part is ready. Returns the
+ * read's figures and that analyzer, or undefined when the merge would not be exact: the caller then
+ * reads the file again with one reader, into a new analyzer.
  */
-export async function readAccessInRanges(path: string, analyzer: AccessAnalyzer, plan: RangePlan = {}): Promise<ReadLinesResult | undefined> {
+export async function readAccessInRanges(path: string, analyzer: AccessAnalyzer, plan: RangePlan = {}, host?: string): Promise<{ read: ReadLinesResult; merged: AccessAnalyzer } | undefined> {
   const { starts, size } = rangeStarts(path, plan, false);
   const maxLineBytes = plan.maxLineBytes ?? 1 << 20;
   // why: functions do not cross threads; the workers decode with Node's own decoders.
   const options = { ...analyzer.options };
   delete options.decode;
+  // why: an analyzer compiles its expressions when built (tens of ms before the JIT warms up); built
+  // after this thread's first range, the merging one no longer delays the read, and mostly costs
+  // nothing: this thread then waits for the others' parts.
+  readHereWith(options, analyzer);
+  let merged: AccessAnalyzer | undefined;
+  const mergedOne = (): AccessAnalyzer => {
+    if (merged) return merged;
+    merged = new AccessAnalyzer(analyzer.options);
+    if (host !== undefined) merged.setHost(host);
+    return merged;
+  };
   let lines = 0;
   let longLines = 0;
   let unterminated = false;
-  await runJobs(jobsOf('access', path, starts, size, maxLineBytes, options), threadsOf(plan), plan.here ?? false, plan.signal, (j) => readAccessRange(j as Extract<RangeJob, { kind: 'access' }>), (r: AccessRangeResult) => {
-    analyzer.absorb(r.part, lines);
-    lines += r.lines;
-    longLines += r.longLines;
-    unterminated = r.unterminated;
-  });
-  reading = undefined;
-  if (!analyzer.mergeIsExact()) return undefined;
-  return { lines, bytes: size, longLines, gzip: false, unterminatedLastLine: unterminated };
+  try {
+    await runJobs(jobsOf('access', path, starts, size, maxLineBytes, options), threadsOf(plan), plan.here ?? false, plan.signal, (j) => readAccessRange(j as Extract<RangeJob, { kind: 'access' }>), (r: AccessRangeResult) => {
+      mergedOne().absorb(r.part, lines);
+      lines += r.lines;
+      longLines += r.longLines;
+      unterminated = r.unterminated;
+    });
+  } finally {
+    readHereWith(undefined);
+  }
+  if (!mergedOne().mergeIsExact()) return undefined;
+  return { read: { lines, bytes: size, longLines, gzip: false, unterminatedLastLine: unterminated }, merged: mergedOne() };
 }
 
 /** A slow log read in ranges: what analyzeSlowSources gets from one reader. */

@@ -13,6 +13,7 @@ import type { SlowLogEntry } from '../core/logs/slowLogTypes';
 import { bufferDecoder, utf8Of } from './accessLogFile';
 import type { ReadLinesOptions, ReadLinesResult } from './lineReader';
 import { readAccessInRanges, readSlowInRanges, worthRanges, type RangePlan } from './logRanges';
+import type { RangeKind } from './rangeJobs';
 import { isPiped } from './pipedLog';
 import { readLogSource, RemoteReadError, type RemoteLogReader } from './remoteLog';
 
@@ -50,12 +51,12 @@ export interface MultiSourceOptions {
 }
 
 /** The one local plain file of `sources` when it is worth reading in ranges, else undefined. */
-function rangeSource(sources: readonly LogSource[], options: MultiSourceOptions): { source: LogSource; path: string; plan: RangePlan } | undefined {
+function rangeSource(sources: readonly LogSource[], kind: RangeKind, options: MultiSourceOptions): { source: LogSource; path: string; plan: RangePlan } | undefined {
   if (options.ranges === false || sources.length !== 1) return undefined;
   const [source] = sources;
   if (source.kind !== 'local' || isPiped(source.path)) return undefined;
   const plan: RangePlan = { ...options.ranges, signal: options.signal };
-  return worthRanges(source.path, plan) ? { source, path: source.path, plan } : undefined;
+  return worthRanges(source.path, kind, plan) ? { source, path: source.path, plan } : undefined;
 }
 
 /** The SourceRead of a file read in ranges. */
@@ -113,13 +114,13 @@ export function accessAnalyzer(analysis: AccessAnalysisOptions): AccessAnalyzer 
 
 /** Analyses access logs from several places into one endpoint report. */
 export async function analyzeAccessSources(sources: readonly LogSource[], analyzer: AccessAnalyzer, options: MultiSourceOptions & { keep?: LineKeep } = {}): Promise<AccessSourcesResult> {
-  const ranged = options.keep ? undefined : rangeSource(sources, options);
+  const ranged = options.keep ? undefined : rangeSource(sources, 'access', options);
   if (ranged) {
-    // why: a fresh analyzer, so that a merge that is not exact leaves the caller's untouched for the one reader
-    const merged = new AccessAnalyzer(analyzer.options);
-    if (options.byHost) merged.setHost(hostLabel(ranged.source));
-    const r = await readAccessInRanges(ranged.path, merged, ranged.plan);
-    if (r) return { ...merged.finish(), lines: r.lines, sources: [rangeRead(ranged.source, r, options)], outside: 0 };
+    // why: the caller's analyzer (it read nothing) reads this thread's ranges; a new one reads the
+    // file when the merge is not exact.
+    const r = await readAccessInRanges(ranged.path, analyzer, ranged.plan, options.byHost ? hostLabel(ranged.source) : undefined);
+    if (r) return { ...r.merged.finish(), lines: r.read.lines, sources: [rangeRead(ranged.source, r.read, options)], outside: 0 };
+    analyzer = new AccessAnalyzer(analyzer.options);
   }
   let outside = 0;
   const keep = options.keep;
@@ -161,7 +162,7 @@ function mergeSummary(total: SlowLogParseSummary, part: SlowLogParseSummary, nam
 
 /** Analyses slow logs from several places into one per-fingerprint report (a new parser per file, one collector). */
 export async function analyzeSlowSources(sources: readonly LogSource[], statsOptions: SlowStatsOptions = {}, options: MultiSourceOptions & { maxLineBytes?: number; accept?: (e: SlowLogEntry) => boolean } = {}): Promise<SlowSourcesResult> {
-  const ranged = options.accept ? undefined : rangeSource(sources, options);
+  const ranged = options.accept ? undefined : rangeSource(sources, 'slow', options);
   if (ranged) {
     const merged = new SlowStatsCollector(statsOptions);
     if (options.byHost) merged.setHost(hostLabel(ranged.source));

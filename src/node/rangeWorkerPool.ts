@@ -8,6 +8,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { RangeKind } from './rangeJobs';
 
 /** Smallest range worth a thread of its own (starting one costs a few tens of ms). */
 export const MIN_RANGE_BYTES = 16 << 20;
@@ -19,9 +20,12 @@ export const MIN_RANGE_BYTES = 16 << 20;
  */
 export const WORKER_YOUNG_MB = 3;
 
-/** The worker script beside this code (dist/logRangeWorker.js, dist/cli/logRangeWorker.js, out/src/node/logRangeWorker.js), if built. */
-export function rangeWorkerScript(): string | undefined {
-  const path = join(__dirname, 'logRangeWorker.js');
+/**
+ * The thread script for a kind of log beside this code (dist/accessRangeWorker.js,
+ * dist/cli/accessRangeWorker.js, out/src/node/accessRangeWorker.js; slowRangeWorker.js), if built.
+ */
+export function rangeWorkerScript(kind: RangeKind): string | undefined {
+  const path = join(__dirname, `${kind}RangeWorker.js`);
   return existsSync(path) ? path : undefined;
 }
 
@@ -39,45 +43,46 @@ export function isLargePlainFile(path: string, minBytes: number): boolean {
   }
 }
 
-/** Threads started ahead of need, taken by the next read in ranges. */
-const ready: Worker[] = [];
+/** Threads started ahead of need, taken by the next read in ranges of their kind. */
+const ready: { kind: RangeKind; worker: Worker }[] = [];
 
 /** A new reading thread (it waits for the work logRanges.ts sends it). */
 export function startRangeWorker(script: string): Worker {
   return new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
 }
 
-/** A thread started ahead of need, or undefined. The caller owns it (and refs it: it was left not keeping the process alive). */
-export function takeReadyWorker(): Worker | undefined {
-  return ready.pop();
+/** A thread for `kind` started ahead of need, or undefined. The caller owns it (and refs it: it was left not keeping the process alive). */
+export function takeReadyWorker(kind: RangeKind): Worker | undefined {
+  const at = ready.findIndex((r) => r.kind === kind);
+  return at < 0 ? undefined : ready.splice(at, 1)[0].worker;
 }
 
 /**
- * Starts `count` reading threads now. They do not keep the process alive, and cost nothing more
- * than their start if no read takes them.
+ * Starts reading threads for `kind` now, up to `count` of them ready. They do not keep the process
+ * alive, and cost nothing more than their start if no read takes them.
  */
-export function prestartRangeWorkers(count: number): void {
-  const script = rangeWorkerScript();
+export function prestartRangeWorkers(kind: RangeKind, count: number): void {
+  const script = rangeWorkerScript(kind);
   if (!script) return;
-  for (let i = ready.length; i < count; i++) {
-    const w = startRangeWorker(script);
-    w.unref();
+  for (let i = ready.filter((r) => r.kind === kind).length; i < count; i++) {
+    const entry = { kind, worker: startRangeWorker(script) };
+    entry.worker.unref();
     // why: a thread that fails to start is not used (the read starts one of its own).
-    w.on('error', () => { const at = ready.indexOf(w); if (at >= 0) ready.splice(at, 1); });
-    ready.push(w);
+    entry.worker.on('error', () => { const at = ready.indexOf(entry); if (at >= 0) ready.splice(at, 1); });
+    ready.push(entry);
   }
 }
 
 /**
- * For a command line that reads logs (`endpoints`, `slow`): when exactly one of its arguments names a
- * plain local file large enough to be read in ranges, starts the threads that will read it with
- * this one (`--threads N`: N − 1; by default one fewer than the cores).
+ * For a command line that reads logs of `kind` (`endpoints`: access, `slow`: slow): when exactly one
+ * of its arguments names a plain local file large enough to be read in ranges, starts the threads
+ * that will read it with this one (`--threads N`: N − 1; by default one fewer than the cores).
  */
-export function prestartForArgs(args: readonly string[]): void {
+export function prestartForArgs(kind: RangeKind, args: readonly string[]): void {
   let threads = availableParallelism();
   const at = args.findIndex((a) => a === '--threads' || a.startsWith('--threads='));
   if (at >= 0) threads = Number(args[at].startsWith('--threads=') ? args[at].slice('--threads='.length) : args[at + 1]);
   if (!Number.isInteger(threads) || threads < 2) return;
   if (args.filter((a) => !a.startsWith('-') && isLargePlainFile(a, 2 * MIN_RANGE_BYTES)).length !== 1) return;
-  prestartRangeWorkers(threads - 1);
+  prestartRangeWorkers(kind, threads - 1);
 }

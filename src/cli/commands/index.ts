@@ -3,6 +3,7 @@
  * so that a run pays only for its own dependencies (node-sql-parser, mysql2, tree-sitter …).
  */
 import type { Command } from '../command';
+import type { RangeKind } from '../../node/rangeJobs';
 
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   advise: async () => (await import('./advise')).adviseCommand,
@@ -18,7 +19,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 /**
- * Commands that read one large plain local log on every core (src/node/logRanges.ts): their reading
- * threads start with the process, while the command's own code loads.
+ * Commands that read one large plain local log on every core (src/node/logRanges.ts), and the kind
+ * of log: their reading threads start with the process, while the command's own code loads.
  */
-export const READS_LOG_RANGES: ReadonlySet<string> = new Set(['endpoints', 'slow']);
+export const READS_LOG_RANGES: ReadonlyMap<string, RangeKind> = new Map([['endpoints', 'access'], ['slow', 'slow']]);

@@ -127,11 +127,8 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     const root = resolve(io.cwd, values.source);
     if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UsageError(`--source ${values.source} is not a directory`);
     // why: loaded only for --source (the parsers and git), so reading a log alone starts lighter.
-    const [{ ParserSet }, { FactsCache }, { fsGrammarSource }, { scanProject }] = await Promise.all([
-      import('../../core/source/lang/treeSitter/treeSitter'), import('../../core/workspace'), import('../../node/grammars'), import('../../node/scanDir'),
-    ]);
-    const scan = await scanProject(root, new FactsCache(new ParserSet(fsGrammarSource()), { routes: false }));
-    sites = scan.facts.flatMap((f) => f.sites);
+    const { sqlSitesInDir } = await import('../../node/routesDir');
+    sites = await sqlSitesInDir(root);
   }
   const index = indexSites(sites);
   const total = stats.reduce((a, s) => a + s.queryTime.total, 0) || 1;

@@ -11,6 +11,7 @@ import { SlowStatsCollector } from '../../../src/core/logs/slowStats';
 import { accessAnalyzer, analyzeAccessSources, analyzeSlowSources } from '../../../src/node/logSources';
 import { rangeStarts, readAccessInRanges, readSlowInRanges, type RangePlan } from '../../../src/node/logRanges';
 import { MIN_RANGE_BYTES, prestartForArgs, prestartRangeWorkers, takeReadyWorker } from '../../../src/node/rangeWorkerPool';
+import type { RangeKind } from '../../../src/node/rangeJobs';
 import type { Route } from '../../../src/core/model';
 
 const dir = mkdtempSync(join(tmpdir(), 'qi-ranges-'));
@@ -86,10 +87,10 @@ void test('access log: the reading threads give the same report, and a merge pas
   const threaded = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: { threads: 2, rangeBytes: 100_000, here: true } });
   assert.equal(JSON.stringify(threaded), JSON.stringify(one));
   // Many ranges, taken by both threads as they come free (one of them started ahead), merged in order as they come in.
-  prestartRangeWorkers(1);
+  prestartRangeWorkers('access', 1);
   const many = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: { threads: 2, rangeBytes: 7_000, here: true } });
   assert.equal(JSON.stringify(many), JSON.stringify(one));
-  assert.equal(takeReadyWorker(), undefined, 'the thread started ahead was taken by the read');
+  assert.equal(takeReadyWorker('access'), undefined, 'the thread started ahead was taken by the read');
   const workersOnly = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: { threads: 3, rangeBytes: 9_000 } });
   assert.equal(JSON.stringify(workersOnly), JSON.stringify(one));
   // 10 endpoints kept: each range alone stays under the cap, together they pass it
@@ -192,14 +193,18 @@ void test('the reading threads start with the command line only for one large pl
   truncateSync(gz, 2 * MIN_RANGE_BYTES);
   const small = join(dir, 'small.log');
   writeFileSync(small, 'x\n');
-  const started = (args: string[]): number => {
-    prestartForArgs(args);
+  const started = (args: string[], kind: RangeKind = 'access'): number => {
+    prestartForArgs(kind, args);
     let n = 0;
-    for (let w = takeReadyWorker(); w; w = takeReadyWorker()) { n++; void w.terminate(); }
+    for (let w = takeReadyWorker(kind); w; w = takeReadyWorker(kind)) { n++; void w.terminate(); }
     return n;
   };
   assert.equal(started([big, '-m', '^/x$', '--threads', '3']), 2);
   assert.equal(started([big, '--threads=2']), 1);
+  assert.equal(started([big, '--threads=2'], 'slow'), 1);
+  prestartForArgs('slow', [big, '--threads=2']);
+  assert.equal(takeReadyWorker('access'), undefined, 'a thread started for one kind of log is not taken for the other');
+  takeReadyWorker('slow')?.terminate().catch(() => undefined);
   assert.equal(started([big, '--threads', '1']), 0);
   assert.equal(started([small, '--threads', '2']), 0);
   assert.equal(started([gz, '--threads', '2']), 0, 'gzip is read by one reader');

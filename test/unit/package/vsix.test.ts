@@ -42,7 +42,7 @@ void test('the production .vsix ships only what the extension runs, within the s
     const media = readdirSync(join(REPO_ROOT, 'media'), { recursive: true, withFileTypes: true })
       .filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name).slice(REPO_ROOT.length + 1).replace(/\\/g, '/'));
     const expected = [
-      'LICENSE.txt', 'package.json', 'readme.md', 'dist/extension.js', 'dist/webview.js', 'dist/sshWorker.js', 'dist/logRangeWorker.js', 'dist/factsThread.js',
+      'LICENSE.txt', 'package.json', 'readme.md', 'dist/extension.js', 'dist/webview.js', 'dist/sshWorker.js', 'dist/accessRangeWorker.js', 'dist/slowRangeWorker.js', 'dist/factsThread.js',
       'dist/grammars/web-tree-sitter.wasm', ...grammars, ...media,
     ].sort();
     assert.deepEqual(files, expected);
