@@ -110,10 +110,11 @@ function timeHeaderAt(fd: number, buf: Buffer, n: number, off: number, at: numbe
  * parts held at once stay few): 0 runs them all here in turn; with `here`, this thread is one of
  * them (one V8 heap fewer: the CLI's peak memory), else all are workers. Every thread takes the next
  * job from a shared counter as soon as it is free, so a thread that started late or reads faster
- * takes more of them, and none waits for a message to get its next one.
+ * takes more of them, and none waits for a message to get its next one. `localDone` is called once
+ * this thread reads no more ranges (at once when it reads none).
  */
-async function runJobs<R>(jobs: RangeJob[], threads: number, here: boolean, signal: AbortSignal | undefined, local: (job: RangeJob) => R, take: (result: R, k: number) => void): Promise<void> {
-  if (threads <= 0) { jobs.forEach((job, k) => take(local(job), k)); return; }
+async function runJobs<R>(jobs: RangeJob[], threads: number, here: boolean, signal: AbortSignal | undefined, local: (job: RangeJob) => R, take: (result: R, k: number) => void, localDone: () => void = () => undefined): Promise<void> {
+  if (threads <= 0) { jobs.forEach((job, k) => take(local(job), k)); localDone(); return; }
   const kind = jobs[0].kind;
   const script = rangeWorkerScript(kind);
   if (!script) throw new Error(`the range reader thread (${kind}RangeWorker.js) is not built`);
@@ -173,8 +174,11 @@ async function runJobs<R>(jobs: RangeJob[], threads: number, here: boolean, sign
             put(k, local(jobs[k]));
             drain();
           }
+          localDone();
         } catch (err) { fail(err); return; }
         drain();
+      } else {
+        try { localDone(); } catch (err) { fail(err); return; }
       }
       ports.forEach((port, i) => port.on('message', handlers[i]));
       settle();
@@ -194,44 +198,46 @@ function threadsOf(plan: RangePlan): number {
 }
 
 /**
- * Reads an access log in ranges. `analyzer` (one that read nothing yet) reads the ranges that fall
- * to this thread; the parts are merged, in the file's order, into a new analyzer with the same
- * options (`host`: its lines come from that host), built when the first part is ready. Returns the
- * read's figures and that analyzer, or undefined when the merge would not be exact: the caller then
- * reads the file again with one reader, into a new analyzer.
+ * Reads an access log in ranges into `analyzer` (one that read nothing yet; `host`: its lines come
+ * from that host). Returns the read's figures, or undefined when the merge would not be exact: the
+ * caller then reads the file again with one reader, into a new analyzer.
  */
-export async function readAccessInRanges(path: string, analyzer: AccessAnalyzer, plan: RangePlan = {}, host?: string): Promise<{ read: ReadLinesResult; merged: AccessAnalyzer } | undefined> {
+export async function readAccessInRanges(path: string, analyzer: AccessAnalyzer, plan: RangePlan = {}, host?: string): Promise<ReadLinesResult | undefined> {
   const { starts, size } = rangeStarts(path, plan, false);
   const maxLineBytes = plan.maxLineBytes ?? 1 << 20;
   // why: functions do not cross threads; the workers decode with Node's own decoders.
   const options = { ...analyzer.options };
   delete options.decode;
-  // why: an analyzer compiles its expressions when built (tens of ms before the JIT warms up); built
-  // after this thread's first range, the merging one no longer delays the read, and mostly costs
-  // nothing: this thread then waits for the others' parts.
+  // why: `analyzer` also reads this thread's ranges, and takes the parts once it has read its last
+  // one (those that came before wait): one analyzer on this thread, so one compiles its expressions
+  // (tens of ms before the JIT warms up) and no second one does at the merge.
   readHereWith(options, analyzer);
-  let merged: AccessAnalyzer | undefined;
-  const mergedOne = (): AccessAnalyzer => {
-    if (merged) return merged;
-    merged = new AccessAnalyzer(analyzer.options);
-    if (host !== undefined) merged.setHost(host);
-    return merged;
-  };
+  const held: AccessRangeResult[] = [];
+  let merging = false;
   let lines = 0;
   let longLines = 0;
   let unterminated = false;
+  const absorb = (r: AccessRangeResult): void => {
+    analyzer.absorb(r.part, lines);
+    lines += r.lines;
+    longLines += r.longLines;
+    unterminated = r.unterminated;
+  };
+  const startMerging = (): void => {
+    merging = true;
+    analyzer.startOver();
+    if (host !== undefined) analyzer.setHost(host);
+    for (const r of held.splice(0)) absorb(r);
+  };
   try {
     await runJobs(jobsOf('access', path, starts, size, maxLineBytes, options), threadsOf(plan), plan.here ?? false, plan.signal, (j) => readAccessRange(j as Extract<RangeJob, { kind: 'access' }>), (r: AccessRangeResult) => {
-      mergedOne().absorb(r.part, lines);
-      lines += r.lines;
-      longLines += r.longLines;
-      unterminated = r.unterminated;
-    });
+      if (merging) absorb(r); else held.push(r);
+    }, startMerging);
   } finally {
     readHereWith(undefined);
   }
-  if (!mergedOne().mergeIsExact()) return undefined;
-  return { read: { lines, bytes: size, longLines, gzip: false, unterminatedLastLine: unterminated }, merged: mergedOne() };
+  if (!analyzer.mergeIsExact()) return undefined;
+  return { lines, bytes: size, longLines, gzip: false, unterminatedLastLine: unterminated };
 }
 
 /** A slow log read in ranges: what analyzeSlowSources gets from one reader. */

@@ -116,10 +116,10 @@ export function accessAnalyzer(analysis: AccessAnalysisOptions): AccessAnalyzer 
 export async function analyzeAccessSources(sources: readonly LogSource[], analyzer: AccessAnalyzer, options: MultiSourceOptions & { keep?: LineKeep } = {}): Promise<AccessSourcesResult> {
   const ranged = options.keep ? undefined : rangeSource(sources, 'access', options);
   if (ranged) {
-    // why: the caller's analyzer (it read nothing) reads this thread's ranges; a new one reads the
-    // file when the merge is not exact.
+    // why: the caller's analyzer (it read nothing) reads this thread's ranges and merges them; a new
+    // one reads the file when the merge is not exact.
     const r = await readAccessInRanges(ranged.path, analyzer, ranged.plan, options.byHost ? hostLabel(ranged.source) : undefined);
-    if (r) return { ...r.merged.finish(), lines: r.read.lines, sources: [rangeRead(ranged.source, r.read, options)], outside: 0 };
+    if (r) return { ...analyzer.finish(), lines: r.lines, sources: [rangeRead(ranged.source, r, options)], outside: 0 };
     analyzer = new AccessAnalyzer(analyzer.options);
   }
   let outside = 0;

@@ -86,6 +86,13 @@ void test('access log: the reading threads give the same report, and a merge pas
   const one = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: false });
   const threaded = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: { threads: 2, rangeBytes: 100_000, here: true } });
   assert.equal(JSON.stringify(threaded), JSON.stringify(one));
+  // Per-host counts: the analyzer that read this thread's ranges counts the merged parts for the host.
+  const oneByHost = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: false, byHost: true });
+  assert.ok(oneByHost.endpoints.every((e) => e.hosts?.local === e.count));
+  for (const ranges of [{ threads: 2, rangeBytes: 30_000, here: true }, { threads: 0, rangeBytes: 30_000 }, { threads: 2, rangeBytes: 30_000 }]) {
+    const byHost = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges, byHost: true });
+    assert.equal(JSON.stringify(byHost), JSON.stringify(oneByHost), `per host, ${JSON.stringify(ranges)}`);
+  }
   // Many ranges, taken by both threads as they come free (one of them started ahead), merged in order as they come in.
   prestartRangeWorkers('access', 1);
   const many = await analyzeAccessSources([{ kind: 'local', path }], accessAnalyzer(options), { ranges: { threads: 2, rangeBytes: 7_000, here: true } });
