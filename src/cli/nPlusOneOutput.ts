@@ -1,6 +1,6 @@
 /** The N+1 part of `query-insight scan`: findings after the statements, in the same format. */
 import type { CommandIo } from './command';
-import { oneLine, renderJsonLines, renderRows, type Column, type Format } from './output';
+import { JsonLinesBytes, oneLine, renderRows, type Column, type Format } from './output';
 import type { FileFacts } from '../core/model';
 import { nPlusOnePathText, nPlusOneReport, type NPlusOneRecord } from '../core/analysis/nPlusOneReport';
 
@@ -12,7 +12,9 @@ import { nPlusOnePathText, nPlusOneReport, type NPlusOneRecord } from '../core/a
 export function writeNPlusOne(facts: readonly FileFacts[], format: Format, io: CommandIo, width = 100): number {
   const records = nPlusOneReport(facts);
   if (format === 'json') {
-    io.stdout.write(renderJsonLines(records));
+    const out = new JsonLinesBytes();
+    for (const r of records) out.add(r);
+    io.stdout.write(out.bytes());
   } else if (records.length) {
     const cut = (s: string) => (format === 'table' && width > 0 && s.length > width ? s.slice(0, width - 1) + '…' : s);
     const columns: Column<NPlusOneRecord>[] = [

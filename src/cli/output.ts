@@ -106,3 +106,47 @@ export function renderJsonLines(objects: readonly unknown[]): string {
 export function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * JSON Lines written as UTF-8 bytes while the objects are made, so a long output (a scan's statements and N+1
+ * findings: 20 MB for 10,000 files) is never held as one string, nor the objects as a list: the same bytes as
+ * renderJsonLines's text encoded. Text is gathered into pieces of about 64 KB, each encoded into one buffer
+ * that grows by doubling, never shared with other Buffers (so the caller may transfer it to another thread).
+ */
+export class JsonLinesBytes {
+  private buf: Buffer;
+  private len = 0;
+  private pending = '';
+  /** Lines added. */
+  count = 0;
+
+  constructor(initial = 1 << 16) {
+    this.buf = Buffer.allocUnsafeSlow(initial);
+  }
+
+  add(o: unknown): void {
+    this.pending += `${JSON.stringify(o) ?? ''}\n`;
+    this.count++;
+    if (this.pending.length >= 1 << 16) this.flush();
+  }
+
+  /** The bytes so far, a view of the buffer (add nothing after taking them). */
+  bytes(): Uint8Array {
+    this.flush();
+    return this.buf.subarray(0, this.len);
+  }
+
+  private flush(): void {
+    const s = this.pending;
+    if (!s) return;
+    this.pending = '';
+    // why: at most three bytes of UTF-8 per UTF-16 unit (a surrogate pair: four bytes for two units).
+    const need = this.len + s.length * 3;
+    if (need > this.buf.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(need, this.buf.length * 2));
+      this.buf.copy(grown, 0, 0, this.len);
+      this.buf = grown;
+    }
+    this.len += this.buf.write(s, this.len, 'utf8');
+  }
+}
