@@ -39,6 +39,8 @@ const LOOP_WORDS = new Set(['for', 'foreach', 'while', 'until']);
 const BLOCK_LOOPS = new Set(['map', 'grep', 'first', 'any', 'all', 'none']);
 const ROUTE_VERBS = new Set(['get', 'post', 'put', 'del', 'delete', 'patch', 'any', 'options', 'head', 'router', 'under']);
 
+/** A statement the token walk found: its parts, the literal tokens they come from, where it is used, the call it is handed to. */
+interface PendingSite { parts: SqlPart[]; lits: number[]; ctx: number; call?: CallRec }
 interface CallRec { name: string; receiver?: string; text: string; start: number; end: number; resultVar?: string; tok: number; open?: number }
 interface FuncSpan { anonymous: boolean; name: string; owner?: string; qualified: string; start: number; end: number; nameStart: number; nameEnd: number }
 /** `head`: where the list a `for` walks is written; it runs once, before the iterations (not inside the loop). */
@@ -125,11 +127,12 @@ function scan(file: string, text: string, facts: FileFacts): void {
     return oneSpaced(to - from > MAX_CALLEE ? headAndEnd(text.slice(from, to)) : text.slice(from, to));
   };
   const endOf = (openTok: number): number => (match[openTok] >= 0 ? tokens[match[openTok]].end : text.length);
+  const sc: ScanState = { file, text, facts, tokens, match, pos, range, src };
 
   const funcs: FuncSpan[] = [];
   const loops: LoopSpan[] = [];
   const calls: CallRec[] = [];
-  const pendingSites: { parts: SqlPart[]; lits: number[]; ctx: number; call?: CallRec }[] = [];
+  const pendingSites: PendingSite[] = [];
   const consumed = new Uint8Array(n);
   const braceRole = new Map<number, { func?: FuncSpan; loop?: LoopSpan; pkg?: string }>();
   const bindings = new Map<string, Binding>();
@@ -699,6 +702,37 @@ function scan(file: string, text: string, facts: FileFacts): void {
     return arg?.length === 1 ? numberOf(arg[0], open) : undefined;
   };
 
+  perlSiteFacts(sc, pendingSites, siteCtx, infoOf, limitOf);
+  facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+
+  const paramsOf = new Map<FuncSpan, string[] | undefined>();
+  for (const f of funcs) {
+    const def: FunctionDef = { name: f.name, range: range(f.start, f.end), nameRange: range(f.nameStart, f.nameEnd) };
+    if (f.owner) def.owner = f.owner;
+    const params = perlParams(text.slice(f.start, f.end));
+    paramsOf.set(f, params);
+    if (params) def.params = params;
+    facts.functions.push(uniformFunction(def));
+  }
+  const branches = perlBranches(tokens, match, src);
+  perlCallFacts(sc, calls, callCtx, branches, paramsOf, infoOf);
+}
+
+/** What the phases of one file's scan after its token walk share (each phase a function of its own; see perlSiteFacts). */
+interface ScanState {
+  file: string; text: string; facts: FileFacts; tokens: readonly Token[]; match: ArrayLike<number>;
+  pos: (offset: number) => Position; range: (s: number, e: number) => Range; src: (a: number, b: number) => string;
+}
+
+/**
+ * The file's sites, from the statements the token walk found.
+ * why: this and perlCallFacts are functions of their own, not loops at the end of scan(): V8 compiles a function
+ * whole, and scan() is the largest of the readers; a shape seen late in one of these loops sent the whole of scan()
+ * back to be compiled again, twice in a scan of the bench's files.
+ */
+function perlSiteFacts(sc: ScanState, pendingSites: readonly PendingSite[], siteCtx: readonly { fn?: FuncSpan; loops: LoopSpan[] }[],
+  infoOf: (l: LoopSpan) => LoopInfo, limitOf: (sql: string, call: CallRec, at: number) => number | undefined): void {
+  const { file, text, facts, tokens, pos, range } = sc;
   for (let si = 0; si < pendingSites.length; si++) {
     const p = pendingSites[si];
     const { sql, dynamic } = joinSqlParts(p.parts);
@@ -731,22 +765,17 @@ function scan(file: string, text: string, facts: FileFacts): void {
     if (fn) { site.function = fn.qualified; site.functionRange = range(fn.start, fn.end); }
     facts.sites.push(uniformSite(site));
   }
-  facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
 
-  const paramsOf = new Map<FuncSpan, string[] | undefined>();
-  for (const f of funcs) {
-    const def: FunctionDef = { name: f.name, range: range(f.start, f.end), nameRange: range(f.nameStart, f.nameEnd) };
-    if (f.owner) def.owner = f.owner;
-    const params = perlParams(text.slice(f.start, f.end));
-    paramsOf.set(f, params);
-    if (params) def.params = params;
-    facts.functions.push(uniformFunction(def));
-  }
-  const branches = perlBranches(tokens, match, src);
+/** The file's calls, with the loops they run in, the branches on their sub's parameters around them, and how often a pass runs them. */
+function perlCallFacts(sc: ScanState, calls: readonly CallRec[], callCtx: readonly { fn?: FuncSpan; loops: LoopSpan[] }[],
+  branches: ReturnType<typeof perlBranches>, paramsOf: ReadonlyMap<FuncSpan, string[] | undefined>, infoOf: (l: LoopSpan) => LoopInfo): void {
+  const { text, facts, tokens, match, range, src } = sc;
   for (let ci = 0; ci < calls.length; ci++) {
     const c = calls[ci];
     const fn = callCtx[ci].fn;
-    const site: CallSite = { name: c.name, range: range(c.start, c.end), loops: callCtx[ci].loops.map(infoOf) };
+    const loopInfos = callCtx[ci].loops.map(infoOf);
+    const site: CallSite = { name: c.name, range: range(c.start, c.end), loops: loopInfos };
     if (c.receiver !== undefined) site.receiver = c.receiver;
     if (fn) site.function = fn.qualified;
     if (c.open !== undefined && match[c.open] > c.open + 1) site.args = perlArgs(tokens, match, c.open, src);
@@ -756,12 +785,12 @@ function scan(file: string, text: string, facts: FileFacts): void {
       const guards = around.filter((b) => params.some((p) => new RegExp(`[$@]${p}\\b`).test(b.condition))).map((b) => ({ condition: b.condition, otherwise: b.negated || undefined }));
       if (guards.length) site.guards = guards;
     }
-    if (site.loops.length) {
+    if (loopInfos.length) {
       const inner = callCtx[ci].loops[callCtx[ci].loops.length - 1];
-      const innerInfo = site.loops[site.loops.length - 1];
+      const innerInfo = loopInfos[loopInfos.length - 1];
       // `…; last;` / `…; return …;` right after the statement, in the same block: it runs once.
       const after = /^[^;{}]*;\s*(?:#[^\n]*\n\s*)*(last|return)\b/.exec(text.slice(c.end, inner.end));
-      if (after) site.once = after[1] === 'last' ? [innerInfo] : site.loops;
+      if (after) site.once = after[1] === 'last' ? [innerInfo] : loopInfos;
       if (around.some((b) => b.bodyStart >= inner.start && isKeyDispatch(b.condition))) site.dispatched = [innerInfo];
     }
     facts.calls.push(uniformCall(site));
