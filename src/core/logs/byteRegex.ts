@@ -214,28 +214,74 @@ export function compileByteRegex(source: string, flags: string): ByteMatcher | u
     const it = items[k];
     if (it.kind === 0 && it.max > it.min && overlapsWhatFollows(items, k + 1, it.set)) return undefined;
   }
-  const n = items.length;
-  const matchFrom = (b: Uint8Array, k: number, i: number, e: number): boolean => {
-    for (; k < n; k++) {
-      const it = items[k];
-      if (it.kind === 0) {
-        const set = it.set;
-        const stop = it.max === Infinity || i + it.max > e ? e : i + it.max;
-        const from = i;
-        while (i < stop) {
-          const c = b[i];
-          if (c >= ASCII || set[c] === 0) break;
-          i++;
-        }
-        if (i - from < it.min) return false;
-      } else {
-        for (const a of it.alts) if (startsWith(b, i, e, a) && matchFrom(b, k + 1, i + a.length, e)) return true;
-        return it.optional && matchFrom(b, k + 1, i, e);
-      }
+  // why: each item becomes a small function that calls the next one, so a match reads no item's
+  // kind or bounds per byte; runs of single literal bytes (`/api/isu/`) are compared as one run,
+  // where an interpreter over the items cost a loop and a polymorphic load per literal byte.
+  let step: Step = end ? (_b, i, e) => i === e : () => true;
+  for (let k = items.length - 1; k >= 0;) {
+    const it = items[k];
+    if (it.kind === 0 && isLiteral(it)) {
+      let from = k;
+      while (from > 0) { const prev = items[from - 1]; if (prev.kind !== 0 || !isLiteral(prev)) break; from--; }
+      step = literalStep(items.slice(from, k + 1).map((x) => (x as ClassItem).set.indexOf(1)), step);
+      k = from - 1;
+      continue;
     }
-    return !end || i === e;
+    step = it.kind === 0 ? classStep(it, step) : altStep(it, step);
+    k--;
+  }
+  return step;
+}
+
+/** What is left of a match: true when bytes b[i, e) match the items from here on. */
+type Step = (b: Uint8Array, i: number, e: number) => boolean;
+
+/** A class that is exactly one byte, once (a literal character). */
+function isLiteral(it: ClassItem): boolean {
+  if (it.min !== 1 || it.max !== 1) return false;
+  let n = 0;
+  for (let c = 0; c < ASCII; c++) n += it.set[c];
+  return n === 1;
+}
+
+function literalStep(codes: number[], next: Step): Step {
+  const lit = Uint8Array.from(codes);
+  const n = lit.length;
+  return (b, i, e) => {
+    if (e - i < n) return false;
+    for (let j = 0; j < n; j++) if (b[i + j] !== lit[j]) return false;
+    return next(b, i + n, e);
   };
-  return (b, s, e) => matchFrom(b, 0, s, e);
+}
+
+/** The longest repetition read as a plain integer (`+`, `*` and `{n,}` have no bound). */
+const UNBOUNDED = 0x3fffffff;
+
+function classStep(it: ClassItem, next: Step): Step {
+  // why: 256 entries, so a byte outside ASCII reads 0 (no match) without a test of its own.
+  const set = new Uint8Array(256);
+  set.set(it.set);
+  const min = it.min;
+  const max = it.max === Infinity ? UNBOUNDED : it.max;
+  return (b, i, e) => {
+    const stop = e - i > max ? i + max : e;
+    const from = i;
+    while (i < stop && set[b[i]] !== 0) i++;
+    if (i - from < min) return false;
+    return next(b, i, e);
+  };
+}
+
+function altStep(it: AltItem, next: Step): Step {
+  const alts = it.alts;
+  const optional = it.optional;
+  return (b, i, e) => {
+    for (let k = 0; k < alts.length; k++) {
+      const a = alts[k];
+      if (startsWith(b, i, e, a) && next(b, i + a.length, e)) return true;
+    }
+    return optional && next(b, i, e);
+  };
 }
 
 function startsWith(b: Uint8Array, i: number, e: number, a: Uint8Array): boolean {
