@@ -122,6 +122,9 @@ export class AccessAnalyzer {
   private readonly rec = new AccessRecord();
   private budget: SampleBudget;
   private readonly byMethod = new Map<string, Map<Group, EndpointAccumulator>>();
+  /** The method of the request counted last and its map in byMethod. */
+  private lastMethod = '';
+  private lastGroups: Map<Group, EndpointAccumulator> | undefined = undefined;
   private readonly maxEndpoints: number;
   private readonly maxExamples: number;
   private readonly timeField: TimeField;
@@ -212,8 +215,14 @@ export class AccessAnalyzer {
     this.requests++;
     if (rec.timeStart >= 0) this.span.see(rec.timeBytes!, rec.timeStart, rec.timeEnd);
     const method = rec.method;
-    let groups = this.byMethod.get(method);
-    if (!groups) { groups = new Map(); this.byMethod.set(method, groups); }
+    // why: most requests share their method with the one before (GET): its map is kept at hand.
+    let groups = this.lastGroups;
+    if (method !== this.lastMethod || groups === undefined) {
+      groups = this.byMethod.get(method);
+      if (!groups) { groups = new Map(); this.byMethod.set(method, groups); }
+      this.lastMethod = method;
+      this.lastGroups = groups;
+    }
     const g = this.grouper.groupBytes(method, rec);
     let acc = groups.get(g);
     if (!acc) {
@@ -255,6 +264,7 @@ export class AccessAnalyzer {
       for (const [g, acc] of groups) spare.set(g, acc);
     }
     this.byMethod.clear();
+    this.lastGroups = undefined;
     this.budget = new SampleBudget(this.budget.limit);
     this.endpointCount = 0;
     this.hosts = new HostTally<EndpointAccumulator>();

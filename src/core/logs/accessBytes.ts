@@ -216,6 +216,9 @@ const MAX_METHOD = 24;
 export function readMethod(b: Uint8Array, s: number, e: number, decode: ByteDecoder): string {
   const n = e - s;
   if (n <= 0 || n > MAX_METHOD) return '';
+  // why: GET and POST are nearly every request; one compare each instead of a walk over the list.
+  if (n === 3 && b[s] === 71 && b[s + 1] === 69 && b[s + 2] === 84) return 'GET';
+  if (n === 4 && b[s] === 80 && b[s + 1] === 79 && b[s + 2] === 83 && b[s + 3] === 84) return 'POST';
   for (const m of METHODS) {
     if (m.length !== n) continue;
     let ok = true;
@@ -236,14 +239,18 @@ export const MAX_URI_BYTES = 16 * 1024;
 /** Sets `rec`'s path to a URI's bytes (up to `?` unless keepQuery), noting whether they are pure ASCII for the decoder. */
 export function readPath(b: Uint8Array, s: number, e: number, keepQuery: boolean, decode: ByteDecoder, rec: AccessRecord): void {
   // (the caller has capped e - s at MAX_URI_BYTES)
-  let ascii = true;
+  // why: the bytes or'ed together are under 128 when all are: one test per byte fewer.
+  let high = 0;
   let end = e;
-  for (let i = s; i < e; i++) {
-    const c = b[i];
-    if (c === 63 && !keepQuery) { end = i; break; }
-    if (c >= 128) ascii = false;
+  if (keepQuery) for (let i = s; i < e; i++) high |= b[i];
+  else {
+    for (let i = s; i < e; i++) {
+      const c = b[i];
+      if (c === 63) { end = i; break; }
+      high |= c;
+    }
   }
-  rec.setPathBytes(b, s, end, ascii, decode);
+  rec.setPathBytes(b, s, end, high < 128, decode);
 }
 
 /** True when bytes [s, e) equal `label` (ASCII). */

@@ -203,9 +203,10 @@ function overlapsWhatFollows(items: Item[], from: number, set: Uint8Array): bool
 
 /**
  * Compiles `source` (an expression as the user wrote it, after `(?P<` was translated) with `flags`,
- * or undefined when it is not of the shape described above.
+ * or undefined when it is not of the shape described above. `known`: text every path given to the
+ * matcher starts with (the caller checked it); the literal characters it covers are not compared again.
  */
-export function compileByteRegex(source: string, flags: string): ByteMatcher | undefined {
+export function compileByteRegex(source: string, flags: string, known = ''): ByteMatcher | undefined {
   if (flags !== '') return undefined;
   const parsed = parseItems(source);
   if (!parsed) return undefined;
@@ -217,12 +218,19 @@ export function compileByteRegex(source: string, flags: string): ByteMatcher | u
   // why: each item becomes a small function that calls the next one, so a match reads no item's
   // kind or bounds per byte; runs of single literal bytes (`/api/isu/`) are compared as one run,
   // where an interpreter over the items cost a loop and a polymorphic load per literal byte.
+  // The leading literal characters the caller already checked (known).
+  let skip = 0;
+  while (skip < items.length && skip < known.length) {
+    const it = items[skip];
+    if (it.kind !== 0 || !isLiteral(it) || it.set[known.charCodeAt(skip)] !== 1) break;
+    skip++;
+  }
   let step: Step = end ? (_b, i, e) => i === e : () => true;
-  for (let k = items.length - 1; k >= 0;) {
+  for (let k = items.length - 1; k >= skip;) {
     const it = items[k];
     if (it.kind === 0 && isLiteral(it)) {
       let from = k;
-      while (from > 0) { const prev = items[from - 1]; if (prev.kind !== 0 || !isLiteral(prev)) break; from--; }
+      while (from > skip) { const prev = items[from - 1]; if (prev.kind !== 0 || !isLiteral(prev)) break; from--; }
       step = literalStep(items.slice(from, k + 1).map((x) => (x as ClassItem).set.indexOf(1)), step);
       k = from - 1;
       continue;
@@ -230,7 +238,9 @@ export function compileByteRegex(source: string, flags: string): ByteMatcher | u
     step = it.kind === 0 ? classStep(it, step) : altStep(it, step);
     k--;
   }
-  return step;
+  if (skip === 0) return step;
+  const rest = step;
+  return (b, s, e) => rest(b, s + skip, e);
 }
 
 /** What is left of a match: true when bytes b[i, e) match the items from here on. */

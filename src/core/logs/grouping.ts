@@ -84,7 +84,9 @@ export function compileUserRegex(source: string): UserRegex {
   }
   let re: GuardedRegex;
   try { re = guardUserRegex(body, flags, MAX_REGEX_PATH); } catch (err) { throw new Error(`matching group ${(err as Error).message}`); }
-  return { re, name: source, prefix: flags.includes('i') ? '' : literalPrefix(body), bytes: compileByteRegex(body, flags) };
+  const prefix = flags.includes('i') ? '' : literalPrefix(body);
+  // why: a path reaches an expression only through the trie of the prefixes (Grouper.groupBytes), so it starts with this one.
+  return { re, name: source, prefix, bytes: compileByteRegex(body, flags, prefix) };
 }
 
 /** The literal text an anchored expression requires at the start ('' when it cannot tell). */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileByteRegex } from '../../../src/core/logs/byteRegex';
-import { Grouper } from '../../../src/core/logs/grouping';
+import { Grouper, literalPrefix } from '../../../src/core/logs/grouping';
 
 const bytes = (s: string): Uint8Array => Buffer.from(s, 'latin1');
 
@@ -57,6 +57,29 @@ void test('random paths: bytes and regex engine agree', () => {
       assert.equal(m(b, 0, b.length), re.test(path), `${p} on ${path}`);
     }
   }
+});
+
+void test('a matcher told the literal prefix its paths start with answers as the regex engine does on those paths', () => {
+  let compared = 0;
+  let matched = 0;
+  const tails = [...PATHS.map((x) => x.slice(1)), '1', '12.jpg', 'bob', '7.json', 'ab12.css', 'x', '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0', '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0/icon', 'al_1/icon', 'c/x', '12/'];
+  for (const p of [...PATTERNS, '^/a{1}b/[0-9]+$', '^/ab?c/x$', '^/a\\.b/[0-9]+$', '^/api/isu/[0-9a-f-]{36}/icon$']) {
+    const known = literalPrefix(p);
+    const m = compileByteRegex(p, '', known)!;
+    assert.ok(m, p);
+    const re = new RegExp(p);
+    for (const tail of tails) {
+      const path = known + tail;
+      const b = bytes(`??${path}??`);
+      assert.equal(m(b, 2, 2 + path.length), re.test(path), `${p} on ${path}`);
+      compared++;
+      if (re.test(path)) matched++;
+    }
+    // The path that is exactly the prefix, and the prefix followed by what the expression wants.
+    const exact = bytes(known);
+    assert.equal(m(exact, 0, exact.length), re.test(known), `${p} on ${known}`);
+  }
+  assert.ok(compared > 1000 && matched > 40, `${compared} paths, ${matched} matching`);
 });
 
 void test('the grouper gives the same group from a path\'s bytes as from its string, first match winning', () => {
