@@ -64,6 +64,8 @@ export interface NPlusOneOptions {
   maxDepth?: number;
   /** A literal collection with at most this many elements counts as small (default 5). */
   smallCollection?: number;
+  /** Build each finding's related locations (default true); the CLI's records print none (nPlusOneReport). */
+  related?: boolean;
 }
 
 interface Located<T> { file: FileFacts; item: T }
@@ -631,10 +633,13 @@ function build(ws: Workspace, file: FileFacts, site: SqlSite, loopFile: FileFact
   const few = other ? ` ${LOOP_KIND_TEXT[other]}` : '';
   const message = `N+1: "${sqlShort}" runs once per iteration of the ${loop.kind} loop${over} at ${where}${via}${tasks}${nested}${rowsOf}${est}.${few}`;
 
-  const related: RelatedLocation[] = [{ file: loopFile.file, range: loop.range, message: `${loop.kind} loop${over}: the statement runs once per iteration` }];
-  for (const c of path) related.push({ file: c.file.file, range: c.item.range, message: `calls ${c.item.name}()` });
-  for (let i = loops.length - 2; i >= 0; i--) related.push({ file: loopFile.file, range: loops[i].range, message: `enclosing ${loops[i].kind} loop multiplies the count` });
-  if (outer) related.push({ file: loopFile.file, range: outer.range, message: 'the loop iterates over the rows of this query' });
+  let related: RelatedLocation[] | undefined;
+  if (options.related !== false) {
+    related = [{ file: loopFile.file, range: loop.range, message: `${loop.kind} loop${over}: the statement runs once per iteration` }];
+    for (const c of path) related.push({ file: c.file.file, range: c.item.range, message: `calls ${c.item.name}()` });
+    for (let i = loops.length - 2; i >= 0; i--) related.push({ file: loopFile.file, range: loops[i].range, message: `enclosing ${loops[i].kind} loop multiplies the count` });
+    if (outer) related.push({ file: loopFile.file, range: outer.range, message: 'the loop iterates over the rows of this query' });
+  }
 
   const data: NPlusOneData = {
     loopFile: loopFile.file, loopLine: loop.range.start.line + 1, loopRange: loop.range, loopKind: loop.kind,
