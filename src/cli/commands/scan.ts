@@ -65,6 +65,15 @@ function scanThreadScript(): string | undefined {
 }
 
 /**
+ * How long until the watcher's next look, when the file it sees has `leftMs` before its own deadline. Never
+ * later than one budget: a file seen while its grammar loads (a minute's allowance) may be done a moment
+ * later, and a file that starts after this look is past its budget no sooner than one budget from now.
+ */
+export function nextLookMs(leftMs: number, budgetMs: number): number {
+  return Math.min(leftMs, budgetMs) + 1;
+}
+
+/**
  * Runs the scan on a thread of its own (scanThread.ts) and returns its output. This thread watches the file
  * being read through cells the other one writes before each file: a file past `budgetMs` (or its grammar's
  * load past START_MS), or one during which the thread runs out of memory or stops, is given up on. The
@@ -115,7 +124,7 @@ async function scanOnThread(script: string, job: ScanJob, budgetMs: number): Pro
             done({ lost: at.file, reason: at.loading ? NOT_STARTED_REASON : overBudgetReason(budgetMs) });
             return;
           }
-          timer = setTimeout(watch, at.since + limit - now + 1);
+          timer = setTimeout(watch, nextLookMs(at.since + limit - now, budgetMs));
         } else timer = setTimeout(watch, Math.min(budgetMs, 1000));
       };
       w.on('message', (m: ScanThreadMessage) => {

@@ -12,7 +12,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../support/paths';
-import { FactsWorker, FileSkipped } from '../../../src/node/factsWorker';
+import { FactsWorker, FileSkipped, START_MS } from '../../../src/node/factsWorker';
+import { nextLookMs } from '../../../src/cli/commands/scan';
 
 const HANDLER = 'package main\n\nfunc getUser(id int) {\n\tdb.Query("SELECT id, name FROM users WHERE id = ?", id)\n}\n';
 
@@ -91,6 +92,14 @@ void test('scan: two files past the budget are each skipped once, in reading ord
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+void test('scan\'s watcher looks again within one budget even when the file it saw was loading its grammar', () => {
+  // why: a look that fell on a grammar's load used to sleep until that load's minute was up; the files read meanwhile
+  // (two slow ones in the test above, on a machine where the look fell there) were never timed.
+  assert.equal(nextLookMs(START_MS - 5, 3000), 3001);
+  assert.equal(nextLookMs(1200, 3000), 1201);
+  assert.equal(nextLookMs(0, 3000), 1);
 });
 
 void test('scan names a file past its budget on stderr and reports every other statement', { timeout: 180_000 }, () => {
