@@ -240,10 +240,10 @@ function ltsvParser(labels: Uint8Array[], st: Int32Array, en: Int32Array, fill: 
         if (st[k] >= 0) return JOINED;
         st[k] = i + 1;
       }
-      // why: a plain loop beats Buffer#indexOf (a call per short field) and, measured in place, the
-      // four-bytes-at-a-time finder this file used before (227 → 204 ms for 200,000 lines).
+      // why: a loop here beats Buffer#indexOf (a call per short field). It tests four bytes a round
+      // while four are left, so the line's end is tested once per round instead of once per byte
+      // (the parse at 0.91–0.97× the CPU of the byte-at-a-time loop, in-process pairs over 200,000 lines).
       let tab = i;
-      // why: four bytes a round while four are left, one test of the end per round instead of per byte.
       while (tab + 4 <= e && b[tab] !== 9 && b[tab + 1] !== 9 && b[tab + 2] !== 9 && b[tab + 3] !== 9) tab += 4;
       while (tab < e && b[tab] !== 9) tab++;
       if (k >= 0) { en[k] = tab; found++; }
