@@ -194,6 +194,11 @@ class Acc {
   readonly ltSum = new ExactSum(); ltMax = 0;
   rsSum = 0; rsMax = 0;
   reSum = 0; readonly reSq = new ExactSum(); reMax = 0;
+  /**
+   * Squares of rows examined not yet in reSq, summed plainly while the sum stays a safe integer (then
+   * exact, as reSq would have it): an integer square over 2048 took ExactSum's slow path on every entry.
+   */
+  reSqPlain = 0;
   first = NaN; last = NaN;
   example = ''; exampleTime = -1; exampleSchema = '';
   samples: Float64Array | undefined = new Float64Array(16);
@@ -263,7 +268,12 @@ export class SlowStatsCollector {
     if (qt > a.qtMax) a.qtMax = qt;
     a.ltSum.add(e.lockTime); if (e.lockTime > a.ltMax) a.ltMax = e.lockTime;
     a.rsSum += e.rowsSent; if (e.rowsSent > a.rsMax) a.rsMax = e.rowsSent;
-    a.reSum += e.rowsExamined; a.reSq.add(e.rowsExamined * e.rowsExamined); if (e.rowsExamined > a.reMax) a.reMax = e.rowsExamined;
+    a.reSum += e.rowsExamined;
+    const sq = e.rowsExamined * e.rowsExamined;
+    const plain = a.reSqPlain + sq;
+    // why: integers sum exactly below 2⁵³ (a rounded sum at or past it fails the test and takes reSq)
+    if (plain <= Number.MAX_SAFE_INTEGER && Math.floor(sq) === sq) a.reSqPlain = plain; else a.reSq.add(sq);
+    if (e.rowsExamined > a.reMax) a.reMax = e.rowsExamined;
     if (qt > a.exampleTime) {
       a.exampleTime = qt;
       a.example = entrySql(e);
@@ -419,7 +429,7 @@ export class SlowStatsCollector {
     const accs = this.accs.map((a): SlowAccPart => ({
       fingerprint: a.fingerprint, key: a.key, admin: a.admin, count: a.count,
       qtSum: a.qtSum.toWire(), qtSq: a.qtSq.toWire(), qtMin: a.qtMin, qtMax: a.qtMax, ltSum: a.ltSum.toWire(), ltMax: a.ltMax,
-      rsSum: a.rsSum, rsMax: a.rsMax, reSum: a.reSum, reSq: a.reSq.toWire(), reMax: a.reMax, first: a.first, last: a.last,
+      rsSum: a.rsSum, rsMax: a.rsMax, reSum: a.reSum, reSq: reSqOf(a).toWire(), reMax: a.reMax, first: a.first, last: a.last,
       example: a.example, exampleTime: a.exampleTime, exampleSchema: a.exampleSchema,
       samples: a.samples?.subarray(0, a.count), hist: a.hist?.countsView,
       curSec: a.curSec, curCount: a.curCount, peak: a.peak, activeSeconds: a.activeSeconds, firstSec: a.firstSec, firstRun: a.firstRun,
@@ -507,6 +517,12 @@ function tail(a: Acc): { p95: number; p95Range?: QuantileInterval } {
   return { p95, p95Range: { low: ci.low >= 1 ? low : 0, high: ci.high <= a.count ? high : null } };
 }
 
+/** The exact sum of the squares of rows examined, the plain part moved into it (an exact integer: one exact term). */
+function reSqOf(a: Acc): ExactSum {
+  if (a.reSqPlain !== 0) { a.reSq.add(a.reSqPlain); a.reSqPlain = 0; }
+  return a.reSq;
+}
+
 function toStats(a: Acc): QueryStats {
   const n = a.count || 1;
   const qt = a.qtSum.value();
@@ -517,7 +533,7 @@ function toStats(a: Acc): QueryStats {
     queryTime: { total: qt, mean: qt / n, min: a.count ? a.qtMin : 0, max: a.count ? a.qtMax : 0, stddev: stddevOf(qt, a.qtSq.value(), n), ...tail(a) },
     lockTime: { total: lt, mean: lt / n, max: a.ltMax },
     rowsSent: { total: a.rsSum, mean: a.rsSum / n, max: a.rsMax },
-    rowsExamined: { total: a.reSum, mean: a.reSum / n, max: a.reMax, stddev: stddevOf(a.reSum, a.reSq.value(), n) },
+    rowsExamined: { total: a.reSum, mean: a.reSum / n, max: a.reMax, stddev: stddevOf(a.reSum, reSqOf(a).value(), n) },
     examinedPerSent: a.rsSum > 0 ? a.reSum / a.rsSum : null,
     firstSeen: Number.isNaN(a.first) ? undefined : a.first,
     lastSeen: Number.isNaN(a.last) ? undefined : a.last,
