@@ -730,7 +730,7 @@ interface ScanState {
  * whole, and scan() is the largest of the readers; a shape seen late in one of these loops sent the whole of scan()
  * back to be compiled again, twice in a scan of the bench's files.
  */
-function perlSiteFacts(sc: ScanState, pendingSites: readonly PendingSite[], siteCtx: readonly { fn?: FuncSpan; loops: LoopSpan[] }[],
+function perlSiteFacts(sc: ScanState, pendingSites: readonly PendingSite[], siteCtx: readonly Enclosing<FuncSpan, LoopSpan>[],
   infoOf: (l: LoopSpan) => LoopInfo, limitOf: (sql: string, call: CallRec, at: number) => number | undefined): void {
   const { file, text, facts, tokens, pos, range } = sc;
   for (let si = 0; si < pendingSites.length; si++) {
@@ -768,7 +768,7 @@ function perlSiteFacts(sc: ScanState, pendingSites: readonly PendingSite[], site
 }
 
 /** The file's calls, with the loops they run in, the branches on their sub's parameters around them, and how often a pass runs them. */
-function perlCallFacts(sc: ScanState, calls: readonly CallRec[], callCtx: readonly { fn?: FuncSpan; loops: LoopSpan[] }[],
+function perlCallFacts(sc: ScanState, calls: readonly CallRec[], callCtx: readonly Enclosing<FuncSpan, LoopSpan>[],
   branches: ReturnType<typeof perlBranches>, paramsOf: ReadonlyMap<FuncSpan, string[] | undefined>, infoOf: (l: LoopSpan) => LoopInfo): void {
   const { text, facts, tokens, match, range, src } = sc;
   for (let ci = 0; ci < calls.length; ci++) {
@@ -824,17 +824,20 @@ function litEnd(t: Token): number {
   return t.litEnd ?? t.end;
 }
 
+/** The sub an offset is in (innermost) and the loops around it, outermost first. */
+type Enclosing<F, L> = { fn?: F; loops: L[] };
+
 /**
  * For each offset, the innermost function holding it and the loops holding it inside that
  * function (outermost first). One sweep over spans sorted by start, so a file with thousands of
  * subs and calls stays linear.
  */
-function enclosing<F extends Span, L extends Span & { head?: Span }>(funcs: readonly F[], loops: readonly L[], offs: readonly number[]): { fn?: F; loops: L[] }[] {
+function enclosing<F extends Span, L extends Span & { head?: Span }>(funcs: readonly F[], loops: readonly L[], offs: readonly number[]): Enclosing<F, L>[] {
   const byStart = <T extends Span>(xs: readonly T[]): T[] => xs.slice().sort((a, b) => a.start - b.start || b.end - a.end);
   const fs = byStart(funcs);
   const ls = byStart(loops);
   const order = offs.map((_, i) => i).sort((a, b) => offs[a] - offs[b]);
-  const out: { fn?: F; loops: L[] }[] = new Array(offs.length);
+  const out: Enclosing<F, L>[] = new Array(offs.length);
   let fi = 0;
   let li = 0;
   let activeF: F[] = [];
