@@ -16,16 +16,22 @@ export interface GrammarTables {
   fields: readonly (string | null)[];
 }
 
-/** The cursor moves the copy needs, over a tree-sitter tree (see treeSitter.ts for the two kinds). */
+/**
+ * The cursor moves the copy needs, over a tree-sitter tree (see treeSitter.ts for the two kinds): each a function
+ * of the cursor's handle `at`, answering a number (1 for yes in the tests and moves).
+ * why: plain functions, not methods: the copy keeps them in locals, so each call site sees one function (the
+ * runtime's own export on the fast path) and the optimised copy calls into wasm directly, about six calls per node.
+ */
 export interface CopyCursor {
-  typeId(): number;
-  startIndex(): number;
-  endIndex(): number;
-  fieldId(): number;
-  isMissing(): boolean;
-  gotoFirstChild(): boolean;
-  gotoNextSibling(): boolean;
-  gotoParent(): boolean;
+  at: number;
+  typeId(at: number): number;
+  startIndex(at: number): number;
+  endIndex(at: number): number;
+  fieldId(at: number): number;
+  isMissing(at: number): number;
+  gotoFirstChild(at: number): number;
+  gotoNextSibling(at: number): number;
+  gotoParent(at: number): number;
 }
 
 /** tree-sitter's symbol for ERROR nodes ((TSSymbol)-1). */
@@ -187,25 +193,26 @@ export function copyTree(text: string, cursor: CopyCursor, tables: GrammarTables
   const tree = new SyntaxTree(text, tables);
   const nodes = tree.nodes;
   const { types, named, fields } = tables;
+  const { at, typeId: typeIdOf, startIndex: startOf, endIndex: endOf, fieldId: fieldOf, isMissing: missingOf, gotoFirstChild, gotoNextSibling, gotoParent } = cursor;
   let parent: SyntaxNode | null = null;
   for (;;) {
-    const typeId = cursor.typeId();
+    const typeId = typeIdOf(at);
     const isError = typeId === ERROR_SYMBOL;
     const node: SyntaxNode = new SyntaxNode(tree, nodes.length, typeId, isError ? 'ERROR' : (types[typeId] ?? 'ERROR'), isError || named[typeId] === true,
-      cursor.startIndex(), cursor.endIndex(), fields[cursor.fieldId()] ?? null, parent);
+      startOf(at), endOf(at), fields[fieldOf(at)] ?? null, parent);
     nodes.push(node);
     if (parent) {
       if (parent.children === NO_CHILDREN) parent.children = [node];
       else { node.index = parent.children.length; parent.children.push(node); }
     }
     if (withErrors) {
-      node.isMissing = cursor.isMissing();
+      node.isMissing = missingOf(at) === 1;
       if (isError || node.isMissing) for (let a: SyntaxNode | null = node; a && !a.hasError; a = a.parent) a.hasError = true;
     }
-    if (cursor.gotoFirstChild()) { parent = node; continue; }
+    if (gotoFirstChild(at) === 1) { parent = node; continue; }
     let more = true;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) { more = false; break; }
+    while (gotoNextSibling(at) !== 1) {
+      if (gotoParent(at) !== 1) { more = false; break; }
       parent = parent!.parent;
     }
     if (!more) break;

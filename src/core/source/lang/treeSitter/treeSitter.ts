@@ -84,40 +84,32 @@ export function treeCopyPath(): 'exports' | 'cursor' {
   return cursorExports ? 'exports' : 'cursor';
 }
 
-class ExportsCursor implements CopyCursor {
-  /** Whether the tree holds an ERROR or missing node. */
-  readonly hasError: boolean;
-  constructor(private readonly x: CursorExports, private readonly t: number) {
-    // The root node goes into the transfer buffer, is asked about errors, and the cursor starts there.
-    x._ts_tree_root_node_wasm(t);
-    this.hasError = x._ts_node_has_error_wasm(t) === 1;
-    x._ts_tree_root_node_wasm(t);
-    x._ts_tree_cursor_new_wasm(t);
-  }
-  typeId(): number { return this.x._ts_tree_cursor_current_node_type_id_wasm(this.t); }
-  startIndex(): number { return this.x._ts_tree_cursor_start_index_wasm(this.t); }
-  endIndex(): number { return this.x._ts_tree_cursor_end_index_wasm(this.t); }
-  fieldId(): number { return this.x._ts_tree_cursor_current_field_id_wasm(this.t); }
-  isMissing(): boolean { return this.x._ts_tree_cursor_current_node_is_missing_wasm(this.t) === 1; }
-  gotoFirstChild(): boolean { return this.x._ts_tree_cursor_goto_first_child_wasm(this.t) === 1; }
-  gotoNextSibling(): boolean { return this.x._ts_tree_cursor_goto_next_sibling_wasm(this.t) === 1; }
-  gotoParent(): boolean { return this.x._ts_tree_cursor_goto_parent_wasm(this.t) === 1; }
-  delete(): void { this.x._ts_tree_cursor_delete_wasm(this.t); }
+/** The cursor of the runtime's exports over the tree at address `tree` (the cursor lives in the runtime's transfer buffer). */
+function exportsCursor(x: CursorExports, tree: number): CopyCursor & { hasError: boolean; delete(): void } {
+  // The root node goes into the transfer buffer, is asked about errors, and the cursor starts there.
+  x._ts_tree_root_node_wasm(tree);
+  const hasError = x._ts_node_has_error_wasm(tree) === 1;
+  x._ts_tree_root_node_wasm(tree);
+  x._ts_tree_cursor_new_wasm(tree);
+  return {
+    at: tree, hasError,
+    typeId: x._ts_tree_cursor_current_node_type_id_wasm, startIndex: x._ts_tree_cursor_start_index_wasm, endIndex: x._ts_tree_cursor_end_index_wasm,
+    fieldId: x._ts_tree_cursor_current_field_id_wasm, isMissing: x._ts_tree_cursor_current_node_is_missing_wasm,
+    gotoFirstChild: x._ts_tree_cursor_goto_first_child_wasm, gotoNextSibling: x._ts_tree_cursor_goto_next_sibling_wasm, gotoParent: x._ts_tree_cursor_goto_parent_wasm,
+    delete: () => x._ts_tree_cursor_delete_wasm(tree),
+  };
 }
 
-class ApiCursor implements CopyCursor {
-  private readonly c: TreeSitter.TreeCursor;
-  readonly hasError: boolean;
-  constructor(tree: TreeSitter.Tree) { this.hasError = tree.rootNode.hasError; this.c = tree.walk(); }
-  typeId(): number { return this.c.nodeTypeId; }
-  startIndex(): number { return this.c.startIndex; }
-  endIndex(): number { return this.c.endIndex; }
-  fieldId(): number { return this.c.currentFieldId; }
-  isMissing(): boolean { return this.c.nodeIsMissing; }
-  gotoFirstChild(): boolean { return this.c.gotoFirstChild(); }
-  gotoNextSibling(): boolean { return this.c.gotoNextSibling(); }
-  gotoParent(): boolean { return this.c.gotoParent(); }
-  delete(): void { this.c.delete(); }
+/** The same moves through web-tree-sitter's TreeCursor (the slow path, and the tests' reference). */
+function apiCursor(tree: TreeSitter.Tree): CopyCursor & { hasError: boolean; delete(): void } {
+  const c = tree.walk();
+  const yes = (b: boolean) => (b ? 1 : 0);
+  return {
+    at: 0, hasError: tree.rootNode.hasError,
+    typeId: () => c.nodeTypeId, startIndex: () => c.startIndex, endIndex: () => c.endIndex, fieldId: () => c.currentFieldId,
+    isMissing: () => yes(c.nodeIsMissing), gotoFirstChild: () => yes(c.gotoFirstChild()), gotoNextSibling: () => yes(c.gotoNextSibling()),
+    gotoParent: () => yes(c.gotoParent()), delete: () => c.delete(),
+  };
 }
 
 const grammarTables = new WeakMap<object, GrammarTables>();
@@ -158,7 +150,7 @@ export function parseSyntax(parser: TreeSitter.Parser, text: string, mode: 'auto
     }
     if (!address) throw new Error('parser returned no tree');
     try {
-      const cursor = new ExportsCursor(x, address);
+      const cursor = exportsCursor(x, address);
       try {
         return copyTree(text, cursor, tablesOf(parser.language), cursor.hasError);
       } finally {
@@ -174,7 +166,7 @@ export function parseSyntax(parser: TreeSitter.Parser, text: string, mode: 'auto
     const address = (tree as unknown as Record<number, unknown>)[0];
     const tables = tablesOf(parser.language!);
     // why: no Node or TreeCursor call may come while the exports cursor lives, as they reuse its transfer buffer.
-    const cursor = cursorExports && mode === 'auto' && typeof address === 'number' ? new ExportsCursor(cursorExports, address) : new ApiCursor(tree);
+    const cursor = cursorExports && mode === 'auto' && typeof address === 'number' ? exportsCursor(cursorExports, address) : apiCursor(tree);
     try {
       return copyTree(text, cursor, tables, cursor.hasError);
     } finally {
