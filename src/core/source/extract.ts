@@ -154,6 +154,10 @@ class Walker {
   private readonly bareNames: { node: Node; ctx: Context }[] = [];
   private nextId = 1;
   private nestingNoted = false;
+  /** Positions made, by offset, and the last range made from each start offset with its end (facts share them; nothing changes them). */
+  private readonly positions = new Map<number, Position>();
+  private readonly ranges = new Map<number, Range>();
+  private readonly rangeEnds = new Map<number, number>();
   private root?: Node;
   private tree?: SyntaxTree;
   private flow?: ValueFlow;
@@ -859,12 +863,24 @@ class Walker {
   }
 
   private pos(index: number): Position {
-    const p = this.root!.tree.pointAt(index);
-    return { line: p.row, character: p.column };
+    let p = this.positions.get(index);
+    if (!p) {
+      const at = this.root!.tree.pointAt(index);
+      p = { line: at.row, character: at.column };
+      this.positions.set(index, p);
+    }
+    return p;
   }
 
   private range(start: number, end: number): Range {
-    return { start: this.pos(start), end: this.pos(end) };
+    // why: a site's call range is its call's, an iterating call's loop range is the call's own: one object each. Facts
+    // are kept for the whole scan, so fewer of them is less for every later collection to copy and look through.
+    const r = this.ranges.get(start);
+    if (r && this.rangeEnds.get(start) === end) return r;
+    const made: Range = { start: this.pos(start), end: this.pos(end) };
+    this.ranges.set(start, made);
+    this.rangeEnds.set(start, end);
+    return made;
   }
 }
 

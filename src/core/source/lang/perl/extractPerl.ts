@@ -118,7 +118,23 @@ function scan(file: string, text: string, facts: FileFacts): void {
   facts.errors.push(...fileErrors);
 
   const n = tokens.length;
-  const range = (s: number, e: number): Range => ({ start: pos(s), end: pos(e) });
+  // why: a site's function range is its sub's, a loop's or call's range is asked again for each site in it: the facts,
+  // kept for the whole scan, share one object per position and per (start, end) instead of a copy each.
+  const positions = new Map<number, Position>();
+  const at = (offset: number): Position => {
+    let p = positions.get(offset);
+    if (!p) positions.set(offset, p = pos(offset));
+    return p;
+  };
+  const ranges = new Map<number, Range>(), rangeEnds = new Map<number, number>();
+  const range = (s: number, e: number): Range => {
+    const r = ranges.get(s);
+    if (r && rangeEnds.get(s) === e) return r;
+    const made: Range = { start: at(s), end: at(e) };
+    ranges.set(s, made);
+    rangeEnds.set(s, e);
+    return made;
+  };
   // why: a receiver or iterable can be a term of any size (a chain of a thousand calls), and each call in it asks for
   // its own: past MAX_CALLEE characters only its start and its end (where the names are) are kept, so the work and
   // the memory stay linear in the file.
