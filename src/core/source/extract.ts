@@ -24,6 +24,7 @@ import { loopSources } from './rowFlow';
 import { isRetryBody } from './retryLoop';
 import { canBreak, dispatchedIn, guardsOf, headerNames, isEndless, leavesAfter } from './statementContext';
 import { MAX_NESTING, NESTING_NOTE } from './bounds';
+import { intern } from './intern';
 
 const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10, R_IMPORT = 11, R_BARE = 12;
 
@@ -158,6 +159,8 @@ class Walker {
   private readonly positions = new Map<number, Position>();
   private readonly ranges = new Map<number, Range>();
   private readonly rangeEnds = new Map<number, number>();
+  /** The list of loops context() gave last (see there). */
+  private lastLoops: LoopInfo[] = [];
   private root?: Node;
   private tree?: SyntaxTree;
   private flow?: ValueFlow;
@@ -276,7 +279,7 @@ class Walker {
     this.callByNode[node.id] = rec;
     // why: every member present, in uniformCall's order (factShapes.ts): the same object shape without a copy.
     const call: Whole<CallSite> = {
-      name: shape.name, receiver: shape.receiver || undefined, range: this.range(start, end), function: ctx.fn?.name || undefined,
+      name: intern(shape.name), receiver: shape.receiver ? intern(shape.receiver) : undefined, range: this.range(start, end), function: ctx.fn?.name || undefined,
       loops: ctx.loops, detached: ctx.detached ? true : undefined,
       args: args ? argTexts(argNodes(args, spec), this.text) : undefined, guards: undefined, once: undefined, dispatched: undefined,
     };
@@ -427,6 +430,11 @@ class Walker {
       else if (f.kind === 'detach') detached = true;
     }
     loops.reverse();
+    // why: the calls and statements of one loop body (or of no loop) are given one list, kept by their facts for the
+    // whole scan, instead of a list each; no reader changes a fact's list of loops.
+    const last = this.lastLoops;
+    if (last.length === loops.length && loops.every((l, i) => l === last[i])) return { fn, loops: last, detached };
+    this.lastLoops = loops;
     return { fn, loops, detached };
   }
 
@@ -830,10 +838,10 @@ class Walker {
       language: this.language,
       range: this.range(first.range[0], end),
       literalRanges: sorted.map((l) => this.range(l.range[0], l.range[1])),
-      sql,
+      sql: intern(sql),
       placeholders: placeholdersOf(sql),
       dynamic,
-      call: call ? call.shape.callee : undefined,
+      call: call ? intern(call.shape.callee) : undefined,
       function: fnName,
       functionRange: fnName ? ctx.fn!.range || undefined : undefined,
       loops: ctx.loops,
@@ -1036,7 +1044,7 @@ function routeHandlerName(shape: CallShape, node: Node, spec: LangSpec): { name:
 /** Argument texts of a call (at most 8, each at most 80 characters, else empty), as CallSite.args. */
 function argTexts(args: Node[], text: string): string[] | undefined {
   if (!args.length || args.length > 8) return undefined;
-  return args.map((a) => (a.endIndex - a.startIndex > 80 ? '' : text.slice(a.startIndex, a.endIndex)));
+  return args.map((a) => (a.endIndex - a.startIndex > 80 ? '' : intern(text.slice(a.startIndex, a.endIndex))));
 }
 
 /** Parameter names of a function node, sigils dropped; the receiver (`self`, `&self`, `this`, `cls`) left out. */

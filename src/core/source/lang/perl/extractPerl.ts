@@ -12,6 +12,7 @@ import { discoverPerlRoutes } from './perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 import { perlLoopSources, perlRetryBody } from './perlRows';
 import { builderStatement } from './perlSqlMaker';
+import { intern } from '../../intern';
 import { readFormat } from '../../formatHoles';
 import { limitPlaceholderIndex } from '../../limitValue';
 import { boundedProduct, headAndEnd, keepAlternative, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../../bounds';
@@ -682,6 +683,14 @@ function scan(file: string, text: string, facts: FileFacts): void {
     }
     return info;
   };
+  // why: the sites and calls of one loop body (or of none) share one list of loops, kept by their facts for the whole
+  // scan, instead of a list each; no reader changes a fact's list of loops.
+  let lastInfos: LoopInfo[] = [];
+  const infosOf = (ls: readonly LoopSpan[]): LoopInfo[] => {
+    const infos = ls.map(infoOf);
+    if (infos.length === lastInfos.length && infos.every((x, k) => x === lastInfos[k])) return lastInfos;
+    return (lastInfos = infos);
+  };
   const siteCtx = enclosing(funcs, loops, pendingSites.map((p) => p.ctx));
   calls.sort((a, b) => a.start - b.start);
   const callCtx = enclosing(funcs, loops, calls.map((c) => c.start));
@@ -718,7 +727,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
     return arg?.length === 1 ? numberOf(arg[0], open) : undefined;
   };
 
-  perlSiteFacts(sc, pendingSites, siteCtx, infoOf, limitOf);
+  perlSiteFacts(sc, pendingSites, siteCtx, infosOf, limitOf);
   facts.sites.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 
   const paramsOf = new Map<FuncSpan, string[] | undefined>();
@@ -731,7 +740,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
     facts.functions.push(uniformFunction(def));
   }
   const branches = perlBranches(tokens, match, src);
-  perlCallFacts(sc, calls, callCtx, branches, paramsOf, infoOf);
+  perlCallFacts(sc, calls, callCtx, branches, paramsOf, infosOf);
 }
 
 /** What the phases of one file's scan after its token walk share (each phase a function of its own; see perlSiteFacts). */
@@ -747,7 +756,7 @@ interface ScanState {
  * back to be compiled again, twice in a scan of the bench's files.
  */
 function perlSiteFacts(sc: ScanState, pendingSites: readonly PendingSite[], siteCtx: readonly Enclosing<FuncSpan, LoopSpan>[],
-  infoOf: (l: LoopSpan) => LoopInfo, limitOf: (sql: string, call: CallRec, at: number) => number | undefined): void {
+  infosOf: (ls: readonly LoopSpan[]) => LoopInfo[], limitOf: (sql: string, call: CallRec, at: number) => number | undefined): void {
   const { file, text, facts, tokens, pos, range } = sc;
   for (let si = 0; si < pendingSites.length; si++) {
     const p = pendingSites[si];
@@ -764,7 +773,7 @@ function perlSiteFacts(sc: ScanState, pendingSites: readonly PendingSite[], site
     for (const k of local) if (litStart(tokens[k]) >= litStart(first) && litEnd(tokens[k]) > end) end = litEnd(tokens[k]);
     const site: SqlSite = {
       file, language: 'perl', range: range(litStart(first), end),
-      literalRanges, sql, placeholders: placeholdersOf(sql), dynamic, loops: siteCtx[si].loops.map(infoOf),
+      literalRanges, sql: intern(sql), placeholders: placeholdersOf(sql), dynamic, loops: infosOf(siteCtx[si].loops),
     };
     const content = first.contentStart ?? litStart(first);
     let ts = content;
@@ -785,14 +794,14 @@ function perlSiteFacts(sc: ScanState, pendingSites: readonly PendingSite[], site
 
 /** The file's calls, with the loops they run in, the branches on their sub's parameters around them, and how often a pass runs them. */
 function perlCallFacts(sc: ScanState, calls: readonly CallRec[], callCtx: readonly Enclosing<FuncSpan, LoopSpan>[],
-  branches: ReturnType<typeof perlBranches>, paramsOf: ReadonlyMap<FuncSpan, string[] | undefined>, infoOf: (l: LoopSpan) => LoopInfo): void {
+  branches: ReturnType<typeof perlBranches>, paramsOf: ReadonlyMap<FuncSpan, string[] | undefined>, infosOf: (ls: readonly LoopSpan[]) => LoopInfo[]): void {
   const { text, facts, tokens, match, range, src } = sc;
   for (let ci = 0; ci < calls.length; ci++) {
     const c = calls[ci];
     const fn = callCtx[ci].fn;
-    const loopInfos = callCtx[ci].loops.map(infoOf);
-    const site: CallSite = { name: c.name, range: range(c.start, c.end), loops: loopInfos };
-    if (c.receiver !== undefined) site.receiver = c.receiver;
+    const loopInfos = infosOf(callCtx[ci].loops);
+    const site: CallSite = { name: intern(c.name), range: range(c.start, c.end), loops: loopInfos };
+    if (c.receiver !== undefined) site.receiver = intern(c.receiver);
     if (fn) site.function = fn.qualified;
     if (c.open !== undefined && match[c.open] > c.open + 1) site.args = perlArgs(tokens, match, c.open, src);
     const params = fn ? paramsOf.get(fn) : undefined;
@@ -912,7 +921,7 @@ function perlArgs(tokens: readonly Token[], match: ArrayLike<number>, open: numb
   let from = open + 1;
   for (let k = open + 1; k <= close; k++) {
     if (k === close || isOp(tokens[k], ',') || isOp(tokens[k], '=>')) {
-      if (k > from) out.push(src(from, k - 1));
+      if (k > from) out.push(intern(src(from, k - 1)));
       from = k + 1;
       if (out.length > 8) return undefined;
       continue;
