@@ -24,7 +24,7 @@ import { loopSources } from './rowFlow';
 import { isRetryBody } from './retryLoop';
 import { canBreak, dispatchedIn, guardsOf, headerNames, isEndless, leavesAfter } from './statementContext';
 import { MAX_NESTING, NESTING_NOTE } from './bounds';
-import { intern } from './intern';
+import { intern, position } from './intern';
 
 const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10, R_IMPORT = 11, R_BARE = 12;
 
@@ -874,7 +874,7 @@ class Walker {
     let p = this.positions.get(index);
     if (!p) {
       const at = this.root!.tree.pointAt(index);
-      p = { line: at.row, character: at.column };
+      p = position(at.row, at.column);
       this.positions.set(index, p);
     }
     return p;

@@ -12,7 +12,7 @@ import { discoverPerlRoutes } from './perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 import { perlLoopSources, perlRetryBody } from './perlRows';
 import { builderStatement } from './perlSqlMaker';
-import { intern } from '../../intern';
+import { intern, position } from '../../intern';
 import { readFormat } from '../../formatHoles';
 import { limitPlaceholderIndex } from '../../limitValue';
 import { boundedProduct, headAndEnd, keepAlternative, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../../bounds';
@@ -124,7 +124,10 @@ function scan(file: string, text: string, facts: FileFacts): void {
   const positions = new Map<number, Position>();
   const at = (offset: number): Position => {
     let p = positions.get(offset);
-    if (!p) positions.set(offset, p = pos(offset));
+    if (!p) {
+      const q = pos(offset);
+      positions.set(offset, p = position(q.line, q.character));
+    }
     return p;
   };
   const ranges = new Map<number, Range>(), rangeEnds = new Map<number, number>();
