@@ -24,7 +24,7 @@ import { loopSources } from './rowFlow';
 import { isRetryBody } from './retryLoop';
 import { canBreak, dispatchedIn, guardsOf, headerNames, isEndless, leavesAfter } from './statementContext';
 import { MAX_NESTING, NESTING_NOTE } from './bounds';
-import { intern, position } from './intern';
+import { FileRanges, intern, position, SharedLists } from './intern';
 
 const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10, R_IMPORT = 11, R_BARE = 12;
 
@@ -155,12 +155,10 @@ class Walker {
   private readonly bareNames: { node: Node; ctx: Context }[] = [];
   private nextId = 1;
   private nestingNoted = false;
-  /** Positions made, by offset, and the last range made from each start offset with its end (facts share them; nothing changes them). */
-  private readonly positions = new Map<number, Position>();
-  private readonly ranges = new Map<number, Range>();
-  private readonly rangeEnds = new Map<number, number>();
-  /** The list of loops context() gave last (see there). */
-  private lastLoops: LoopInfo[] = [];
+  /** The facts' positions and ranges, one object each per offset and per (start, end). */
+  private readonly ranges = new FileRanges((index) => { const at = this.root!.tree.pointAt(index); return position(at.row, at.column); });
+  /** The lists of loops context() gives, one per loop body. */
+  private readonly loopLists = new SharedLists<LoopInfo>();
   private root?: Node;
   private tree?: SyntaxTree;
   private flow?: ValueFlow;
@@ -430,12 +428,7 @@ class Walker {
       else if (f.kind === 'detach') detached = true;
     }
     loops.reverse();
-    // why: the calls and statements of one loop body (or of no loop) are given one list, kept by their facts for the
-    // whole scan, instead of a list each; no reader changes a fact's list of loops.
-    const last = this.lastLoops;
-    if (last.length === loops.length && loops.every((l, i) => l === last[i])) return { fn, loops: last, detached };
-    this.lastLoops = loops;
-    return { fn, loops, detached };
+    return { fn, loops: this.loopLists.share(loops), detached };
   }
 
   /** Builds a candidate from a string / concatenation node and finds where it flows. */
@@ -871,24 +864,11 @@ class Walker {
   }
 
   private pos(index: number): Position {
-    let p = this.positions.get(index);
-    if (!p) {
-      const at = this.root!.tree.pointAt(index);
-      p = position(at.row, at.column);
-      this.positions.set(index, p);
-    }
-    return p;
+    return this.ranges.pos(index);
   }
 
   private range(start: number, end: number): Range {
-    // why: a site's call range is its call's, an iterating call's loop range is the call's own: one object each. Facts
-    // are kept for the whole scan, so fewer of them is less for every later collection to copy and look through.
-    const r = this.ranges.get(start);
-    if (r && this.rangeEnds.get(start) === end) return r;
-    const made: Range = { start: this.pos(start), end: this.pos(end) };
-    this.ranges.set(start, made);
-    this.rangeEnds.set(start, end);
-    return made;
+    return this.ranges.range(start, end);
   }
 }
 

@@ -6,7 +6,7 @@
  * generation copies until it is promoted. A look-up hashes the text once and hands back the copy kept before.
  */
 
-import type { Position } from '../model';
+import type { Position, Range } from '../model';
 
 /** Texts kept per process; emptied when full (the next texts are kept anew). Longer texts are not looked up. */
 const ENTRIES = 16384, TEXT_MAX = 400;
@@ -36,4 +36,48 @@ export function position(line: number, character: number): Position {
     positions.set(key, p = { line, character });
   }
   return p;
+}
+
+/**
+ * One file's positions and ranges, one object per offset and per (start, end) asked again (a site's call range is its
+ * call's, a site's function range its sub's, a loop's range its iterating call's). Facts are kept for the whole scan,
+ * so fewer of them is less for every later collection to copy; nothing changes them.
+ */
+export class FileRanges {
+  private readonly positions = new Map<number, Position>();
+  /** The last range made from each start offset, with its end. */
+  private readonly ranges = new Map<number, Range>();
+  private readonly rangeEnds = new Map<number, number>();
+
+  /** `at(offset)`: the position of an offset in the file, not yet looked up here. */
+  constructor(private readonly at: (offset: number) => Position) {}
+
+  pos(offset: number): Position {
+    let p = this.positions.get(offset);
+    if (!p) this.positions.set(offset, p = this.at(offset));
+    return p;
+  }
+
+  range(start: number, end: number): Range {
+    const r = this.ranges.get(start);
+    if (r && this.rangeEnds.get(start) === end) return r;
+    const made: Range = { start: this.pos(start), end: this.pos(end) };
+    this.ranges.set(start, made);
+    this.rangeEnds.set(start, end);
+    return made;
+  }
+}
+
+/**
+ * Lists given in turn, the last one handed back again when the next holds the same items in the same order: the calls
+ * and statements of one loop body (or of none) share one list of loops; no reader changes a fact's list of loops.
+ */
+export class SharedLists<T> {
+  private last: T[] = [];
+
+  share(next: T[]): T[] {
+    const last = this.last;
+    if (last.length === next.length && next.every((x, i) => x === last[i])) return last;
+    return (this.last = next);
+  }
 }

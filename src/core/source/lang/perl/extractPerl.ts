@@ -12,7 +12,7 @@ import { discoverPerlRoutes } from './perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 import { perlLoopSources, perlRetryBody } from './perlRows';
 import { builderStatement } from './perlSqlMaker';
-import { intern, position } from '../../intern';
+import { FileRanges, intern, position, SharedLists } from '../../intern';
 import { readFormat } from '../../formatHoles';
 import { limitPlaceholderIndex } from '../../limitValue';
 import { boundedProduct, headAndEnd, keepAlternative, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../../bounds';
@@ -119,26 +119,8 @@ function scan(file: string, text: string, facts: FileFacts): void {
   facts.errors.push(...fileErrors);
 
   const n = tokens.length;
-  // why: a site's function range is its sub's, a loop's or call's range is asked again for each site in it: the facts,
-  // kept for the whole scan, share one object per position and per (start, end) instead of a copy each.
-  const positions = new Map<number, Position>();
-  const at = (offset: number): Position => {
-    let p = positions.get(offset);
-    if (!p) {
-      const q = pos(offset);
-      positions.set(offset, p = position(q.line, q.character));
-    }
-    return p;
-  };
-  const ranges = new Map<number, Range>(), rangeEnds = new Map<number, number>();
-  const range = (s: number, e: number): Range => {
-    const r = ranges.get(s);
-    if (r && rangeEnds.get(s) === e) return r;
-    const made: Range = { start: at(s), end: at(e) };
-    ranges.set(s, made);
-    rangeEnds.set(s, e);
-    return made;
-  };
+  const shared = new FileRanges((offset) => { const q = pos(offset); return position(q.line, q.character); });
+  const range = (s: number, e: number): Range => shared.range(s, e);
   // why: a receiver or iterable can be a term of any size (a chain of a thousand calls), and each call in it asks for
   // its own: past MAX_CALLEE characters only its start and its end (where the names are) are kept, so the work and
   // the memory stay linear in the file.
@@ -686,14 +668,8 @@ function scan(file: string, text: string, facts: FileFacts): void {
     }
     return info;
   };
-  // why: the sites and calls of one loop body (or of none) share one list of loops, kept by their facts for the whole
-  // scan, instead of a list each; no reader changes a fact's list of loops.
-  let lastInfos: LoopInfo[] = [];
-  const infosOf = (ls: readonly LoopSpan[]): LoopInfo[] => {
-    const infos = ls.map(infoOf);
-    if (infos.length === lastInfos.length && infos.every((x, k) => x === lastInfos[k])) return lastInfos;
-    return (lastInfos = infos);
-  };
+  const loopLists = new SharedLists<LoopInfo>();
+  const infosOf = (ls: readonly LoopSpan[]): LoopInfo[] => loopLists.share(ls.map(infoOf));
   const siteCtx = enclosing(funcs, loops, pendingSites.map((p) => p.ctx));
   calls.sort((a, b) => a.start - b.start);
   const callCtx = enclosing(funcs, loops, calls.map((c) => c.start));
