@@ -186,29 +186,37 @@ export class SyntaxTree {
 }
 
 /**
+ * Appends one node to `tree` in pre-order, as a child of `parent` (null for the root); both copies
+ * (copyTree here, the memory walk in lang/treeSitter/wasmTree.ts) build their nodes through it.
+ * `isMissing` is only asked of trees with errors (false otherwise).
+ */
+export function appendNode(tree: SyntaxTree, parent: SyntaxNode | null, typeId: number, startIndex: number, endIndex: number,
+  fieldId: number, isMissing: boolean): SyntaxNode {
+  const { types, named, fields } = tree.tables;
+  const nodes = tree.nodes;
+  const isError = typeId === ERROR_SYMBOL;
+  const node: SyntaxNode = new SyntaxNode(tree, nodes.length, typeId, isError ? 'ERROR' : (types[typeId] ?? 'ERROR'), isError || named[typeId] === true,
+    startIndex, endIndex, fields[fieldId] ?? null, parent);
+  nodes.push(node);
+  if (parent) {
+    if (parent.children === NO_CHILDREN) parent.children = [node];
+    else { node.index = parent.children.length; parent.children.push(node); }
+  }
+  if (isMissing) node.isMissing = true;
+  if (isError || isMissing) for (let a: SyntaxNode | null = node; a && !a.hasError; a = a.parent) a.hasError = true;
+  return node;
+}
+
+/**
  * Copies the tree under `cursor` (positioned on the root) in pre-order. `withErrors` asks each node
  * whether it is missing, which only a tree with errors needs.
  */
 export function copyTree(text: string, cursor: CopyCursor, tables: GrammarTables, withErrors: boolean): SyntaxTree {
   const tree = new SyntaxTree(text, tables);
-  const nodes = tree.nodes;
-  const { types, named, fields } = tables;
   const { at, typeId: typeIdOf, startIndex: startOf, endIndex: endOf, fieldId: fieldOf, isMissing: missingOf, gotoFirstChild, gotoNextSibling, gotoParent } = cursor;
   let parent: SyntaxNode | null = null;
   for (;;) {
-    const typeId = typeIdOf(at);
-    const isError = typeId === ERROR_SYMBOL;
-    const node: SyntaxNode = new SyntaxNode(tree, nodes.length, typeId, isError ? 'ERROR' : (types[typeId] ?? 'ERROR'), isError || named[typeId] === true,
-      startOf(at), endOf(at), fields[fieldOf(at)] ?? null, parent);
-    nodes.push(node);
-    if (parent) {
-      if (parent.children === NO_CHILDREN) parent.children = [node];
-      else { node.index = parent.children.length; parent.children.push(node); }
-    }
-    if (withErrors) {
-      node.isMissing = missingOf(at) === 1;
-      if (isError || node.isMissing) for (let a: SyntaxNode | null = node; a && !a.hasError; a = a.parent) a.hasError = true;
-    }
+    const node = appendNode(tree, parent, typeIdOf(at), startOf(at), endOf(at), fieldOf(at), withErrors && missingOf(at) === 1);
     if (gotoFirstChild(at) === 1) { parent = node; continue; }
     let more = true;
     while (gotoNextSibling(at) !== 1) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Node } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 import { grammarFor, ParserSet, parseSyntax, treeCopyPath, type GrammarName } from '../../../src/core/source/lang/treeSitter/treeSitter';
 import { languageForPath } from '../../../src/core/source/languageOf';
 import type { SyntaxNode } from '../../../src/core/source/syntaxTree';
@@ -51,9 +51,55 @@ function sameTree(copy: SyntaxNode, real: Node, where: string): number {
   return n;
 }
 
-void test('the runtime exports are reachable, so trees are copied on the fast path', async () => {
-  await parsers.load('go');
-  assert.equal(treeCopyPath(), 'exports');
+const ALL_GRAMMARS: GrammarName[] = ['go', 'ruby', 'python', 'php', 'javascript', 'typescript', 'tsx', 'rust'];
+
+void test('the runtime\'s memory and exports are reachable, so every grammar\'s trees are read from wasm memory', async () => {
+  for (const g of ALL_GRAMMARS) assert.equal(treeCopyPath((await parsers.load(g)).language!), 'memory', g);
+});
+
+/** The three copies of one text agree node for node: type, named, positions, field, parent, missing, error. */
+function sameCopies(parser: Parser, text: string, where: string): number {
+  const fast = parseSyntax(parser, text);
+  const copies = [parseSyntax(parser, text, 'exports'), parseSyntax(parser, text, 'cursor')];
+  const facts = (n: SyntaxNode) => [n.typeId, n.type, n.isNamed, n.startIndex, n.endIndex, n.field, n.parent?.id, n.index, n.isMissing, n.hasError];
+  for (const other of copies) {
+    assert.equal(other.nodes.length, fast.nodes.length, `${where}: node count`);
+    other.nodes.forEach((o, i) => assert.deepEqual(facts(fast.nodes[i]), facts(o), `${where} node ${i}`));
+  }
+  return fast.nodes.length;
+}
+
+/** The text cut into pieces and glued back wrongly, so the parse has ERROR and missing nodes. */
+function broken(text: string, seed: number): string {
+  let out = '';
+  for (let i = 0; i < text.length; i += 97) out += text.slice(i, i + 97 - ((i / 97 + seed) % 7));
+  return out + (seed % 2 ? '(' : '{ "é');
+}
+
+void test('the memory copy equals both cursor copies on every fixture file, whole and broken, in every grammar', async () => {
+  const files = fixtureSources();
+  let nodes = 0, withErrors = 0, missing = 0;
+  const seen = new Set<GrammarName>();
+  for (const { path, grammar } of files) {
+    const parser = await parsers.load(grammar);
+    seen.add(grammar);
+    const text = readFileSync(path, 'utf8');
+    nodes += sameCopies(parser, text, path);
+    for (const seed of [1, 2]) {
+      const b = broken(text, seed);
+      nodes += sameCopies(parser, b, `${path} broken ${seed}`);
+      const t = parseSyntax(parser, b);
+      if (t.rootNode.hasError) withErrors++;
+      missing += t.nodes.filter((n) => n.isMissing).length;
+    }
+  }
+  for (const g of ALL_GRAMMARS) {
+    const parser = await parsers.load(g);
+    for (const text of ['', ' ', '\n\n', '"é😀" + ', '/* 😀 */ x', 'é']) nodes += sameCopies(parser, text, `${g} ${JSON.stringify(text)}`);
+  }
+  assert.deepEqual([...seen].sort(), [...ALL_GRAMMARS].sort());
+  assert.ok(nodes > 100000, `nodes compared: ${nodes}`);
+  assert.ok(withErrors > 50 && missing > 10, `broken texts with errors: ${withErrors}, missing nodes: ${missing}`);
 });
 
 void test('a copied tree equals tree-sitter\'s own on every fixture file, by both copy paths', async () => {

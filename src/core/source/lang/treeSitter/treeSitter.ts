@@ -9,6 +9,7 @@
 import TreeSitter = require('web-tree-sitter');
 import type { Language } from '../../../model';
 import { copyTree, type CopyCursor, type GrammarTables, type SyntaxTree } from '../../syntaxTree';
+import { copyWasmTree, languageLayout, type LanguageLayout, type WasmHeap } from './wasmTree';
 
 /** Supplies the wasm files by name: `web-tree-sitter.wasm` and `tree-sitter-<grammar>.wasm`. */
 export interface GrammarSource {
@@ -59,6 +60,8 @@ const CURSOR_EXPORTS: (keyof CursorExports)[] = ['_ts_tree_root_node_wasm', '_ts
 
 /** The runtime's own exports when they are reachable (see initRuntime), else undefined: copies then go through TreeCursor. */
 let cursorExports: CursorExports | undefined;
+/** The runtime's memory views when they are reachable (emscripten keeps them current on the module object). */
+let wasmHeap: WasmHeap | undefined;
 
 function initRuntime(source: GrammarSource): Promise<void> {
   if (!runtime) {
@@ -73,15 +76,18 @@ function initRuntime(source: GrammarSource): Promise<void> {
       await TreeSitter.Parser.init(moduleObject);
       const ok = CURSOR_EXPORTS.every((k) => typeof moduleObject[k] === 'function');
       cursorExports = ok ? (moduleObject as unknown as CursorExports) : undefined;
+      wasmHeap = ok && moduleObject.HEAPU8 instanceof Uint8Array && moduleObject.HEAPU16 instanceof Uint16Array
+        && moduleObject.HEAPU32 instanceof Uint32Array ? (moduleObject as unknown as WasmHeap) : undefined;
     });
     runtime.catch(() => { runtime = undefined; });
   }
   return runtime;
 }
 
-/** How trees are copied in this process: 'exports' (the fast path) or 'cursor' (TreeCursor). */
-export function treeCopyPath(): 'exports' | 'cursor' {
-  return cursorExports ? 'exports' : 'cursor';
+/** How trees of this language are copied: 'memory' (read from wasm memory), 'exports' (the cursor's exports) or 'cursor' (TreeCursor). */
+export function treeCopyPath(lang?: TreeSitter.Language): 'memory' | 'exports' | 'cursor' {
+  if (!cursorExports) return 'cursor';
+  return lang && layoutOf(lang) ? 'memory' : 'exports';
 }
 
 /** The cursor of the runtime's exports over the tree at address `tree` (the cursor lives in the runtime's transfer buffer). */
@@ -113,6 +119,18 @@ function apiCursor(tree: TreeSitter.Tree): CopyCursor & { hasError: boolean; del
 }
 
 const grammarTables = new WeakMap<object, GrammarTables>();
+const layouts = new WeakMap<object, LanguageLayout | null>();
+
+/** Where the language's tables sit in wasm memory, checked once per language (null: copy its trees by the cursor). */
+function layoutOf(lang: TreeSitter.Language): LanguageLayout | null {
+  let l = layouts.get(lang);
+  if (l === undefined) {
+    const address = (lang as unknown as Record<number, unknown>)[0];
+    l = (wasmHeap && typeof address === 'number' ? languageLayout(wasmHeap, address, tablesOf(lang)) : undefined) ?? null;
+    layouts.set(lang, l);
+  }
+  return l;
+}
 
 function tablesOf(lang: TreeSitter.Language): GrammarTables {
   let t = grammarTables.get(lang);
@@ -130,12 +148,13 @@ function tablesOf(lang: TreeSitter.Language): GrammarTables {
 
 /**
  * Parses `text` and returns the tree copied into plain objects (syntaxTree.ts); the wasm tree is
- * freed before returning. `mode` forces the copy path (tests compare both).
+ * freed before returning. `mode` forces a copy path (tests compare all three): 'auto' reads the tree
+ * from wasm memory when the language's layout checked out, else through the cursor's exports.
  */
-export function parseSyntax(parser: TreeSitter.Parser, text: string, mode: 'auto' | 'cursor' = 'auto'): SyntaxTree {
+export function parseSyntax(parser: TreeSitter.Parser, text: string, mode: 'auto' | 'exports' | 'cursor' = 'auto'): SyntaxTree {
   const x = cursorExports;
   const handles = parser as unknown as Record<number, unknown>;
-  if (x && mode === 'auto' && typeof handles[0] === 'number' && typeof handles[1] === 'number' && parser.language) {
+  if (x && mode !== 'cursor' && typeof handles[0] === 'number' && typeof handles[1] === 'number' && parser.language) {
     // why: Parser.parse wraps the tree in a Tree registered with a FinalizationRegistry, which the copy never
     // needs (the tree is freed right after it); the same runtime calls, made directly, spare that per file.
     x.currentParseCallback = (index: number) => text.slice(index);
@@ -150,6 +169,12 @@ export function parseSyntax(parser: TreeSitter.Parser, text: string, mode: 'auto
     }
     if (!address) throw new Error('parser returned no tree');
     try {
+      const layout = mode === 'auto' ? layoutOf(parser.language) : null;
+      if (layout && wasmHeap) {
+        x._ts_tree_root_node_wasm(address);
+        const hasError = x._ts_node_has_error_wasm(address) === 1;
+        return copyWasmTree(text, wasmHeap, address, layout, tablesOf(parser.language), hasError);
+      }
       const cursor = exportsCursor(x, address);
       try {
         return copyTree(text, cursor, tablesOf(parser.language), cursor.hasError);
@@ -166,7 +191,7 @@ export function parseSyntax(parser: TreeSitter.Parser, text: string, mode: 'auto
     const address = (tree as unknown as Record<number, unknown>)[0];
     const tables = tablesOf(parser.language!);
     // why: no Node or TreeCursor call may come while the exports cursor lives, as they reuse its transfer buffer.
-    const cursor = cursorExports && mode === 'auto' && typeof address === 'number' ? exportsCursor(cursorExports, address) : apiCursor(tree);
+    const cursor = cursorExports && mode !== 'cursor' && typeof address === 'number' ? exportsCursor(cursorExports, address) : apiCursor(tree);
     try {
       return copyTree(text, cursor, tables, cursor.hasError);
     } finally {
