@@ -24,7 +24,7 @@ import { loopSources } from './rowFlow';
 import { isRetryBody } from './retryLoop';
 import { canBreak, dispatchedIn, guardsOf, headerNames, isEndless, leavesAfter } from './statementContext';
 import { MAX_NESTING, NESTING_NOTE } from './bounds';
-import { FileRanges, intern, position, SharedLists } from './intern';
+import { FileRanges, intern, SharedLists } from './intern';
 
 const R_STRING = 1, R_CALL = 4, R_FUNCTION = 5, R_CLASS = 6, R_LOOP = 7, R_DETACH = 8, R_HEREDOC_BEGIN = 9, R_HEREDOC_BODY = 10, R_IMPORT = 11, R_BARE = 12;
 
@@ -156,10 +156,9 @@ class Walker {
   private nextId = 1;
   private nestingNoted = false;
   /** The facts' positions and ranges, one object each per offset and per (start, end). */
-  private readonly ranges = new FileRanges((index) => { const at = this.root!.tree.pointAt(index); return position(at.row, at.column); });
+  private readonly ranges: FileRanges;
   /** The lists of loops context() gives, one per loop body. */
   private readonly loopLists = new SharedLists<LoopInfo>();
-  private root?: Node;
   private tree?: SyntaxTree;
   private flow?: ValueFlow;
   private memo?: MemoIndex;
@@ -167,12 +166,12 @@ class Walker {
   constructor(private readonly file: string, private readonly text: string, private readonly language: Language,
     grammar: GrammarName, private readonly facts: FileFacts) {
     this.spec = SPECS[grammar];
+    this.ranges = new FileRanges(text);
   }
 
   /** Reads `tree`, the parse of this text (the caller deletes it). */
   run(tree: SyntaxTree): void {
     const root = tree.rootNode;
-    this.root = root;
     this.tree = tree;
     if (root.hasError) {
       const bad = firstError(root);

@@ -48,13 +48,15 @@ export class FileRanges {
   /** The last range made from each start offset, with its end. */
   private readonly ranges = new Map<number, Range>();
   private readonly rangeEnds = new Map<number, number>();
+  /** Where each line of the text starts (made on first use), and the line of the last offset looked up. */
+  private lineStarts?: number[];
+  private lastLine = 0;
 
-  /** `at(offset)`: the position of an offset in the file, not yet looked up here. */
-  constructor(private readonly at: (offset: number) => Position) {}
+  constructor(private readonly text: string) {}
 
   pos(offset: number): Position {
     let p = this.positions.get(offset);
-    if (!p) this.positions.set(offset, p = this.at(offset));
+    if (!p) this.positions.set(offset, p = this.locate(offset));
     return p;
   }
 
@@ -65,6 +67,29 @@ export class FileRanges {
     this.ranges.set(start, made);
     this.rangeEnds.set(start, end);
     return made;
+  }
+
+  /** The line and character (code units) of an offset, as the shared position. */
+  private locate(offset: number): Position {
+    let ls = this.lineStarts;
+    if (!ls) {
+      ls = [0];
+      const t = this.text;
+      for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) ls.push(i + 1);
+      this.lineStarts = ls;
+    }
+    // why: offsets are mostly asked in the order of the text: the last line found, or the next, is usually the one.
+    let line = this.lastLine;
+    if (!(ls[line] <= offset && (line + 1 >= ls.length || offset < ls[line + 1]))) {
+      let lo = 0, hi = ls.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (ls[mid] <= offset) lo = mid; else hi = mid - 1;
+      }
+      line = lo;
+      this.lastLine = line;
+    }
+    return position(line, offset - ls[line]);
   }
 }
 

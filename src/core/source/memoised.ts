@@ -41,36 +41,46 @@ export class MemoIndex {
     let m = this.byFn.get(fn.id);
     if (m) return m;
     m = { stores: [], guards: [] };
-    const statics = new Set<string>();
-    // why: one pass over the function's nodes per function holding a statement; a table by type id skips most.
+    // why: one pass over the function's nodes per function holding a statement; a table by type id skips most. The
+    // stores (and `static` declarations) are read only once a guard is found: without one, none of them matters.
     const roles = memoRoles(this.assignments, this.nodes[0].tree.tables);
+    const pending: Node[] = [];
     for (let i = fn.id + 1; i < this.nodes.length && this.nodes[i].startIndex < fn.endIndex; i++) {
       const n = this.nodes[i];
       const role = roles[n.typeId];
       if (!role) continue;
-      const t = n.type;
-      if (role === 3) {
-        const name = n.childForFieldName('name')?.text.replace(/^\$/, '');
-        if (name) statics.add(name);
-      } else if (role === 1) {
-        let target = n.childForFieldName('left') ?? n.firstNamedChild;
-        if (target?.type === 'expression_list' && target.namedChildCount === 1) target = target.firstNamedChild;
-        if (!target) continue;
-        if (KEPT.has(target.type)) {
-          const key = /(\w+)['"]?\s*[\]}]?\s*$/.exec(target.text)?.[1];
-          if (key) m.stores.push({ at: n.startIndex, key });
-        } else if (statics.size) {
-          // why: only a function that declares a `static` can store into a plain name; the others need no copy of each target.
-          const plain = target.text.replace(/^[$@]+/, '');
-          if (statics.has(plain)) m.stores.push({ at: n.startIndex, key: plain });
-        }
-      } else if (role === 2 && IF.test(t)) {
+      if (role === 2) {
+        if (!IF.test(n.type)) continue;
         const cond = n.childForFieldName('condition');
         if (cond && hasReturn(n, cond)) m.guards.push({ at: n.startIndex, cond: cond.text });
-      }
+      } else pending.push(n);
     }
+    if (m.guards.length) this.stores(pending, roles, m);
     this.byFn.set(fn.id, m);
     return m;
+  }
+
+  /** The stores among `nodes` (assignments and `static` declarations, in order) into `m`. */
+  private stores(nodes: readonly Node[], roles: Uint8Array, m: Memo): void {
+    const statics = new Set<string>();
+    for (const n of nodes) {
+      if (roles[n.typeId] === 3) {
+        const name = n.childForFieldName('name')?.text.replace(/^\$/, '');
+        if (name) statics.add(name);
+        continue;
+      }
+      let target = n.childForFieldName('left') ?? n.firstNamedChild;
+      if (target?.type === 'expression_list' && target.namedChildCount === 1) target = target.firstNamedChild;
+      if (!target) continue;
+      if (KEPT.has(target.type)) {
+        const key = /(\w+)['"]?\s*[\]}]?\s*$/.exec(target.text)?.[1];
+        if (key) m.stores.push({ at: n.startIndex, key });
+      } else if (statics.size) {
+        // why: only a function that declares a `static` can store into a plain name; the others need no copy of each target.
+        const plain = target.text.replace(/^[$@]+/, '');
+        if (statics.has(plain)) m.stores.push({ at: n.startIndex, key: plain });
+      }
+    }
   }
 }
 

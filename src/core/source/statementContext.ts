@@ -158,7 +158,8 @@ export function canBreak(body: Node, isLoopOrFunction: (n: Node) => boolean, max
     const x = stack.pop()!;
     if (x !== body && isLoopOrFunction(x)) continue;
     if (kindOf(x) & (K_BREAK | K_LEAVE_ALL)) return true;
-    for (const c of x.namedChildren) stack.push(c);
+    // why: the named children read from the children list in place: no list of them is made for each node of the body.
+    for (const c of x.children) if (c.isNamed) stack.push(c);
   }
   return false;
 }
@@ -173,10 +174,13 @@ export function isEndless(loop: Node, body: Node | null, iterable: string | unde
   return /^\s*(?:for|loop|while|do)\s*(?:\(\s*;\s*;\s*\)|\(\s*(?:true|1)\s*\)|true|1)?\s*(?:do)?\s*$/.test(head);
 }
 
+/** Words of a loop's header that are not names it binds. */
+const HEADER_WORDS = new Set(['for', 'foreach', 'in', 'of', 'range', 'let', 'const', 'var', 'my', 'our', 'mut', 'do', 'each', 'as', 'while', 'loop', '_']);
+
 /** The names a loop's header binds (`for _, o := range orders`, `for o in orders`, `|o|`, `(o) =>`), without the iterable's. */
 export function headerNames(loop: Node, body: Node | null, iterable: Node | undefined): string[] {
   let head = '';
-  if (body && body.startIndex > loop.startIndex) head = loop.text.slice(0, body.startIndex - loop.startIndex);
+  if (body && body.startIndex > loop.startIndex) head = loop.tree.text.slice(loop.startIndex, body.startIndex);
   if (iterable && iterable.startIndex >= loop.startIndex && iterable.endIndex <= (body?.startIndex ?? loop.endIndex)) {
     const a = iterable.startIndex - loop.startIndex, b = iterable.endIndex - loop.startIndex;
     head = head.slice(0, a) + ' ' + head.slice(b);
@@ -185,9 +189,10 @@ export function headerNames(loop: Node, body: Node | null, iterable: Node | unde
   const params = body ? (body.childForFieldName('parameters') ?? body.namedChildren.find((c) => /parameters$/.test(c.type))) : undefined;
   if (params) head += ' ' + params.text;
   const out: string[] = [];
-  for (const m of head.matchAll(/[$@]?[A-Za-z_]\w*/g)) {
-    const w = m[0].replace(/^[$@]/, '');
-    if (!/^(?:for|foreach|in|of|range|let|const|var|my|our|mut|do|each|as|while|loop|_)$/.test(w) && !out.includes(w)) out.push(w);
+  const words = /[$@]?([A-Za-z_]\w*)/g;
+  for (let m = words.exec(head); m; m = words.exec(head)) {
+    const w = m[1];
+    if (!HEADER_WORDS.has(w) && !out.includes(w)) out.push(w);
   }
   return out;
 }

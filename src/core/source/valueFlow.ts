@@ -90,7 +90,7 @@ export class ValueFlow {
   /** keyOf's answers by node id (NO_KEY: none). */
   private readonly keys: string[] = [];
   /** What each node type of the grammar is to value flow (K_* bits), by type id. */
-  private readonly kinds: Uint8Array;
+  private readonly kinds: Uint16Array;
   /** A block's children and which of them are exits (see nextExit), by node id. */
   private readonly exitsOf = new Map<number, { nodes: Node[]; always: number[]; iteration: number[] }>();
   /** Where a bound on the work was hit, by line (1-based): what was cut short. */
@@ -234,12 +234,13 @@ export class ValueFlow {
 
   /** The keys of the variables `node` uses (each once, in order). */
   namesIn(node: Node, out: string[] = []): string[] {
-    const k = IDENTS.has(node.type) || MEMBERS.has(node.type) ? this.keyOf(node) : undefined;
+    const kind = this.kinds[node.typeId];
+    const k = (kind & (K_IDENT | K_MEMBER)) !== 0 ? this.keyOf(node) : undefined;
     if (k !== undefined) {
       if (!out.includes(k)) out.push(k);
-      if (IDENTS.has(node.type)) return out;
+      if ((kind & K_IDENT) !== 0) return out;
     }
-    for (const c of node.namedChildren) this.namesIn(c, out);
+    for (const c of node.children) if (c.isNamed) this.namesIn(c, out);
     return out;
   }
 
@@ -341,9 +342,9 @@ export class ValueFlow {
   }
 
   private mentionsIn(node: Node, keys: ReadonlySet<string>): boolean {
-    const k = IDENTS.has(node.type) || MEMBERS.has(node.type) ? this.keyOf(node) : undefined;
+    const k = (this.kinds[node.typeId] & (K_IDENT | K_MEMBER)) !== 0 ? this.keyOf(node) : undefined;
     if (k !== undefined && (keys.has(k) || (k.startsWith('.') && keys.has(k.slice(1))))) return true;
-    for (const c of node.namedChildren) if (this.mentionsIn(c, keys)) return true;
+    for (const c of node.children) if (c.isNamed && this.mentionsIn(c, keys)) return true;
     return false;
   }
 
@@ -652,19 +653,19 @@ export class ValueFlow {
   }
 }
 
-const K_FUNCTION = 1, K_LOOP = 2, K_CONDITIONAL = 4, K_LEAVES = 8, K_LEAVES_ITERATION = 16, K_HANDLER = 32, K_IF = 64;
-const kindTables = new WeakMap<GrammarTables, Uint8Array>();
+const K_FUNCTION = 1, K_LOOP = 2, K_CONDITIONAL = 4, K_LEAVES = 8, K_LEAVES_ITERATION = 16, K_HANDLER = 32, K_IF = 64, K_IDENT = 128, K_MEMBER = 256;
+const kindTables = new WeakMap<GrammarTables, Uint16Array>();
 
 /**
  * Per grammar, by type id: the K_* bits of each node type (functions and Ruby blocks, loops, branches,
  * statements that leave, error handlers, `if`).
  * why: these are asked for every ancestor of every assignment and use; one read of a table beats a regular expression each time.
  */
-function kindsOf(spec: LangSpec, tables: GrammarTables): Uint8Array {
+function kindsOf(spec: LangSpec, tables: GrammarTables): Uint16Array {
   let r = kindTables.get(tables);
   if (!r) {
     // ERROR nodes (type id 65535) are past the end of the table and read as 0, as their type matched none of these.
-    r = new Uint8Array(tables.types.length);
+    r = new Uint16Array(tables.types.length);
     tables.types.forEach((t, id) => {
       let k = 0;
       if (spec.functions.has(t) || spec.closureBlocks?.has(t)) k |= K_FUNCTION;
@@ -674,6 +675,8 @@ function kindsOf(spec: LangSpec, tables: GrammarTables): Uint8Array {
       if (LEAVES_ITERATION.test(t)) k |= K_LEAVES_ITERATION;
       if (/(?:^|_)(?:catch|rescue|except)(?:_|$)/.test(t)) k |= K_HANDLER;
       if (/^if_(?:statement|expression)$/.test(t)) k |= K_IF;
+      if (IDENTS.has(t)) k |= K_IDENT;
+      if (MEMBERS.has(t)) k |= K_MEMBER;
       r![id] = k;
     });
     kindTables.set(tables, r);

@@ -12,7 +12,7 @@ import { discoverPerlRoutes } from './perlRoutes';
 import { isCloser, isOp, isOpener, listEnd, matchBrackets, termEndForward, termStartBack } from './perlTerms';
 import { perlLoopSources, perlRetryBody } from './perlRows';
 import { builderStatement } from './perlSqlMaker';
-import { FileRanges, intern, position, SharedLists } from '../../intern';
+import { FileRanges, intern, SharedLists } from '../../intern';
 import { readFormat } from '../../formatHoles';
 import { limitPlaceholderIndex } from '../../limitValue';
 import { boundedProduct, headAndEnd, keepAlternative, MAX_CALLEE, MAX_NESTING, NESTING_NOTE } from '../../bounds';
@@ -119,7 +119,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
   facts.errors.push(...fileErrors);
 
   const n = tokens.length;
-  const shared = new FileRanges((offset) => { const q = pos(offset); return position(q.line, q.character); });
+  const shared = new FileRanges(text);
   const range = (s: number, e: number): Range => shared.range(s, e);
   // why: a receiver or iterable can be a term of any size (a chain of a thousand calls), and each call in it asks for
   // its own: past MAX_CALLEE characters only its start and its end (where the names are) are kept, so the work and
