@@ -309,7 +309,7 @@ export class SlowLogParser {
     switch (kind) {
       case H_TIME: this.time(b, s + 8, e); return true;
       case H_USERHOST: this.userHost(b, s + 13, e); return true;
-      case H_QUERYTIME: this.h.hasQueryTime = true; this.h.pairs(b, s + 2, e, this.e); return true;
+      case H_QUERYTIME: this.h.hasQueryTime = true; this.h.queryTimeLine(b, s + 2, e, this.e); return true;
       case H_ADMIN: this.adminCommand(b, s + 2, e); return true;
       case H_SKIP: return true;
       default: this.h.pairs(b, s + 2, e, this.e); return true;

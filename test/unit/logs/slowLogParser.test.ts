@@ -149,3 +149,32 @@ void test('entries alternating between databases by `use db;` lines each get the
   const { records } = parseSlowLog(text);
   assert.deepEqual(records.map((r) => r.schema), dbs);
 });
+
+void test('the # Query_time line: the server\'s layout and any other order or spacing give the same figures; odd values still mark the entry', () => {
+  const entry = (queryLine: string): { records: ReturnType<typeof parseSlowLog>['records']; summary: ReturnType<typeof parseSlowLog>['summary'] } =>
+    parseSlowLog(`# Time: 2023-11-14T22:13:20.000130Z\n# User@Host: app[app] @ localhost []  Id:     7\n${queryLine}\nSELECT 1;\n`);
+  const layouts = [
+    '# Query_time: 1.250000  Lock_time: 0.000125 Rows_sent: 3  Rows_examined: 1207 Thread_id: 7 Errno: 0 Killed: 0 Bytes_received: 0 Bytes_sent: 91',
+    '# Query_time: 1.25 Rows_sent: 3 Lock_time: 0.000125 Bytes_sent: 91 Rows_examined: 1207 Thread_id: 7 Errno: 0 Killed: 0 Bytes_received: 0',
+    '# Query_time:   1.250000   Lock_time:   0.000125 Rows_sent: 3.0  Rows_examined: 1207   Thread_id: 7 Errno: 0 Killed: 0 Bytes_received: 0 Bytes_sent: 91   ',
+  ];
+  for (const line of layouts) {
+    const { records, summary } = entry(line);
+    assert.equal(summary.malformed, 0, line);
+    assert.equal(summary.damaged, 0, line);
+    const [r] = records;
+    assert.deepEqual([r.queryTime, r.lockTime, r.rowsSent, r.rowsExamined, r.threadId, r.bytesSent], [1.25, 0.000125, 3, 1207, 7, 91], line);
+    assert.deepEqual(r.extra, { Errno: '0', Killed: '0', Bytes_received: '0' }, line);
+  }
+  // without the extra fields: nothing after Rows_examined
+  assert.deepEqual(entry('# Query_time: 0.5  Lock_time: 0.1 Rows_sent: 0  Rows_examined: 0').records.map((r) => [r.queryTime, r.lockTime, r.extra]), [[0.5, 0.1, undefined]]);
+  // odd values in the usual layout: the entry is dropped or damaged as before
+  for (const [line, reason] of [
+    ['# Query_time: -0.5  Lock_time: 0.1 Rows_sent: 0  Rows_examined: 0', 'negative Query_time -0.5'],
+    ['# Query_time: 0.5  Lock_time: 1e3 Rows_sent: 0  Rows_examined: 0', 'unreadable number "1e3"'],
+    ['# Query_time: 9999999  Lock_time: 0 Rows_sent: 0  Rows_examined: 0', 'absurd Query_time 9999999 (over 30 days)'],
+  ]) assert.deepEqual(entry(line).summary.problems.map((p) => p.reason), [reason], line);
+  const damaged = entry('# Query_time: 0.5  Lock_time: 0.1 Rows_sent: x  Rows_examined: 4');
+  assert.deepEqual(damaged.records.map((r) => [r.rowsSent, r.rowsExamined]), [[0, 4]]);
+  assert.equal(damaged.summary.damagedSamples[0]?.reason, 'unreadable number "x"');
+});
