@@ -214,6 +214,8 @@ class Acc {
 
 /** Statement shapes remembered by lookup before it starts over. */
 const MAX_SHAPES = 8192;
+/** Shape ids remembered from shapeBase on (the array stays within 256 KiB). */
+const MAX_SHAPE_ID = 1 << 16;
 
 /** FNV-1a style hash over the fingerprint b[s, s + n), four bytes at a time. */
 function hashOf(b: Uint8Array, s: number, n: number): number {
@@ -238,8 +240,11 @@ export class SlowStatsCollector {
   private readonly recent = new Map<number, Ring>();
   /** A collector of one range of a log (see toPart). */
   private readonly partial: boolean;
-  /** Fingerprints by the id of a statement shape (see lookup). */
-  private readonly byShape = new Map<number, Acc>();
+  /** Fingerprints by the id of a statement shape (see lookup, remember): acc index + 1 at the shape id less shapeBase, 0 for none yet. */
+  private byShape = new Int32Array(64);
+  private shapeBase = -1;
+  /** Shapes remembered in byShape (it starts over at MAX_SHAPES). */
+  private shapesKnown = 0;
   /** Merged fingerprints by their bytes (absorb). */
   private readonly byKey = new Map<string, Acc>();
   private readonly hosts = new HostTally<Acc>();
@@ -297,22 +302,41 @@ export class SlowStatsCollector {
   }
 
   /**
-   * The fingerprint of an entry found before, by its statement shape (fingerprintShape): one map
-   * look-up instead of hashing and comparing the fingerprint's bytes.
+   * The fingerprint of an entry found before, by its statement shape (fingerprintShape): one array
+   * read instead of hashing and comparing the fingerprint's bytes.
    */
   private lookup(e: SlowLogEntry): Acc | undefined {
     const shape = !e.admin && e.fingerprintLength > 0 ? e.fingerprintShape : -1;
-    if (shape >= 0) {
-      const known = this.byShape.get(shape);
-      if (known !== undefined) return known;
+    const k = shape - this.shapeBase;
+    if (shape >= 0 && k >= 0 && k < this.byShape.length) {
+      const known = this.byShape[k];
+      if (known !== 0) return this.accs[known - 1];
     }
     const a = this.find(e);
-    if (shape >= 0 && a !== undefined) {
-      // why: bounded, whatever the number of shapes the parsers met
-      if (this.byShape.size >= MAX_SHAPES) this.byShape.clear();
-      this.byShape.set(shape, a);
-    }
+    if (shape >= 0 && a !== undefined) this.remember(shape, a);
     return a;
+  }
+
+  /**
+   * Remembers the fingerprint of a shape. The ids a parser's cache hands out run from some number
+   * up, so they index an array from the first one remembered (shapeBase); an id outside its bounds
+   * (another parser's, or past MAX_SHAPE_ID or MAX_SHAPES) starts it over from that id.
+   */
+  private remember(shape: number, a: Acc): void {
+    let k = shape - this.shapeBase;
+    if (this.shapeBase < 0 || k < 0 || k >= MAX_SHAPE_ID || this.shapesKnown >= MAX_SHAPES) {
+      this.byShape = new Int32Array(64);
+      this.shapeBase = shape;
+      this.shapesKnown = 0;
+      k = 0;
+    }
+    if (k >= this.byShape.length) {
+      const next = new Int32Array(Math.min(MAX_SHAPE_ID, Math.max(k + 1, this.byShape.length * 2)));
+      next.set(this.byShape);
+      this.byShape = next;
+    }
+    if (this.byShape[k] === 0) this.shapesKnown++;
+    this.byShape[k] = a.id + 1;
   }
 
   private find(e: SlowLogEntry): Acc | undefined {

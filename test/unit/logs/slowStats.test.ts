@@ -176,3 +176,20 @@ void test('entries classed by their statement shape get the figures of entries c
     ['select * from users where id = ?', 100], ['select * from users where id in(?+)', 50], ['update users set name = ? where id = ?', 50], ['/* ping */', 50], ['/* pong */', 50],
   ]);
 });
+
+void test('statement shapes from several parsers (one per file) into one collector: the same fingerprints as by their bytes alone', () => {
+  const log = (from: number, n: number): Uint8Array => new TextEncoder().encode(Array.from({ length: n }, (_, i) => `# Time: ${new Date(T0 + (from + i) * 1000).toISOString()}\n`
+    + `# User@Host: app[app] @ localhost []  Id: ${1 + (i % 3)}\n# Query_time: 0.00${1 + (i % 9)}000  Lock_time: 0.000000 Rows_sent: 1  Rows_examined: ${i}\n`
+    + `SELECT * FROM t${(from + i) % 7} WHERE id = ${i} AND name = 'n${i}';\n`).join(''));
+  const files = [log(0, 40), log(100, 40), log(3, 40)];
+  const byShape = new SlowStatsCollector();
+  const byBytes = new SlowStatsCollector();
+  for (const file of files) {
+    const p = new SlowLogParser((e) => { byShape.add(e); byBytes.add({ ...e, fingerprintShape: -1 }); });
+    forEachLineOf(file, (b, s, e, n) => p.line(b, s, e, n));
+    p.end();
+  }
+  const rows = (c: SlowStatsCollector): string[] => c.result().map((q) => `${q.fingerprint} ${q.count} ${q.queryTime.total}`);
+  assert.equal(rows(byShape).length, 7);
+  assert.deepEqual(rows(byShape), rows(byBytes));
+});
