@@ -27,14 +27,17 @@ export interface LanguageLayout {
   publicSymbolMap: number;
   aliasSequences: number;
   maxAliasSequenceLength: number;
-  fieldCount: number;
-  fieldMapSlices: number;
-  fieldMapEntries: number;
+  /**
+   * The field map unrolled: fieldAt[productionId * fieldWidth + structural child index] is the field of that
+   * child (the first of the production's entries that is not inherited, as TreeCursor takes it), 0 for none.
+   */
+  fieldAt: Uint16Array;
+  fieldWidth: number;
 }
 
 // TSLanguage (lib/src/parser.h), the same prefix in ABI 14 and 15: nine uint32 counts, then
 // max_alias_sequence_length (uint16), then pointers from offset 40.
-const LANG_ABI = 0, LANG_SYMBOL_COUNT = 4, LANG_ALIAS_COUNT = 8, LANG_FIELD_COUNT = 32, LANG_MAX_ALIAS = 36;
+const LANG_ABI = 0, LANG_SYMBOL_COUNT = 4, LANG_ALIAS_COUNT = 8, LANG_PRODUCTION_ID_COUNT = 28, LANG_FIELD_COUNT = 32, LANG_MAX_ALIAS = 36;
 const LANG_SYMBOL_NAMES = 56, LANG_FIELD_NAMES = 60, LANG_FIELD_MAP_SLICES = 64, LANG_FIELD_MAP_ENTRIES = 68;
 const LANG_PUBLIC_SYMBOL_MAP = 76, LANG_ALIAS_SEQUENCES = 84;
 
@@ -77,10 +80,27 @@ export function languageLayout(heap: WasmHeap, address: number, tables: GrammarT
     if (name !== tables.types[id] && !(id === 0 && tables.types[id] === 'ERROR')) return undefined;
   }
   for (let id = 1; id <= fieldCount; id++) if (cString(u8, u32[(fieldNames >> 2) + id]) !== tables.fields[id]) return undefined;
+  // TSMapSlice {index, length} (u16 each) per production; TSFieldMapEntry {field_id u16, child_index u8, inherited u8}.
+  const productions = word(LANG_PRODUCTION_ID_COUNT), slices = word(LANG_FIELD_MAP_SLICES), entries = word(LANG_FIELD_MAP_ENTRIES);
+  let fieldWidth = 0;
+  const eachEntry = (visit: (production: number, child: number, field: number) => void) => {
+    if (fieldCount === 0) return;
+    for (let p = 0; p < productions; p++) {
+      const start = u16[(slices >> 1) + 2 * p], end = start + u16[(slices >> 1) + 2 * p + 1];
+      for (let e = start; e < end; e++) {
+        const entry = entries + 4 * e;
+        if (u8[entry + 3] === 0) visit(p, u8[entry + 2], u16[entry >> 1]);
+      }
+    }
+  };
+  eachEntry((_p, child) => { fieldWidth = Math.max(fieldWidth, child + 1); });
+  const fieldAt = new Uint16Array(Math.max(1, productions * fieldWidth));
+  eachEntry((p, child, field) => {
+    if (fieldAt[p * fieldWidth + child] === 0) fieldAt[p * fieldWidth + child] = field;
+  });
   return {
     publicSymbolMap: word(LANG_PUBLIC_SYMBOL_MAP), aliasSequences: word(LANG_ALIAS_SEQUENCES),
-    maxAliasSequenceLength: u16[(address + LANG_MAX_ALIAS) >> 1], fieldCount,
-    fieldMapSlices: word(LANG_FIELD_MAP_SLICES), fieldMapEntries: word(LANG_FIELD_MAP_ENTRIES),
+    maxAliasSequenceLength: u16[(address + LANG_MAX_ALIAS) >> 1], fieldAt, fieldWidth,
   };
 }
 
@@ -91,7 +111,7 @@ export function languageLayout(heap: WasmHeap, address: number, tables: GrammarT
 export function copyWasmTree(text: string, heap: WasmHeap, treeAddress: number, layout: LanguageLayout, tables: GrammarTables,
   withErrors: boolean): SyntaxTree {
   const u8 = heap.HEAPU8, u16 = heap.HEAPU16, u32 = heap.HEAPU32;
-  const { publicSymbolMap, aliasSequences, maxAliasSequenceLength, fieldCount, fieldMapSlices, fieldMapEntries } = layout;
+  const { publicSymbolMap, aliasSequences, maxAliasSequenceLength, fieldAt, fieldWidth } = layout;
   const tree = new SyntaxTree(text, tables);
 
   // The root: always visible, no alias, no field; it starts after its padding.
@@ -151,14 +171,7 @@ export function copyWasmTree(text: string, heap: WasmHeap, treeAddress: number, 
     let alias = 0, field = 0;
     if (!extra) {
       if (productionId !== 0) alias = u16[(aliasSequences >> 1) + productionId * maxAliasSequenceLength + structural];
-      if (fieldCount !== 0) {
-        const slice = (fieldMapSlices >> 1) + 2 * productionId;
-        const start = u16[slice], end = start + u16[slice + 1];
-        for (let e = start; e < end; e++) {
-          const entry = fieldMapEntries + 4 * e;
-          if (u8[entry + 3] === 0 && u8[entry + 2] === structural) { field = u16[entry >> 1]; break; }
-        }
-      }
+      if (structural < fieldWidth) field = fieldAt[productionId * fieldWidth + structural];
       if (field === 0) field = frameField[f];
       frameStructural[f] = structural + 1;
     }
