@@ -166,10 +166,13 @@ async function runJobs<R>(jobs: RangeJob[], threads: number, here: boolean, sign
 }
 
 /**
- * The smallest half of a range handed over to a free thread (rangeSplits.ts): about 15 ms of
- * reading; each range more costs its reader a new parser and accumulator, and the merge a part.
+ * The smallest half of a range handed over to a free thread (rangeSplits.ts), about 50 ms of
+ * reading. A thread's second range costs it ~60 ms of CPU more than the same bytes in its first (the
+ * JIT's code for the parser is thrown away and compiled again for the new parser and accumulator),
+ * later ones ~10 ms: with halves down to 1 MiB, the bench's log took 3 to 4 ranges and ~15 % more CPU
+ * than two ranges; with 4 MiB, 2 to 3 and the same CPU (in-process, fresh processes in turn).
  */
-export const SPLIT_BYTES = 1 << 20;
+export const SPLIT_BYTES = 4 << 20;
 
 /**
  * Reads a file on `threads` threads, this one among them, with ranges cut while they are read
