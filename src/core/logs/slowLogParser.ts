@@ -169,9 +169,13 @@ export class SlowLogParser {
   /** The line being read, and the first line of the current entry (for lineCounts). */
   private lineNo = 0;
   private entryStart = 0;
-  /** The last line buffer put() copied from, and a plain Uint8Array view of it (plainView). */
+  /** The last line buffer put() copied from, a plain Uint8Array view of it and a DataView of it (plainView). */
   private viewOf: Uint8Array | undefined;
   private view: Uint8Array = new Uint8Array(0);
+  private lineData: DataView = new DataView(new ArrayBuffer(0));
+  /** A DataView of the statement's buffer (sqlBytes), and which one it views. */
+  private sqlData: DataView = new DataView(new ArrayBuffer(0));
+  private sqlDataOf: Uint8Array | undefined;
   /** Re-entrancy guard while lines are read again. */
   private rereading = false;
   /** The `# Time:` of the current header line, and which layouts were seen (features). */
@@ -685,7 +689,23 @@ export class SlowLogParser {
       // needs a view (subarray) of the line, a new object per line that was half of all the memory
       // the read allocated (and so half of its young-generation collections); a long line (a bulk
       // INSERT) is copied natively, where the view's cost is small beside the copy's.
-      if (n < LOOP_COPY_BYTES) { const v = this.plainView(b); let o = x.sqlLength; for (let i = s; i < s + n; i++) q[o++] = v[i]; } else q.set(this.plainView(b).subarray(s, s + n), x.sqlLength);
+      if (n < 8) {
+        // the newline between lines, a short line: no views (switching views made new ones)
+        let o = x.sqlLength;
+        for (let i = s; i < s + n; i++) q[o++] = b[i];
+      } else if (n < LOOP_COPY_BYTES) {
+        // why: four bytes at a time through DataViews (unaligned reads and writes), the rest by bytes:
+        // about a third of the time of a byte loop on the lines of a log
+        const v = this.plainView(b);
+        const from = this.lineData;
+        if (q !== this.sqlDataOf) { this.sqlDataOf = q; this.sqlData = new DataView(q.buffer, q.byteOffset, q.byteLength); }
+        const to = this.sqlData;
+        let o = x.sqlLength;
+        let i = s;
+        const stop = s + n;
+        for (; i + 4 <= stop; i += 4, o += 4) to.setUint32(o, from.getUint32(i, true), true);
+        for (; i < stop; i++) q[o++] = v[i];
+      } else q.set(this.plainView(b).subarray(s, s + n), x.sqlLength);
       x.sqlLength += n;
       s += n;
     }
@@ -700,6 +720,7 @@ export class SlowLogParser {
     if (b !== this.viewOf) {
       this.viewOf = b;
       this.view = Object.getPrototypeOf(b) === Uint8Array.prototype ? b : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      this.lineData = new DataView(b.buffer, b.byteOffset, b.byteLength);
     }
     return this.view;
   }

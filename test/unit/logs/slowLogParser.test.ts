@@ -178,3 +178,14 @@ void test('the # Query_time line: the server\'s layout and any other order or sp
   assert.deepEqual(damaged.records.map((r) => [r.rowsSent, r.rowsExamined]), [[0, 4]]);
   assert.equal(damaged.summary.damagedSamples[0]?.reason, 'unreadable number "x"');
 });
+
+void test('statement lines of every length up to past 512 bytes, one or several per statement, come out as written', () => {
+  const words = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const line = (n: number, k: number): string => Array.from({ length: n }, (_, i) => words[(i * 7 + k) % words.length]).join('');
+  const statements: string[] = [];
+  for (let n = 0; n <= 600; n += n < 40 ? 1 : 37) statements.push(`SELECT '${line(n, n)}'`, `SELECT 1,\n${line(n, 3)},\n  ${line(n + 5, 1)}\n, 2`);
+  const text = statements.map((sql, i) => `# Time: 2023-11-14T22:13:${String(i % 60).padStart(2, '0')}.000001Z\n# User@Host: app[app] @ localhost []  Id: 1\n# Query_time: 0.1  Lock_time: 0 Rows_sent: 0  Rows_examined: 0\n${sql};\n`).join('');
+  const { records, summary } = parseSlowLog(text);
+  assert.equal(summary.malformed, 0);
+  assert.deepEqual(records.map((r) => r.sql), statements);
+});
