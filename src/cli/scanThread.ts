@@ -14,6 +14,13 @@ import { runScan, type ScanChunk, type ScanJob } from './scanReport';
 // cheaper for code about as fast: a fifth less CPU for the whole command on bench/scan.mjs's 10,000 files on one core.
 // The flag is the process's (this thread and the command's), read by each compile that starts after it is set.
 setFlagsFromString('--max-inlined-bytecode-size-cumulative=300');
+// why: the compiles were still a fifth of the command's CPU on one core (about 500 TurboFan jobs on bench/scan.mjs's
+// 10,000 files, V8's compiler threads included), a fixed cost a scan does not earn back. Without inlining each job is
+// cheaper still, and without on-stack replacement a long loop is not compiled a second time on its own (its function
+// is compiled for its next call): 0.93x the command's CPU (median of 6 pinned pairs, 0.81-1.12, loaded machine). A larger
+// interrupt budget on top (fewer functions compiled at all) lost that again (0.99x).
+setFlagsFromString('--no-turbo-inlining');
+setFlagsFromString('--no-use-osr');
 // why: a scan keeps every file's facts until its report, so each young-generation collection copies the latest files'
 // facts, and there are a hundred of them on 10,000 files. V8 shares that copying out to helper threads; on the one CPU
 // this process may run on (taskset, a container's cpuset) the helpers only take turns with this thread and wait for
