@@ -1022,8 +1022,14 @@ function routeHandlerName(shape: CallShape, node: Node, spec: LangSpec): { name:
 
 /** Argument texts of a call (at most 8, each at most 80 characters, else empty), as CallSite.args. */
 function argTexts(args: Node[], text: string): string[] | undefined {
-  if (!args.length || args.length > 8) return undefined;
-  return args.map((a) => (a.endIndex - a.startIndex > 80 ? '' : intern(text.slice(a.startIndex, a.endIndex))));
+  const n = args.length;
+  if (!n || n > 8) return undefined;
+  const out: string[] = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const a = args[i];
+    out[i] = a.endIndex - a.startIndex > 80 ? '' : intern(text.slice(a.startIndex, a.endIndex));
+  }
+  return out;
 }
 
 /** Parameter names of a function node, sigils dropped; the receiver (`self`, `&self`, `this`, `cls`) left out. */

@@ -43,9 +43,14 @@ export function position(line: number, character: number): Position {
  * call's, a site's function range its sub's, a loop's range its iterating call's). Facts are kept for the whole scan,
  * so fewer of them is less for every later collection to copy; nothing changes them.
  */
+/** Offsets and lengths under this make one small-integer key (SPAN * SPAN is 2^30). */
+const SPAN = 32768;
+
 export class FileRanges {
   private readonly positions = new Map<number, Position>();
-  /** The last range made from each start offset, with its end. */
+  /** Ranges by start * SPAN + length (both under SPAN). */
+  private readonly byKey = new Map<number, Range>();
+  /** Past that: the last range made from each start offset, with its end. */
   private readonly ranges = new Map<number, Range>();
   private readonly rangeEnds = new Map<number, number>();
   /** Where each line of the text starts (made on first use), and the line of the last offset looked up. */
@@ -61,6 +66,14 @@ export class FileRanges {
   }
 
   range(start: number, end: number): Range {
+    const len = end - start;
+    if (start < SPAN && len >= 0 && len < SPAN) {
+      // why: one look-up by (start, length) as a small integer, for the ranges of all but the largest files.
+      const key = start * SPAN + len;
+      let k = this.byKey.get(key);
+      if (!k) this.byKey.set(key, k = { start: this.pos(start), end: this.pos(end) });
+      return k;
+    }
     const r = this.ranges.get(start);
     if (r && this.rangeEnds.get(start) === end) return r;
     const made: Range = { start: this.pos(start), end: this.pos(end) };

@@ -152,6 +152,27 @@ function caseLabel(c: Node): string | undefined {
 
 /** Whether the loop's body can leave it by `break` (not inside a nested loop or function). */
 export function canBreak(body: Node, isLoopOrFunction: (n: Node) => boolean, max = 400): boolean {
+  // why: a body of at most `max` nodes is read whole (the walk below looks at every node it reaches): one pass over
+  // the tree's nodes in order, a table read each, and only a `break` or `return` found climbs to see what holds it.
+  const nodes = body.tree.nodes;
+  if (nodes[body.id] === body) {
+    let last = body.id;
+    for (let i = body.id + 1; i < nodes.length && i - body.id < max; i++) {
+      const x = nodes[i];
+      if (x.startIndex > body.endIndex || (x.startIndex === body.endIndex && !holds(body, x))) break;
+      last = i;
+    }
+    const next = nodes[last + 1];
+    const whole = last + 1 >= nodes.length || next.startIndex > body.endIndex || (next.startIndex === body.endIndex && !holds(body, next));
+    if (whole) {
+      for (let i = body.id; i <= last; i++) {
+        const x = nodes[i];
+        if ((kindOf(x) & (K_BREAK | K_LEAVE_ALL)) === 0 || !x.isNamed) continue;
+        if (reachedFrom(body, x, isLoopOrFunction)) return true;
+      }
+      return false;
+    }
+  }
   const stack: Node[] = [body];
   let n = 0;
   while (stack.length && n++ < max) {
@@ -160,6 +181,21 @@ export function canBreak(body: Node, isLoopOrFunction: (n: Node) => boolean, max
     if (kindOf(x) & (K_BREAK | K_LEAVE_ALL)) return true;
     // why: the named children read from the children list in place: no list of them is made for each node of the body.
     for (const c of x.children) if (c.isNamed) stack.push(c);
+  }
+  return false;
+}
+
+/** True when `x` is `body` or below it. */
+function holds(body: Node, x: Node): boolean {
+  for (let a: Node | null = x; a; a = a.parent) if (a === body) return true;
+  return false;
+}
+
+/** True when the walk from `body` down its named children reaches `x` without entering a nested loop or function. */
+function reachedFrom(body: Node, x: Node, isLoopOrFunction: (n: Node) => boolean): boolean {
+  for (let a: Node | null = x; a; a = a.parent) {
+    if (a === body) return true;
+    if (!a.isNamed || isLoopOrFunction(a)) return false;
   }
   return false;
 }
