@@ -142,6 +142,7 @@ export class SlowLogParser {
   private readonly useNames: { bytes: Uint8Array; text: string }[] = [];
   /** Cache of the last User@Host line's bytes and its decoded parts. */
   private lastUserHost = new Uint8Array(0);
+  private userHostData: DataView = new DataView(new ArrayBuffer(0));
   private userHostDirty = true;
   /** The header fields of the current entry, and why it is malformed or damaged. */
   private readonly h: HeaderFields;
@@ -540,11 +541,21 @@ export class SlowLogParser {
       while (end > s && b[end - 1] === 32) end--;
     }
     const prev = this.lastUserHost;
-    let same = !this.userHostDirty && prev.length === end - s;
-    for (let i = 0; same && i < prev.length; i++) if (prev[i] !== b[s + i]) same = false;
+    const n = prev.length;
+    let same = !this.userHostDirty && n === end - s;
+    if (same) {
+      // four bytes at a time (the line is the same as the entry before's on nearly every entry)
+      this.plainView(b);
+      const line = this.lineData;
+      const kept = this.userHostData;
+      let i = 0;
+      for (; i + 4 <= n; i += 4) if (kept.getUint32(i, true) !== line.getUint32(s + i, true)) { same = false; break; }
+      for (; same && i < n; i++) if (prev[i] !== b[s + i]) same = false;
+    }
     if (!same) {
       this.lastUserHost = new Uint8Array(end - s); // a copy: the line buffer is reused
       this.lastUserHost.set(b.subarray(s, end));
+      this.userHostData = new DataView(this.lastUserHost.buffer);
       this.userHostDirty = true;
     }
   }

@@ -189,3 +189,11 @@ void test('statement lines of every length up to past 512 bytes, one or several 
   assert.equal(summary.malformed, 0);
   assert.deepEqual(records.map((r) => r.sql), statements);
 });
+
+void test('User@Host lines of the same length that differ in one byte name their own user and host', () => {
+  const hosts = ['web1', 'web2', 'web1', 'wab1', 'web1', 'web1'];
+  const users = ['app', 'app', 'apq', 'app', 'app', 'bpp'];
+  const text = hosts.map((h, i) => `# Time: 2023-11-14T22:13:2${i}.000001Z\n# User@Host: ${users[i]}[${users[i]}] @ ${h} [10.0.0.1]  Id: ${i + 1}\n# Query_time: 0.1  Lock_time: 0 Rows_sent: 0  Rows_examined: 0\nSELECT ${i};\n`).join('');
+  const { records } = parseSlowLog(text);
+  assert.deepEqual(records.map((r) => `${r.user}@${r.host}#${r.threadId}`), hosts.map((h, i) => `${users[i]}@${h}#${i + 1}`));
+});
