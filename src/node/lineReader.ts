@@ -309,10 +309,8 @@ let rangeBuffer: Buffer | undefined;
  * Reads the lines of a plain file from byte `start` (a line's first byte) until the handler
  * returns false (it gets each line's offset in the file, so it can stop at a range's end) or the
  * file ends. Synchronous: it runs on a reading thread of its own (src/node/logRanges.ts).
- * `beforeRead` is called before each read of a chunk with the file offset it reads from: every
- * line before that offset's line has been handed over (rangeSplits.ts cuts the range there).
  */
-export function readRange(path: string, start: number, onLine: RangeLineHandler, options: { maxLineBytes?: number; chunkBytes?: number; onLongLine?: RangeLongLineHandler; beforeRead?: (position: number) => void } = {}): ReadRangeResult {
+export function readRange(path: string, start: number, onLine: RangeLineHandler, options: { maxLineBytes?: number; chunkBytes?: number; onLongLine?: RangeLongLineHandler } = {}): ReadRangeResult {
   const maxLine = options.maxLineBytes ?? 1 << 20;
   const chunk = options.chunkBytes ?? 1 << 18;
   // why: a thread reads one range after another; one buffer for all (taken while in use, should a handler read a range too).
@@ -322,9 +320,7 @@ export function readRange(path: string, start: number, onLine: RangeLineHandler,
   const fd = openSync(path, 'r');
   try {
     let position = start;
-    const beforeRead = options.beforeRead;
     for (;;) {
-      beforeRead?.(position);
       const bytesRead = readSync(fd, splitter.buf, splitter.len, Math.min(chunk, splitter.free), position);
       if (bytesRead === 0) break;
       position += bytesRead;

@@ -11,7 +11,7 @@
  * range's start, the next range's part is taken, else that range is read again from where the
  * entry really starts. How the parser scans quotes inside an entry is its own business.
  */
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { AccessAnalyzer } from '../core/logs/accessAnalysis';
@@ -19,8 +19,7 @@ import type { SlowLogParseSummary } from '../core/logs/slowLogParser';
 import type { SlowStatsCollector, SlowStatsOptions } from '../core/logs/slowStats';
 import { readAccessRange, readHereWith, type AccessRangeResult } from './accessRange';
 import type { ReadLinesResult } from './lineReader';
-import { takeJob, type RangeJob, type RangeKind, type RangeRead, type RangeReply, type RangeWork, type SplitWork } from './rangeJobs';
-import { rangeCutter, RangeSplits, splitShared, nextRangeStart } from './rangeSplits';
+import { takeJob, type RangeJob, type RangeKind, type RangeReply, type RangeWork } from './rangeJobs';
 import { isLargePlainFile, MIN_RANGE_BYTES, rangeWorkerScript, startRangeWorker, takeReadyWorker } from './rangeWorkerPool';
 import { INHERITED_SCHEMA, readSlowRange, TIME_HEADER, type SlowRangeResult } from './slowRange';
 
@@ -35,8 +34,6 @@ export interface RangePlan {
    * editor's thread must stay free, so by default all ranges go to reading threads.
    */
   here?: boolean;
-  /** With `here` and the default ranges: the smallest half of a range handed over to a free thread (default SPLIT_BYTES; tests). */
-  splitBytes?: number;
   maxLineBytes?: number;
   signal?: AbortSignal;
 }
@@ -51,26 +48,33 @@ export function worthRanges(path: string, kind: RangeKind, plan: RangePlan = {})
   const threads = plan.threads ?? availableParallelism();
   if (threads === 1) return false;
   if (threads > 1 && !rangeWorkerScript(kind)) return false;
-  return isLargePlainFile(path, (plan.rangeBytes ?? plan.splitBytes ?? MIN_RANGE_BYTES) * 2);
+  return isLargePlainFile(path, (plan.rangeBytes ?? MIN_RANGE_BYTES) * 2);
 }
 
 /**
  * The ranges' starts: each cut moved forward to the next line start (`timeHeader`: to the next line
  * starting with `# Time: `); cuts that meet are one range. By default one range per thread: each
  * range's figures cross threads to be merged, and a range more costs memory (hundreds of KB that the
- * allocator does not all give back) for little. (A slow log read with this thread among the readers
- * is cut while it is read instead: readSlowInRanges.)
+ * allocator does not all give back) for little: the threads start about together
+ * (prestartRangeWorkers) and read at the same speed. This thread starts first, so with `here` its
+ * range, the first, may be `lead` of the file longer than the others.
  */
-export function rangeStarts(path: string, plan: RangePlan, timeHeader: boolean): { starts: number[]; size: number } {
+export function rangeStarts(path: string, plan: RangePlan, timeHeader: boolean, lead = 0): { starts: number[]; size: number } {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
     const threads = plan.threads ?? availableParallelism();
     const each = plan.rangeBytes ?? Math.max(MIN_RANGE_BYTES, Math.ceil(size / Math.max(1, threads)));
+    // why: the first range is this thread's (runJobs takes it before the others can); it starts
+    // reading before the reading threads do, so it gets `lead` of the file more, when the ranges are
+    // the default ones and the rest stay worth a thread.
+    const first = plan.rangeBytes === undefined && plan.here && lead > 0 && threads > 1 && (size - each - lead * size) / (threads - 1) >= MIN_RANGE_BYTES
+      ? each + Math.floor(lead * size) : each;
+    const rest = first === each ? each : Math.ceil((size - first) / (threads - 1));
     const starts = [0];
     const buf = Buffer.allocUnsafe(1 << 12);
-    for (let cut = each; cut < size; cut += each) {
-      const at = nextRangeStart(fd, buf, Math.max(cut, starts[starts.length - 1] + 1), size, timeHeader ? TIME_HEADER : undefined);
+    for (let cut = first; cut < size; cut += rest) {
+      const at = nextStart(fd, buf, Math.max(cut, starts[starts.length - 1] + 1), size, timeHeader);
       if (at < 0) break;
       if (at > starts[starts.length - 1]) starts.push(at);
     }
@@ -78,6 +82,33 @@ export function rangeStarts(path: string, plan: RangePlan, timeHeader: boolean):
   } finally {
     closeSync(fd);
   }
+}
+
+/** The first line start at or after `from` (after a `\n` at from − 1 or later) that passes the header test; -1 when none. */
+function nextStart(fd: number, buf: Buffer, from: number, size: number, timeHeader: boolean): number {
+  let pos = from - 1; // why: a `\n` just before `from` makes `from` itself a line start
+  while (pos < size) {
+    const n = readSync(fd, buf, 0, buf.length, pos);
+    if (n <= 0) return -1;
+    for (let i = 0; ;) {
+      const nl = buf.indexOf(10, i);
+      if (nl < 0 || nl >= n) break;
+      const at = pos + nl + 1;
+      if (at >= size) return -1;
+      if (!timeHeader || timeHeaderAt(fd, buf, n, nl + 1, at)) return at;
+      i = nl + 1;
+    }
+    pos += n;
+  }
+  return -1;
+}
+
+/** Whether the line at file offset `at` (buf[off] when read) starts with `# Time: `. */
+function timeHeaderAt(fd: number, buf: Buffer, n: number, off: number, at: number): boolean {
+  const len = TIME_HEADER.length;
+  if (off + len <= n) return buf.compare(TIME_HEADER, 0, len, off, off + len) === 0;
+  const b = Buffer.alloc(len);
+  return readSync(fd, b, 0, len, at) === len && b.equals(TIME_HEADER);
 }
 
 /**
@@ -165,83 +196,6 @@ async function runJobs<R>(jobs: RangeJob[], threads: number, here: boolean, sign
   }
 }
 
-/**
- * The smallest half of a range handed over to a free thread (rangeSplits.ts), about 50 ms of
- * reading. A thread's second range costs it ~60 ms of CPU more than the same bytes in its first (the
- * JIT's code for the parser is thrown away and compiled again for the new parser and accumulator),
- * later ones ~10 ms: with halves down to 1 MiB, the bench's log took 3 to 4 ranges and ~15 % more CPU
- * than two ranges; with 4 MiB, 2 to 3 and the same CPU (in-process, fresh processes in turn).
- */
-export const SPLIT_BYTES = 4 << 20;
-
-/**
- * Reads a file on `threads` threads, this one among them, with ranges cut while they are read
- * (rangeSplits.ts): this thread starts on the whole file at once, each reading thread takes half of
- * what the reader with the most left has left as soon as it has started, and every reader done with
- * its range takes half of another's, until no range has 2 × `minBytes` left. Returns the ranges'
- * results in the file's order.
- */
-async function runSplits<J extends RangeJob, R extends RangeRead>(template: J, size: number, threads: number, minBytes: number, header: Buffer | undefined, signal: AbortSignal | undefined, local: (job: J, split: RangeSplits) => R): Promise<R[]> {
-  const script = rangeWorkerScript(template.kind);
-  if (!script) throw new Error(`the range reader thread (${template.kind}RangeWorker.js) is not built`);
-  const shared = splitShared(threads, minBytes);
-  const mine = new RangeSplits(shared, 0, rangeCutter(template.path, header));
-  // why: open before any thread starts asking, else a thread ready at once would find nothing to take.
-  mine.open(0, size + 1);
-  const results: R[] = [];
-  const workers: Worker[] = [];
-  const ports: MessagePort[] = [];
-  let failed = false;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let running = 0;
-      let readingHere = true;
-      const fail = (err: unknown): void => {
-        if (failed) return;
-        failed = true;
-        signal?.removeEventListener('abort', abort);
-        reject(err);
-      };
-      const abort = (): void => fail(signal?.reason ?? new Error('aborted'));
-      signal?.addEventListener('abort', abort, { once: true });
-      const settle = (): void => { if (!failed && running === 0 && !readingHere) { signal?.removeEventListener('abort', abort); resolve(); } };
-      for (let i = 1; i < threads; i++) {
-        const w = takeReadyWorker(template.kind) ?? startRangeWorker(script);
-        w.ref();
-        workers.push(w);
-        running++;
-        let done = false;
-        w.on('error', fail);
-        w.on('exit', (code) => { if (!done) fail(new Error(`a reading thread stopped (exit code ${code})`)); });
-        const { port1, port2 } = new MessageChannel();
-        ports.push(port1);
-        port1.on('message', (m: RangeReply<R>) => {
-          if (failed) return;
-          if ('error' in m) fail(new Error(m.error));
-          else if ('done' in m) { done = true; running--; settle(); } else results.push(m.result);
-        });
-        w.postMessage({ split: shared, me: i, job: template, port: port2 } satisfies SplitWork, [port2]);
-      }
-      void (async () => {
-        try {
-          for (let range: [number, number] | undefined = [0, size + 1]; range && !failed; range = await mine.stealAsync(() => failed)) {
-            results.push(local({ ...template, start: range[0], end: range[1] }, mine));
-          }
-        } catch (err) {
-          mine.close();
-          fail(err);
-        }
-        readingHere = false;
-        settle();
-      })();
-    });
-  } finally {
-    for (const port of ports) port.close();
-    for (const w of workers) { w.removeAllListeners('exit'); void w.terminate(); }
-  }
-  return results.sort((a, b) => a.start - b.start);
-}
-
 function jobsOf<K extends RangeJob['kind']>(kind: K, path: string, starts: number[], size: number, maxLineBytes: number, options: Extract<RangeJob, { kind: K }>['options']): RangeJob[] {
   return starts.map((start, i) => ({ kind, path, start, end: i + 1 < starts.length ? starts[i + 1] : size + 1, maxLineBytes, options } as RangeJob));
 }
@@ -293,6 +247,14 @@ export async function readAccessInRanges(path: string, analyzer: AccessAnalyzer,
   return { lines, bytes: size, longLines, gzip: false, unterminatedLastLine: unterminated };
 }
 
+/**
+ * The share of a slow log this thread reads more than an even split gives it (rangeStarts): the
+ * reading thread starts reading tens of ms after this one (its start-up, though begun with the
+ * process), and this thread finished its half first on 4 of 5 profiled runs of the bench's log; with
+ * the 4 % the median gap between the two threads' ends went from 187 to 92 ms (busy machine).
+ */
+const SLOW_LEAD = 0.04;
+
 /** A slow log read in ranges: what analyzeSlowSources gets from one reader. */
 export interface SlowRangesResult {
   summary: SlowLogParseSummary[];
@@ -308,18 +270,9 @@ export interface SlowRangesResult {
  * the read's figures, or undefined when the merge would not be exact.
  */
 export async function readSlowInRanges(path: string, collector: SlowStatsCollector, options: SlowStatsOptions, plan: RangePlan = {}): Promise<SlowRangesResult | undefined> {
+  const { starts, size } = rangeStarts(path, plan, true, SLOW_LEAD);
   const maxLineBytes = plan.maxLineBytes ?? 16 << 20;
-  const threads = threadsOf(plan);
-  const size = fstatSizeOf(path);
-  const template = { kind: 'slow' as const, path, start: 0, end: size + 1, maxLineBytes, options };
-  let results: SlowRangeResult[] = [];
-  if (plan.here && plan.rangeBytes === undefined && threads > 1) {
-    results = await runSplits(template, size, threads, plan.splitBytes ?? SPLIT_BYTES, TIME_HEADER, plan.signal, readSlowRange);
-  } else {
-    const { starts } = rangeStarts(path, plan, true);
-    const jobs = jobsOf('slow', path, starts, size, maxLineBytes, options);
-    await runJobs(jobs, threads, plan.here ?? false, plan.signal, (j) => readSlowRange(j as typeof template), (r: SlowRangeResult) => { results.push(r); });
-  }
+  const jobs = jobsOf('slow', path, starts, size, maxLineBytes, options) as Extract<RangeJob, { kind: 'slow' }>[];
   const summaries: SlowLogParseSummary[] = [];
   let lines = 0;
   let longLines = 0;
@@ -327,19 +280,20 @@ export async function readSlowInRanges(path: string, collector: SlowStatsCollect
   let legacy = NaN;
   let unterminated = false;
   let redone = 0;
+  let exact = true;
   // The next byte to read, where the accepted ranges so far handed over (-1: they read to the end).
   let at = 0;
-  for (let k = 0; k < results.length && at >= 0; k++) {
-    let r = results[k];
-    const following = k + 1 < results.length ? results[k + 1].start : size + 1;
-    if (r.start !== at) {
+  await runJobs(jobs, threadsOf(plan), plan.here ?? false, plan.signal, (j) => readSlowRange(j as Extract<RangeJob, { kind: 'slow' }>), (result: SlowRangeResult, k) => {
+    if (at < 0 || !exact) return;
+    let r = result;
+    if (jobs[k].start !== at) {
       redone++;
-      if (at >= following) continue; // the range before read this one whole
+      if (k + 1 < jobs.length && at >= jobs[k + 1].start) return; // the range before read this one whole
       // why: the range before read on past this range's start (an entry it had open there): read again from where it handed over.
-      r = readSlowRange({ ...template, start: at, end: following });
+      r = readSlowRange({ ...jobs[k], start: at });
     }
     // why: entries of this range that kept a legacy `# Time` from before it got none; one reader gave them the one in force.
-    if (r.inheritedTimes > 0 && legacy === legacy) return undefined;
+    if (r.inheritedTimes > 0 && legacy === legacy) { exact = false; return; }
     collector.absorb(r.part, INHERITED_SCHEMA, schema);
     for (const p of r.summary.problems) p.line += lines;
     for (const p of r.summary.damagedSamples) p.line += lines;
@@ -350,12 +304,8 @@ export async function readSlowInRanges(path: string, collector: SlowStatsCollect
     if (r.legacyTime === r.legacyTime) legacy = r.legacyTime;
     unterminated = r.unterminated;
     at = r.next;
-  }
+  });
+  if (!exact) return undefined;
   if (!collector.mergeIsExact()) return undefined;
-  return { summary: summaries, read: { lines, bytes: size, longLines, gzip: false, unterminatedLastLine: unterminated }, ranges: results.length, redone };
-}
-
-function fstatSizeOf(path: string): number {
-  const fd = openSync(path, 'r');
-  try { return fstatSync(fd).size; } finally { closeSync(fd); }
+  return { summary: summaries, read: { lines, bytes: size, longLines, gzip: false, unterminatedLastLine: unterminated }, ranges: jobs.length, redone };
 }

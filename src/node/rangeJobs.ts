@@ -8,7 +8,6 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import type { AccessAnalysisOptions } from '../core/logs/accessAnalysis';
 import type { SlowStatsOptions } from '../core/logs/slowStats';
-import { rangeCutter, RangeSplits, type SplitShared } from './rangeSplits';
 
 /** The kinds of log read in ranges, each by a thread script of its own. */
 export type RangeKind = 'access' | 'slow';
@@ -31,9 +30,6 @@ export interface RangeRead {
 /** What a reading thread is sent: the jobs, the shared counter from which every thread takes the next one, and the port for its replies. */
 export interface RangeWork { jobs: RangeJob[]; next: SharedArrayBuffer; port: MessagePort }
 
-/** What a reading thread is sent to read a file in ranges cut while they are read (rangeSplits.ts): its index, the shared arrays, the job with the file and options. */
-export interface SplitWork { split: SplitShared; me: number; job: RangeJob; port: MessagePort }
-
 /** What a reading thread sends back: one job's result, an error, or that no job is left. */
 export type RangeReply<R> = { k: number; result: R } | { error: string } | { done: true };
 
@@ -48,10 +44,8 @@ export function chunkFor(job: RangeJob): number {
 }
 
 /** A reading thread's loop: reads every job it takes with `read` (the jobs are all of its kind). */
-export function serveRangeJobs<J extends RangeJob>(read: (job: J, split?: RangeSplits) => unknown, header?: Buffer): void {
-  parentPort?.on('message', (work: RangeWork | SplitWork) => {
-    if ('split' in work) { serveSplits(work, read, header); return; }
-    const { jobs, next, port } = work;
+export function serveRangeJobs<J extends RangeJob>(read: (job: J) => unknown): void {
+  parentPort?.on('message', ({ jobs, next, port }: RangeWork) => {
     const counter = new Int32Array(next);
     try {
       for (let k = takeJob(counter); k < jobs.length; k = takeJob(counter)) {
@@ -62,18 +56,4 @@ export function serveRangeJobs<J extends RangeJob>(read: (job: J, split?: RangeS
       port.postMessage({ error: err instanceof Error ? err.message : String(err) } satisfies RangeReply<never>);
     }
   });
-}
-
-/** The ranges a reading thread takes from the others' (rangeSplits.ts), one after the other, until none is worth cutting. */
-function serveSplits<J extends RangeJob>({ split, me, job, port }: SplitWork, read: (job: J, split?: RangeSplits) => unknown, header: Buffer | undefined): void {
-  const splits = new RangeSplits(split, me, rangeCutter(job.path, header));
-  try {
-    for (let range = splits.steal(); range; range = splits.steal()) {
-      port.postMessage({ k: -1, result: read({ ...job, start: range[0], end: range[1] } as J, splits) } satisfies RangeReply<unknown>);
-    }
-    port.postMessage({ done: true } satisfies RangeReply<never>);
-  } catch (err) {
-    splits.close();
-    port.postMessage({ error: err instanceof Error ? err.message : String(err) } satisfies RangeReply<never>);
-  }
 }

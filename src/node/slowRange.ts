@@ -4,7 +4,6 @@ import { SlowStatsCollector, type SlowStatsPart } from '../core/logs/slowStats';
 import { utf8Of } from './accessLogFile';
 import { readRange } from './lineReader';
 import { chunkFor, type RangeJob, type RangeRead } from './rangeJobs';
-import type { RangeSplits } from './rangeSplits';
 
 export interface SlowRangeResult extends RangeRead {
   part: SlowStatsPart;
@@ -29,14 +28,10 @@ function isTimeHeader(b: Buffer, s: number, e: number): boolean {
   return true;
 }
 
-/**
- * Reads one slow-log range: its entries up to the first one its parser starts at a `# Time:` line
- * at or past `end`. With `split`, the range is open to thieves (rangeSplits.ts) while it is read:
- * its end moves to where it gave up its second half.
- */
-export function readSlowRange(job: Extract<RangeJob, { kind: 'slow' }>, split?: RangeSplits): SlowRangeResult {
+/** Reads one slow-log range: its entries up to the first one its parser starts at a `# Time:` line at or past `end`. */
+export function readSlowRange(job: Extract<RangeJob, { kind: 'slow' }>): SlowRangeResult {
   const collector = new SlowStatsCollector({ ...job.options, partial: true });
-  let end = job.end;
+  const end = job.end;
   /** The line being fed when it is a `# Time:` line at or past the end (an entry starting there ends the range). */
   let handOverLine = -1;
   const parser = new SlowLogParser((e) => collector.add(e), {
@@ -44,29 +39,21 @@ export function readSlowRange(job: Extract<RangeJob, { kind: 'slow' }>, split?: 
     onEntryStart: (lineNo, rereading) => { if (lineNo === handOverLine && !rereading) throw new HandOver(); },
   });
   let stoppedAt = -1;
-  let r: ReturnType<typeof readRange>;
-  try {
-    r = readRange(job.path, job.start, (b, s, e, n, at) => {
-      if (at >= end && isTimeHeader(b, s, e)) {
-        handOverLine = n;
-        try {
-          parser.line(b, s, e, n);
-        } catch (err) {
-          if (!(err instanceof HandOver)) throw err;
-          stoppedAt = at;
-          return false;
-        }
-        handOverLine = -1;
-        return;
+  const r = readRange(job.path, job.start, (b, s, e, n, at) => {
+    if (at >= end && isTimeHeader(b, s, e)) {
+      handOverLine = n;
+      try {
+        parser.line(b, s, e, n);
+      } catch (err) {
+        if (!(err instanceof HandOver)) throw err;
+        stoppedAt = at;
+        return false;
       }
-      parser.line(b, s, e, n);
-    }, {
-      maxLineBytes: job.maxLineBytes, chunkBytes: split ? split.chunkBytes : chunkFor(job), onLongLine: (n, length) => parser.skippedLine(n, length),
-      beforeRead: split ? (position) => { end = split.check(position); } : undefined,
-    });
-  } finally {
-    split?.close();
-  }
+      handOverLine = -1;
+      return;
+    }
+    parser.line(b, s, e, n);
+  }, { maxLineBytes: job.maxLineBytes, chunkBytes: chunkFor(job), onLongLine: (n, length) => parser.skippedLine(n, length) });
   const summary = stoppedAt >= 0 ? parser.handOver() : parser.end();
   summary.lines = 0; // why: lines are counted by the reads
   return {

@@ -191,27 +191,6 @@ void test('slow log: the reading threads give the same report', async () => {
   assert.equal(JSON.stringify(threaded), JSON.stringify(one));
 });
 
-void test('slow log: ranges cut while they are read (a free thread takes half of what another has left) give one reader\'s report', async () => {
-  for (const mariadb of [false, true]) {
-    const path = join(dir, `slow-split-${mariadb}.log`);
-    writeFileSync(path, slowLog(8, 6000, mariadb));
-    const one = await analyzeSlowSources([{ kind: 'local', path }], {}, { ranges: false });
-    const plan: RangePlan = { threads: 2, here: true, splitBytes: 4096 };
-    let most = 0;
-    for (let i = 0; i < 5 && most < 3; i++) {
-      // why: a thread started ahead and given time to start, so that it asks while this one still reads.
-      prestartRangeWorkers('slow', 1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const direct = await readSlowInRanges(path, new SlowStatsCollector({}), {}, plan);
-      assert.ok(direct, 'exact merge');
-      most = Math.max(most, direct.ranges);
-      const ranged = await analyzeSlowSources([{ kind: 'local', path }], {}, { ranges: plan });
-      assert.equal(JSON.stringify(ranged), JSON.stringify(one), `mariadb ${mariadb}, read ${i}`);
-    }
-    assert.ok(most >= 3, 'the threads took ranges from each other on at least one of the reads');
-  }
-});
-
 void test('the reading threads start with the command line only for one large plain local log', async () => {
   const big = join(dir, 'big.log');
   writeFileSync(big, '');
