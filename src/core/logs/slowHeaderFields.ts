@@ -2,7 +2,7 @@
  * The `Key: value` fields of slow-log header lines (slowLogParser.ts), and the marks they leave on
  * the entry being read: why it is malformed (`bad`) or damaged (`damage`), and the flavors seen.
  */
-import { bytesOf, parseDecimal, yesNo } from './slowLogBytes';
+import { bytesOf, decimalAt, decimalEnd, parseDecimal, yesNo } from './slowLogBytes';
 import type { SlowLogEntry } from './slowLogTypes';
 
 /** `Key: value` pairs read per header line, and `extra` fields kept per entry. */
@@ -23,26 +23,10 @@ let numberEnd = 0;
  * for anything else (a sign, an exponent, no digits). Same value as parseDecimal of the same bytes.
  */
 function plainNumber(b: Uint8Array, i: number, e: number): number {
-  const s = i;
-  let v = 0;
-  for (; i < e; i++) {
-    const d = b[i] - 48;
-    if (d < 0 || d > 9) break;
-    v = v * 10 + d;
-  }
-  if (i === s) return NaN;
-  if (i < e && b[i] === 46) {
-    let f = 0;
-    let scale = 1;
-    for (i++; i < e; i++) {
-      const d = b[i] - 48;
-      if (d < 0 || d > 9) break;
-      if (scale < 1e15) { f = f * 10 + d; scale *= 10; }
-    }
-    v += f / scale;
-  }
-  if (i < e && b[i] !== 32) return NaN;
-  numberEnd = i;
+  const v = decimalAt(b, i, e);
+  const end = decimalEnd;
+  if (v !== v || (end < e && b[end] !== 32)) return NaN;
+  numberEnd = end;
   return v;
 }
 

@@ -49,11 +49,14 @@ function num(b: Uint8Array, s: number, n: number): number {
   return v;
 }
 
-/** Parses a decimal number `[-]digits[.digits]` in b[s, e); NaN if it is not one (no exponent, no sign but `-`). */
-export function parseDecimal(b: Uint8Array, s: number, e: number): number {
-  if (s >= e) return NaN;
-  let neg = false;
-  if (b[s] === 45) { neg = true; s++; }
+/** Where the digits decimalAt read last end. */
+export let decimalEnd = 0;
+
+/**
+ * The number `digits[.digits]` starting at b[s], read up to the first byte that is not part of it (or
+ * `e`); decimalEnd is set past it. NaN when no digit starts it.
+ */
+export function decimalAt(b: Uint8Array, s: number, e: number): number {
   let v = 0;
   let i = s;
   for (; i < e; i++) {
@@ -73,7 +76,16 @@ export function parseDecimal(b: Uint8Array, s: number, e: number): number {
     }
     v += f / scale;
   }
-  if (i !== e) return NaN;
+  decimalEnd = i;
+  return v;
+}
+
+/** Parses a decimal number `[-]digits[.digits]` in b[s, e); NaN if it is not one (no exponent, no sign but `-`). */
+export function parseDecimal(b: Uint8Array, s: number, e: number): number {
+  if (s >= e) return NaN;
+  const neg = b[s] === 45;
+  const v = decimalAt(b, neg ? s + 1 : s, e);
+  if (v !== v || decimalEnd !== e) return NaN;
   return neg ? -v : v;
 }
 
