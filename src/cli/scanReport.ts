@@ -25,7 +25,7 @@ export interface ScanRow {
   loops: { kind: string; line: number; endLine: number; iterable?: string }[];
   sql: string;
   dynamic: boolean;
-  placeholders: string[];
+  placeholders: readonly string[];
   call?: string;
   resultVar?: string;
   helper?: string;

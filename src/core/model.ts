@@ -47,8 +47,8 @@ export interface SqlSite {
   literalRanges: Range[];
   /** The SQL as the database receives it; dynamic parts are replaced by DYNAMIC_MARK. */
   sql: string;
-  /** Placeholders in order of appearance: `?`, `$1`, `:name`, `%s`, `@p`. */
-  placeholders: string[];
+  /** Placeholders in order of appearance: `?`, `$1`, `:name`, `%s`, `@p` (shared by the sites of one text). */
+  placeholders: readonly string[];
   /** True when some part of the text is only known at run time (interpolation, a variable). */
   dynamic: boolean;
   /** The call the statement flows into (`db.Query`, `$dbh->prepare`), when known. */

@@ -38,12 +38,12 @@ export interface NPlusOneData extends Record<string, unknown> {
   path: CallStep[];
   language: Language;
   innerSql: string;
-  innerPlaceholders: string[];
+  innerPlaceholders: readonly string[];
   innerCall?: string;
   source: LoopSource;
   /** The query whose rows the loop iterates over, when there is one. */
   /** The query the loop walks; `limit` is the number the code passes for its `LIMIT ?`, when known (SqlSite.limit). */
-  outer?: { file: string; line: number; range: Range; sql: string; placeholders: string[]; resultVar?: string; limit?: number };
+  outer?: { file: string; line: number; range: Range; sql: string; placeholders: readonly string[]; resultVar?: string; limit?: number };
   /** Rows the outer query is estimated to return (its plan), when the caller knew it. */
   estimatedIterations?: number;
   /** Where estimatedIterations comes from (`the LIMIT 3 of that query`, `EXPLAIN's rows of posts …`). */

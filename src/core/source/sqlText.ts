@@ -272,9 +272,9 @@ function reports(call: string): boolean {
  * them: `?`, `$1`, `:name`, `%s` / `%d` / `%f` / `%(name)s`. Not `::type` casts, `:=` assignments,
  * `%%`, nor MySQL variables (`@v`, `@@system`): no driver of the supported languages binds `@name`.
  */
-export function placeholdersOf(sql: string): string[] {
-  // why: the sites of one statement text share its list (no reader changes a site's placeholders), as they share the text.
-  return remembered<readonly string[]>(placeholderLists, sql, readPlaceholders) as string[];
+export function placeholdersOf(sql: string): readonly string[] {
+  // why: the sites of one statement text share its list, as they share the text; readonly keeps any reader from changing it.
+  return remembered(placeholderLists, sql, readPlaceholders);
 }
 
 function readPlaceholders(sql: string): string[] {
