@@ -7,7 +7,7 @@
  */
 // why: synchronous calls; a scan touches thousands of small files and each async fs call waits a
 // thread-pool round trip, which measured 3x slower end to end on a busy machine.
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { FileFacts, Language } from '../core/model';
 import type { FactsCache } from '../core/workspace';
@@ -167,30 +167,38 @@ export async function listSourceFiles(root: string, opts: ListOptions = {}): Pro
   return out;
 }
 
+/** What readSourceFile reads into: one buffer for every file (each is read whole before the next), grown to the largest. */
+let readBuffer = Buffer.allocUnsafeSlow(1 << 16);
+
 /**
- * Reads a listed file as UTF-8 text, or says why it is skipped: huge (over `maxBytes`, not read),
+ * Reads a listed file as UTF-8 text, or says why it is skipped: huge (over `maxBytes`: no more than that is read),
  * binary (a NUL byte in its first 8 KiB) or unreadable.
  */
 export async function readSourceFile(file: SourceFile, skipped?: Map<SkipReason, number>, maxBytes = MAX_FILE_BYTES): Promise<string | undefined> {
   const skip = (why: SkipReason) => { if (skipped) count(skipped, why); return undefined; };
-  let bytes: Buffer;
+  let got = 0;
   let fd: number | undefined;
   try {
-    // why: one open, one fstat and the reads: the size check costs no separate stat per file.
+    // why: one open, the reads until the end (a read of nothing) and one close: no fstat and its Stats object per file,
+    // no buffer per file. A file is huge when it holds more than maxBytes, so at most maxBytes + 1 are read.
     fd = openSync(file.abs, 'r');
-    const size = fstatSync(fd).size;
-    if (size > maxBytes) return skip('huge (> 1 MiB)');
-    bytes = Buffer.allocUnsafe(size);
-    let got = 0;
-    for (let n = 1; n > 0 && got < size; got += n) n = readSync(fd, bytes, got, size - got, null);
-    if (got < size) bytes = bytes.subarray(0, got);
+    const limit = maxBytes + 1;
+    for (let n = 1; n > 0 && got < limit; got += n) {
+      if (got === readBuffer.length) {
+        const grown = Buffer.allocUnsafeSlow(Math.min(limit, 2 * got));
+        readBuffer.copy(grown, 0, 0, got);
+        readBuffer = grown;
+      }
+      n = readSync(fd, readBuffer, got, Math.min(readBuffer.length, limit) - got, null);
+    }
   } catch {
     return skip('unreadable');
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  if (bytes.subarray(0, 8192).includes(0)) return skip('binary');
-  return bytes.toString('utf8');
+  if (got > maxBytes) return skip('huge (> 1 MiB)');
+  if (readBuffer.subarray(0, Math.min(got, 8192)).includes(0)) return skip('binary');
+  return readBuffer.toString('utf8', 0, got);
 }
 
 export interface ProjectScan {

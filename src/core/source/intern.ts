@@ -48,7 +48,7 @@ export function position(line: number, character: number): Position {
 }
 
 /**
- * One file's positions and ranges, one object per offset and per (start, end) asked again (a site's call range is its
+ * One file's positions and ranges, one object per position (position()) and per (start, end) asked again (a site's call range is its
  * call's, a site's function range its sub's, a loop's range its iterating call's). Facts are kept for the whole scan,
  * so fewer of them is less for every later collection to copy; nothing changes them.
  */
@@ -56,7 +56,6 @@ export function position(line: number, character: number): Position {
 const SPAN = 32768;
 
 export class FileRanges {
-  private readonly positions = new Map<number, Position>();
   /** Ranges by start * SPAN + length (both under SPAN). */
   private readonly byKey = new Map<number, Range>();
   /** Past that: the last range made from each start offset, with its end. */
@@ -68,31 +67,12 @@ export class FileRanges {
 
   constructor(private readonly text: string) {}
 
+  /**
+   * The line and character (code units) of an offset, as the shared position.
+   * why: no table of this file's offsets: position() hands back one object per (line, character) already, and finding
+   * the line is a look at the last one found or a short binary search, as cheap as a look-up and with nothing to store.
+   */
   pos(offset: number): Position {
-    let p = this.positions.get(offset);
-    if (!p) this.positions.set(offset, p = this.locate(offset));
-    return p;
-  }
-
-  range(start: number, end: number): Range {
-    const len = end - start;
-    if (start < SPAN && len >= 0 && len < SPAN) {
-      // why: one look-up by (start, length) as a small integer, for the ranges of all but the largest files.
-      const key = start * SPAN + len;
-      let k = this.byKey.get(key);
-      if (!k) this.byKey.set(key, k = { start: this.pos(start), end: this.pos(end) });
-      return k;
-    }
-    const r = this.ranges.get(start);
-    if (r && this.rangeEnds.get(start) === end) return r;
-    const made: Range = { start: this.pos(start), end: this.pos(end) };
-    this.ranges.set(start, made);
-    this.rangeEnds.set(start, end);
-    return made;
-  }
-
-  /** The line and character (code units) of an offset, as the shared position. */
-  private locate(offset: number): Position {
     let ls = this.lineStarts;
     if (!ls) {
       ls = [0];
@@ -112,6 +92,23 @@ export class FileRanges {
       this.lastLine = line;
     }
     return position(line, offset - ls[line]);
+  }
+
+  range(start: number, end: number): Range {
+    const len = end - start;
+    if (start < SPAN && len >= 0 && len < SPAN) {
+      // why: one look-up by (start, length) as a small integer, for the ranges of all but the largest files.
+      const key = start * SPAN + len;
+      let k = this.byKey.get(key);
+      if (!k) this.byKey.set(key, k = { start: this.pos(start), end: this.pos(end) });
+      return k;
+    }
+    const r = this.ranges.get(start);
+    if (r && this.rangeEnds.get(start) === end) return r;
+    const made: Range = { start: this.pos(start), end: this.pos(end) };
+    this.ranges.set(start, made);
+    this.rangeEnds.set(start, end);
+    return made;
   }
 }
 

@@ -37,8 +37,11 @@ export interface CopyCursor {
 /** tree-sitter's symbol for ERROR nodes ((TSSymbol)-1). */
 const ERROR_SYMBOL = 65535;
 
-// why: most nodes are leaves; sharing one frozen empty list spares an allocation per leaf.
-const NO_CHILDREN: SyntaxNode[] = Object.freeze([]) as unknown as SyntaxNode[];
+// why: most nodes are leaves; sharing one empty list spares an allocation per leaf. Not frozen: a `for (const c of
+// node.children)` that meets frozen and plain arrays both is not compiled to a plain loop under the scan thread's
+// --no-turbo-inlining, and each step then makes an iterator result (four times slower in a loop that does little else).
+// No reader changes a node's list of children.
+const NO_CHILDREN: SyntaxNode[] = [];
 
 export interface Point { row: number; column: number }
 
@@ -100,11 +103,17 @@ export class SyntaxNode {
   get namedChildren(): SyntaxNode[] {
     let named = this.named;
     if (!named) {
-      // why: asked of most nodes the walkers look at; a plain loop, and leaves share one empty list.
-      if (this.children.length === 0) named = NO_CHILDREN;
+      // why: asked of most nodes the walkers look at. A node whose children are all named hands back the children's
+      // own list, one with none of them named the shared empty list: no copy unless some children are anonymous (no
+      // reader changes either list).
+      const children = this.children;
+      let count = 0;
+      for (let i = 0; i < children.length; i++) if (children[i].isNamed) count++;
+      if (count === children.length) named = children;
+      else if (count === 0) named = NO_CHILDREN;
       else {
         named = [];
-        for (const c of this.children) if (c.isNamed) named.push(c);
+        for (let i = 0; i < children.length; i++) if (children[i].isNamed) named.push(children[i]);
       }
       this.named = named;
     }
@@ -186,11 +195,11 @@ export class SyntaxTree {
 }
 
 /**
- * Appends one node to `tree` in pre-order, as a child of `parent` (null for the root); both copies
- * (copyTree here, the memory walk in lang/treeSitter/wasmTree.ts) build their nodes through it.
- * `isMissing` is only asked of trees with errors (false otherwise).
+ * Appends one node to `tree` in pre-order, as child number `index` of `parent` (null for the root); both copies
+ * (copyTree here, the memory walk in lang/treeSitter/wasmTree.ts) build their nodes through it, and give each parent
+ * its list of children once the last is made (adoptChildren). `isMissing` is only asked of trees with errors (false otherwise).
  */
-export function appendNode(tree: SyntaxTree, parent: SyntaxNode | null, typeId: number, startIndex: number, endIndex: number,
+export function appendNode(tree: SyntaxTree, parent: SyntaxNode | null, index: number, typeId: number, startIndex: number, endIndex: number,
   fieldId: number, isMissing: boolean): SyntaxNode {
   const { types, named, fields } = tree.tables;
   const nodes = tree.nodes;
@@ -198,13 +207,19 @@ export function appendNode(tree: SyntaxTree, parent: SyntaxNode | null, typeId: 
   const node: SyntaxNode = new SyntaxNode(tree, nodes.length, typeId, isError ? 'ERROR' : (types[typeId] ?? 'ERROR'), isError || named[typeId] === true,
     startIndex, endIndex, fields[fieldId] ?? null, parent);
   nodes.push(node);
-  if (parent) {
-    if (parent.children === NO_CHILDREN) parent.children = [node];
-    else { node.index = parent.children.length; parent.children.push(node); }
-  }
+  node.index = index;
   if (isMissing) node.isMissing = true;
   if (isError || isMissing) for (let a: SyntaxNode | null = node; a && !a.hasError; a = a.parent) a.hasError = true;
   return node;
+}
+
+/**
+ * Gives `parent` its children: kids[from, to), gathered on a stack shared by the whole copy.
+ * why: one list of exactly their number, made once; a list grown child by child starts at one slot and then
+ * jumps to seventeen, and most parents have two to four children.
+ */
+export function adoptChildren(parent: SyntaxNode, kids: SyntaxNode[], from: number, to: number): void {
+  if (to > from) parent.children = kids.slice(from, to);
 }
 
 /**
@@ -214,13 +229,20 @@ export function appendNode(tree: SyntaxTree, parent: SyntaxNode | null, typeId: 
 export function copyTree(text: string, cursor: CopyCursor, tables: GrammarTables, withErrors: boolean): SyntaxTree {
   const tree = new SyntaxTree(text, tables);
   const { at, typeId: typeIdOf, startIndex: startOf, endIndex: endOf, fieldId: fieldOf, isMissing: missingOf, gotoFirstChild, gotoNextSibling, gotoParent } = cursor;
-  let parent: SyntaxNode | null = null;
+  // The children made so far of each node on the path from the root, and where each one's start on that stack.
+  const kids: SyntaxNode[] = [], bases: number[] = [];
+  let parent: SyntaxNode | null = null, top = 0;
   for (;;) {
-    const node = appendNode(tree, parent, typeIdOf(at), startOf(at), endOf(at), fieldOf(at), withErrors && missingOf(at) === 1);
-    if (gotoFirstChild(at) === 1) { parent = node; continue; }
+    const base = parent ? bases[bases.length - 1] : 0;
+    const node = appendNode(tree, parent, top - base, typeIdOf(at), startOf(at), endOf(at), fieldOf(at), withErrors && missingOf(at) === 1);
+    if (parent) kids[top++] = node;
+    if (gotoFirstChild(at) === 1) { parent = node; bases.push(top); continue; }
     let more = true;
     while (gotoNextSibling(at) !== 1) {
       if (gotoParent(at) !== 1) { more = false; break; }
+      const from = bases.pop()!;
+      adoptChildren(parent!, kids, from, top);
+      top = from;
       parent = parent!.parent;
     }
     if (!more) break;

@@ -13,7 +13,7 @@
  * cursor's on every fixture file in every grammar. A language whose header does not read as
  * expected gets no layout, and its trees are copied by the cursor.
  */
-import { appendNode, SyntaxTree, type GrammarTables, type SyntaxNode } from '../../syntaxTree';
+import { adoptChildren, appendNode, SyntaxTree, type GrammarTables, type SyntaxNode } from '../../syntaxTree';
 
 /** Views of the runtime's memory (emscripten replaces them when the memory grows, so read them per tree). */
 export interface WasmHeap {
@@ -118,29 +118,39 @@ export function copyWasmTree(text: string, heap: WasmHeap, treeAddress: number, 
   const rootWord = u32[treeAddress >> 2];
   if (rootWord & 1) {
     const b = treeAddress, start = u8[b + 6];
-    appendNode(tree, null, u16[(publicSymbolMap >> 1) + u8[b + 1]], start >>> 1, (start + u8[b + 7]) >>> 1, 0,
+    appendNode(tree, null, 0, u16[(publicSymbolMap >> 1) + u8[b + 1]], start >>> 1, (start + u8[b + 7]) >>> 1, 0,
       withErrors && (u8[b] & INLINE_MISSING) !== 0);
     return tree;
   }
   const rootStart = u32[(rootWord + HEAP_PADDING_BYTES) >> 2];
   const rootSymbol = u16[(rootWord + HEAP_SYMBOL) >> 1];
-  const rootNode = appendNode(tree, null, rootSymbol === ERROR_SYMBOL ? ERROR_SYMBOL : u16[(publicSymbolMap >> 1) + rootSymbol],
+  const rootNode = appendNode(tree, null, 0, rootSymbol === ERROR_SYMBOL ? ERROR_SYMBOL : u16[(publicSymbolMap >> 1) + rootSymbol],
     rootStart >>> 1, (rootStart + u32[(rootWord + HEAP_SIZE_BYTES) >> 2]) >>> 1, 0,
     withErrors && (u16[(rootWord + HEAP_FLAGS) >> 1] & HEAP_MISSING) !== 0);
   if (u32[(rootWord + HEAP_CHILD_COUNT) >> 2] === 0) return tree;
 
-  // One frame per subtree whose children are being walked: the visible node they belong to, the
-  // field a hidden subtree passes down to its children, and where the walk is among its children.
+  // One frame per subtree whose children are being walked: the visible node they belong to, where that node's
+  // children start on `kids`, the field a hidden subtree passes down to its children, and where the walk is among its
+  // children. A visible node's own frame sits above its parent's; a hidden subtree's frame has the same node as the one below.
   const framePtr: number[] = [], frameIndex: number[] = [], frameStructural: number[] = [], framePos: number[] = [];
-  const frameField: number[] = [], frameParent: SyntaxNode[] = [];
+  const frameField: number[] = [], frameParent: SyntaxNode[] = [], frameBase: number[] = [];
   framePtr[0] = rootWord; frameIndex[0] = 0; frameStructural[0] = 0; framePos[0] = rootStart; frameField[0] = 0; frameParent[0] = rootNode;
-  let sp = 1;
+  frameBase[0] = 0;
+  const kids: SyntaxNode[] = [];
+  let sp = 1, top = 0;
   while (sp > 0) {
     const f = sp - 1;
     const parentPtr = framePtr[f];
     const count = u32[(parentPtr + HEAP_CHILD_COUNT) >> 2];
     const index = frameIndex[f];
-    if (index === count) { sp--; continue; }
+    if (index === count) {
+      if (f === 0 || frameParent[f] !== frameParent[f - 1]) {
+        adoptChildren(frameParent[f], kids, frameBase[f], top);
+        top = frameBase[f];
+      }
+      sp--;
+      continue;
+    }
     const slot = parentPtr - 8 * (count - index);
     const word = u32[slot >> 2];
     const pos = framePos[f];
@@ -189,15 +199,17 @@ export function copyWasmTree(text: string, heap: WasmHeap, treeAddress: number, 
     if (visible || alias !== 0) {
       const s = alias !== 0 ? alias : symbol;
       const typeId = s === ERROR_SYMBOL ? ERROR_SYMBOL : u16[(publicSymbolMap >> 1) + s];
-      const node = appendNode(tree, frameParent[f], typeId, pos >>> 1, (pos + size) >>> 1, field, withErrors && missing);
+      const node = appendNode(tree, frameParent[f], top - frameBase[f], typeId, pos >>> 1, (pos + size) >>> 1, field, withErrors && missing);
+      kids[top++] = node;
       if (childPtr !== 0) {
         framePtr[sp] = childPtr; frameIndex[sp] = 0; frameStructural[sp] = 0; framePos[sp] = pos; frameField[sp] = 0; frameParent[sp] = node;
+        frameBase[sp] = top;
         sp++;
       }
     } else if (visibleChildren > 0) {
       // A hidden subtree: its children belong to the same visible parent, and inherit its field.
       framePtr[sp] = childPtr; frameIndex[sp] = 0; frameStructural[sp] = 0; framePos[sp] = pos; frameField[sp] = extra ? 0 : field;
-      frameParent[sp] = frameParent[f];
+      frameParent[sp] = frameParent[f]; frameBase[sp] = frameBase[f];
       sp++;
     }
   }
