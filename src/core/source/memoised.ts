@@ -13,7 +13,13 @@ const KEPT = new Set(['selector_expression', 'attribute', 'member_expression', '
 const IF = /^if(?:_statement|_expression|_modifier)?$|^unless(?:_modifier)?$/;
 const RETURN = /^return(?:_statement|_expression)?$/;
 
-interface Memo { stores: { at: number; key: string }[]; guards: { at: number; cond: string }[] }
+/**
+ * A store of a kept place (`key`, the last name of `cache[id]` or `st.me`), a guard that returns early, and a copy of a
+ * kept place into plain names (`u, ok := cache[id]`, `u = CACHE.get(id)`) that a guard may test instead of the place.
+ */
+interface Store { at: number; key: string; holder?: string }
+interface Copy { at: number; store: Store; names: string[] }
+interface Memo { stores: Store[]; guards: { at: number; condAt: number; cond: string }[]; copies: Copy[] }
 
 /** Per function node (by id) of one tree: where kept values are stored and where a guard returns early. */
 export class MemoIndex {
@@ -32,7 +38,12 @@ export class MemoIndex {
     for (const s of m.stores) {
       if (s.at < at.endIndex) continue;
       const word = wordPattern(s.key);
-      if (m.guards.some((g) => g.at < at.startIndex && word.test(g.cond))) return true;
+      const copies = m.copies.filter((c) => c.store === s && c.at < at.startIndex);
+      // why: a guard tests the kept place itself (its key, and its holder where it has one: `if id in cache`, not a bare
+      // `if id == 0`), or a name the place was copied into before it (`u, ok := cache[id]; if ok`).
+      const tests = (g: Memo['guards'][number]) => (word.test(g.cond) && (!s.holder || g.cond.includes(s.holder)))
+        || copies.some((c) => c.at < g.condAt && c.names.some((n) => wordPattern(n).test(g.cond)));
+      if (m.guards.some((g) => g.at < at.startIndex && tests(g))) return true;
     }
     return false;
   }
@@ -40,7 +51,7 @@ export class MemoIndex {
   private index(fn: Node): Memo {
     let m = this.byFn.get(fn.id);
     if (m) return m;
-    m = { stores: [], guards: [] };
+    m = { stores: [], guards: [], copies: [] };
     // why: one pass over the function's nodes per function holding a statement; a table by type id skips most. The
     // stores (and `static` declarations) are read only once a guard is found: without one, none of them matters.
     const roles = memoRoles(this.assignments, this.nodes[0].tree.tables);
@@ -52,7 +63,7 @@ export class MemoIndex {
       if (role === 2) {
         if (!IF.test(n.type)) continue;
         const cond = n.childForFieldName('condition');
-        if (cond && hasReturn(n, cond)) m.guards.push({ at: n.startIndex, cond: cond.text });
+        if (cond && hasReturn(n, cond)) m.guards.push({ at: n.startIndex, condAt: cond.startIndex, cond: cond.text });
       } else pending.push(n);
     }
     if (m.guards.length) this.stores(pending, roles, m);
@@ -63,6 +74,7 @@ export class MemoIndex {
   /** The stores among `nodes` (assignments and `static` declarations, in order) into `m`. */
   private stores(nodes: readonly Node[], roles: Uint8Array, m: Memo): void {
     const statics = new Set<string>();
+    const plain: Node[] = [];
     for (const n of nodes) {
       if (roles[n.typeId] === 3) {
         const name = n.childForFieldName('name')?.text.replace(/^\$/, '');
@@ -74,11 +86,28 @@ export class MemoIndex {
       if (!target) continue;
       if (KEPT.has(target.type)) {
         const key = /(\w+)['"]?\s*[\]}]?\s*$/.exec(target.text)?.[1];
-        if (key) m.stores.push({ at: n.startIndex, key });
-      } else if (statics.size) {
+        if (key) m.stores.push({ at: n.startIndex, key, holder: target.namedChildCount ? target.firstNamedChild!.text : undefined });
+        continue;
+      }
+      plain.push(n);
+      if (statics.size) {
         // why: only a function that declares a `static` can store into a plain name; the others need no copy of each target.
-        const plain = target.text.replace(/^[$@]+/, '');
-        if (statics.has(plain)) m.stores.push({ at: n.startIndex, key: plain });
+        const name = target.text.replace(/^[$@]+/, '');
+        if (statics.has(name)) m.stores.push({ at: n.startIndex, key: name });
+      }
+    }
+    if (m.stores.some((s) => s.holder)) this.copies(plain, m);
+  }
+
+  /** The assignments among `nodes` that copy a stored place (its holder and its key) into plain names, into `m`. */
+  private copies(nodes: readonly Node[], m: Memo): void {
+    for (const n of nodes) {
+      const value = n.childForFieldName('right') ?? n.childForFieldName('value');
+      const names = (n.childForFieldName('left') ?? n.childForFieldName('name'))?.text.match(/[A-Za-z_]\w*/g);
+      if (!value || !names) continue;
+      const text = value.text;
+      for (const s of m.stores) {
+        if (s.holder && s.at > n.startIndex && text.includes(s.holder) && wordPattern(s.key).test(text)) m.copies.push({ at: n.startIndex, store: s, names });
       }
     }
   }

@@ -812,12 +812,29 @@ function memoised(text: string, fn: { start: number; end: number }, callStart: n
   const guards = [...before.matchAll(/\breturn\b[^;]*?\b(?:if|unless)\b([^;]*)/g)].map((m) => m[1]);
   if (!guards.length) return false;
   const after = text.slice(callEnd, fn.end);
-  for (const m of after.matchAll(/(?:\{\s*['"]?(\w+)['"]?\s*\}|->\s*(\w+)|\$(\w+))\s*(?:\/\/|\|\|)?=(?![=~>])/g)) {
-    const key = m[1] ?? m[2] ?? m[3];
+  for (const m of after.matchAll(/(?:\{\s*['"]?(\$?)(\w+)['"]?\s*\}|->\s*(\w+)|\$(\w+))\s*(?:\/\/|\|\|)?=(?![=~>])/g)) {
+    const key = m[2] ?? m[3] ?? m[4];
     const word = new RegExp(`\\b${key}\\b`);
-    if (guards.some((g) => word.test(g))) return true;
+    // why: a key held in a variable (`$CACHE{$id}`) is kept only where the guard or a copy reads that same hash;
+    // the bare name `id` in a guard (`return unless $id`) tells nothing about what is kept.
+    const holder = m[2] !== undefined ? /(\w+)\s*(?:->)?\s*$/.exec(after.slice(0, m.index))?.[1] : undefined;
+    if (!m[1]) {
+      if (guards.some((g) => word.test(g))) return true;
+    } else if (holder && guards.some((g) => word.test(g) && new RegExp(`\\b${holder}\\b`).test(g))) return true;
+    // A copy of the kept entry into a name before the call (`my $u = $CACHE{$id}; return $u if $u;`) guards it too.
+    if (holder && copiedInto(before, holder, word).some((name) => guards.some((g) => new RegExp(`\\$${name}\\b`).test(g)))) return true;
   }
   return false;
+}
+
+/** The names that `text` assigns a value naming both `holder` and `key` (`my $u = $CACHE{$id}`, `my ($u) = $c{$id}`). */
+function copiedInto(text: string, holder: string, key: RegExp): string[] {
+  const holderWord = new RegExp(`\\b${holder}\\b`);
+  const names: string[] = [];
+  for (const m of text.matchAll(/(?:\bmy\s*)?\(?\s*\$(\w+)\s*\)?\s*=(?![=~>])([^;]*)/g)) {
+    if (holderWord.test(m[2]) && key.test(m[2])) names.push(m[1]);
+  }
+  return names;
 }
 
 function litStart(t: Token): number {
