@@ -202,12 +202,18 @@ function reachedFrom(body: Node, x: Node, isLoopOrFunction: (n: Node) => boolean
 
 /** An endless loop: no iterable, and its condition is absent or constant true (`for {}`, `while True:`, `loop {}`, `for (;;)`). */
 export function isEndless(loop: Node, body: Node | null, iterable: string | undefined): boolean {
-  if (iterable !== undefined && !/^[\s;()]*(?:true|True|TRUE|1)?[\s;()]*$/.test(iterable)) return false;
+  if (iterable !== undefined && !/^[\s;()]*(?:true|True|TRUE|1)?[\s;()]*$/.test(iterable)) return noCondition(iterable);
   const cond = loop.childForFieldName('condition');
   if (cond) return /^[\s;()]*(?:true|True|TRUE|1)?[\s;()]*$/.test(cond.text);
   // No condition field: the header between the keyword and the body must be empty (`for {`, `loop {`, `for (;;)`).
   const head = loop.text.slice(0, body ? body.startIndex - loop.startIndex : loop.text.length);
   return /^\s*(?:for|loop|while|do)\s*(?:\(\s*;\s*;\s*\)|\(\s*(?:true|1)\s*\)|true|1)?\s*(?:do)?\s*$/.test(head);
+}
+
+/** A counted header whose condition is empty (`page := 0; ; page++`, `let i = 0; ; i++`): only a `break` ends the loop. */
+function noCondition(header: string): boolean {
+  const parts = header.split(';');
+  return parts.length === 3 && /^\s*(?:true|True|TRUE|1)?\s*$/.test(parts[1]);
 }
 
 /** Words of a loop's header that are not names it binds. */

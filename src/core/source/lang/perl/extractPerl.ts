@@ -441,9 +441,17 @@ function scan(file: string, text: string, facts: FileFacts): void {
     if (!isOp(tokens[j], '(') || match[j] < 0 || !isOp(tokens[match[j] + 1], '{')) return;
     const close = match[j];
     let iterable: string | undefined;
+    let noCondition = false;
     if (close > j + 1) {
       let cStyle = false;
-      for (let k = j + 1; k < close; k++) if (isOp(tokens[k], ';')) { cStyle = true; break; }
+      for (let k = j + 1; k < close; k++) {
+        if (isOp(tokens[k], ';')) {
+          cStyle = true;
+          // `for (my $p = 0; ; $p++) {`: an empty condition, so only `last` ends it.
+          noCondition = isOp(tokens[k + 1], ';');
+          break;
+        }
+      }
       if (kind === 'for' || kind === 'foreach') iterable = cStyle ? undefined : src(j + 1, close - 1);
       else {
         let k = j + 1;
@@ -454,6 +462,7 @@ function scan(file: string, text: string, facts: FileFacts): void {
     const loop: LoopSpan = { kind, start: tokens[i].start, end: endOf(close + 1), iterable };
     // `while (1) {`: no condition that can end it: a poll or stream loop (analysis/loopKinds.ts).
     if ((kind === 'while' || kind === 'until') && close === j + 2 && tokens[j + 1].kind === 'num' && (tokens[j + 1].text === '1') === (kind === 'while')) loop.endless = true;
+    if (noCondition && (kind === 'for' || kind === 'foreach')) loop.endless = true;
     if ((kind === 'for' || kind === 'foreach') && iterable !== undefined) loop.head = { start: tokens[j].start, end: tokens[close].end };
     if (perlRetryBody(tokens, match, close + 1)) loop.retry = true;
     // `last` / `return` in the body: with a small counted bound, a retry loop (decided in analysis/loopKinds.ts).
@@ -792,9 +801,10 @@ function perlCallFacts(sc: ScanState, calls: readonly CallRec[], callCtx: readon
     if (loopInfos.length) {
       const inner = callCtx[ci].loops[callCtx[ci].loops.length - 1];
       const innerInfo = loopInfos[loopInfos.length - 1];
-      // `…; last;` / `…; return …;` right after the statement, in the same block: it runs once.
-      const after = /^[^;{}]*;\s*(?:#[^\n]*\n\s*)*(last|return)\b/.exec(text.slice(c.end, inner.end));
-      if (after) site.once = after[1] === 'last' ? [innerInfo] : loopInfos;
+      // `…; last;` / `…; return …;` right after the statement, in the same block: it runs once. Not so with a
+      // modifier (`last unless @$rows;`): that leaves only when its condition holds.
+      const after = /^[^;{}]*;\s*(?:#[^\n]*\n\s*)*(last|return)\b([^;]*)/.exec(text.slice(c.end, inner.end));
+      if (after && !/\b(?:if|unless)\b/.test(after[2])) site.once = after[1] === 'last' ? [innerInfo] : loopInfos;
       if (around.some((b) => b.bodyStart >= inner.start && isKeyDispatch(b.condition))) site.dispatched = [innerInfo];
     }
     facts.calls.push(uniformCall(site));
