@@ -305,7 +305,28 @@ class Walker {
         }
       }
     }
-    if (shape.detach) this.push('detach', popAt, shape.detach);
+    if (shape.detach) {
+      this.push('detach', popAt, shape.detach);
+      if (shape.detach === args) this.taskByName(args, ctx);
+    }
+  }
+
+  /**
+   * A function handed by name to what runs it as a task (`pool.submit(load, id)`, `Thread(target=load)`,
+   * `run_in_executor(None, load)`, `g.Go(load)`): the first bare name among the arguments is called there.
+   */
+  private taskByName(args: Node, ctx: Context): void {
+    for (const a of args.namedChildren) {
+      const v = a.childForFieldName('value') ?? a;
+      // why: the calls inside an argument are read after this one; stopping there keeps the calls in file order.
+      if (v.type !== 'identifier' && v.namedChildCount) return;
+      if (v.type !== 'identifier') continue;
+      this.facts.calls.push({
+        name: intern(v.text), receiver: undefined, range: this.range(v.startIndex, v.endIndex), function: ctx.fn?.name || undefined,
+        loops: ctx.loops, detached: true, args: undefined, guards: undefined, once: undefined, dispatched: undefined,
+      });
+      return;
+    }
   }
 
   /** A function definition: its fact and its frame. */
