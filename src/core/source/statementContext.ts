@@ -150,45 +150,31 @@ function caseLabel(c: Node): string | undefined {
   return m ? m[0] : undefined;
 }
 
+/** Characters past which canBreak steps over a nested loop or function instead of reading it. */
+const STEP_OVER = 256;
+
 /** Whether the loop's body can leave it by `break` (not inside a nested loop or function). */
-export function canBreak(body: Node, isLoopOrFunction: (n: Node) => boolean, max = 400): boolean {
-  // why: a body of at most `max` nodes is read whole (the walk below looks at every node it reaches): one pass over
-  // the tree's nodes in order, a table read each, and only a `break` or `return` found climbs to see what holds it.
+export function canBreak(body: Node, isLoopOrFunction: (n: Node) => boolean): boolean {
+  // why: the body's nodes sit together in the tree's pre-order list: one pass over them, a table read each, and only a
+  // `break` or `return` found climbs to see what holds it. A nested loop or function longer than STEP_OVER is stepped
+  // over whole (nothing in it leaves this loop), so loops nested in loops are not read again at every level; a
+  // shorter node costs less to read than to ask about.
+  if ((kindOf(body) & (K_BREAK | K_LEAVE_ALL)) !== 0 && body.isNamed) return true;
   const nodes = body.tree.nodes;
-  if (nodes[body.id] === body) {
-    let last = body.id;
-    for (let i = body.id + 1; i < nodes.length && i - body.id < max; i++) {
-      const x = nodes[i];
-      if (x.startIndex > body.endIndex || (x.startIndex === body.endIndex && !holds(body, x))) break;
-      last = i;
-    }
-    const next = nodes[last + 1];
-    const whole = last + 1 >= nodes.length || next.startIndex > body.endIndex || (next.startIndex === body.endIndex && !holds(body, next));
-    if (whole) {
-      for (let i = body.id; i <= last; i++) {
-        const x = nodes[i];
-        if ((kindOf(x) & (K_BREAK | K_LEAVE_ALL)) === 0 || !x.isNamed) continue;
-        if (reachedFrom(body, x, isLoopOrFunction)) return true;
-      }
-      return false;
-    }
-  }
-  const stack: Node[] = [body];
-  let n = 0;
-  while (stack.length && n++ < max) {
-    const x = stack.pop()!;
-    if (x !== body && isLoopOrFunction(x)) continue;
-    if (kindOf(x) & (K_BREAK | K_LEAVE_ALL)) return true;
-    // why: the named children read from the children list in place: no list of them is made for each node of the body.
-    for (const c of x.children) if (c.isNamed) stack.push(c);
+  const end = lastBelow(body).id;
+  for (let i = body.id + 1; i <= end; i++) {
+    const x = nodes[i];
+    if ((kindOf(x) & (K_BREAK | K_LEAVE_ALL)) !== 0) {
+      if (x.isNamed && reachedFrom(body, x, isLoopOrFunction)) return true;
+    } else if (x.endIndex - x.startIndex > STEP_OVER && x.isNamed && isLoopOrFunction(x)) i = lastBelow(x).id;
   }
   return false;
 }
 
-/** True when `x` is `body` or below it. */
-function holds(body: Node, x: Node): boolean {
-  for (let a: Node | null = x; a; a = a.parent) if (a === body) return true;
-  return false;
+/** The last node of `x`'s subtree in pre-order (`x` itself when it has no children). */
+function lastBelow(x: Node): Node {
+  for (let c = x.children; c.length !== 0; c = x.children) x = c[c.length - 1];
+  return x;
 }
 
 /** True when the walk from `body` down its named children reaches `x` without entering a nested loop or function. */
