@@ -52,20 +52,20 @@ export function position(line: number, character: number): Position {
  * call's, a site's function range its sub's, a loop's range its iterating call's). Facts are kept for the whole scan,
  * so fewer of them is less for every later collection to copy; nothing changes them.
  */
-/** Offsets and lengths under this make one small-integer key (SPAN * SPAN is 2^30). */
-const SPAN = 32768;
-
 export class FileRanges {
-  /** Ranges by start * SPAN + length (both under SPAN). */
-  private readonly byKey = new Map<number, Range>();
-  /** Past that: the last range made from each start offset, with its end. */
+  /** The ranges made, by start * width + end: one number per (start, end), as both offsets are at most the text's length. */
   private readonly ranges = new Map<number, Range>();
-  private readonly rangeEnds = new Map<number, number>();
+  // why: `declare`d, set in the constructor only: a class field would first hold undefined, and every read of it check its kind.
+  private declare readonly width: number;
   /** Where each line of the text starts (made on first use), and the line of the last offset looked up. */
   private lineStarts?: number[];
   private lastLine = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(private readonly text: string) {
+    // why: one look-up by a number instead of by start and then end; a small integer (the cheapest key) in a file of
+    // up to 32 K characters, and exact for any text under 94 million (its square stays under 2^53).
+    this.width = text.length + 1;
+  }
 
   /**
    * The line and character (code units) of an offset, as the shared position.
@@ -95,20 +95,10 @@ export class FileRanges {
   }
 
   range(start: number, end: number): Range {
-    const len = end - start;
-    if (start < SPAN && len >= 0 && len < SPAN) {
-      // why: one look-up by (start, length) as a small integer, for the ranges of all but the largest files.
-      const key = start * SPAN + len;
-      let k = this.byKey.get(key);
-      if (!k) this.byKey.set(key, k = { start: this.pos(start), end: this.pos(end) });
-      return k;
-    }
-    const r = this.ranges.get(start);
-    if (r && this.rangeEnds.get(start) === end) return r;
-    const made: Range = { start: this.pos(start), end: this.pos(end) };
-    this.ranges.set(start, made);
-    this.rangeEnds.set(start, end);
-    return made;
+    const key = start * this.width + end;
+    let r = this.ranges.get(key);
+    if (!r) this.ranges.set(key, r = { start: this.pos(start), end: this.pos(end) });
+    return r;
   }
 }
 
