@@ -173,15 +173,3 @@ export function parseHeaderTime(b: Uint8Array, s: number, e: number, t: HeaderTi
   return false;
 }
 
-/** Splits bytes into lines (CRLF and a missing final newline handled). */
-export function forEachLineOf(bytes: Uint8Array, sink: (b: Uint8Array, s: number, e: number, lineNo: number) => void): number {
-  let pos = 0;
-  let lineNo = 0;
-  while (pos < bytes.length) {
-    let nl = bytes.indexOf(10, pos);
-    if (nl < 0) nl = bytes.length;
-    sink(bytes, pos, nl > pos && bytes[nl - 1] === 13 ? nl - 1 : nl, ++lineNo);
-    pos = nl + 1;
-  }
-  return lineNo;
-}

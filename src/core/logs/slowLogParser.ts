@@ -36,13 +36,13 @@
 
 import { fingerprintPart, lastCommaEnd, lastFingerprintBytes, type FingerprintPart } from '../sql/fingerprint';
 import { FingerprintCache } from '../sql/fingerprintCache';
-import { bytesOf, endsWith, forEachLineOf, headerTime, lastIndexOf, parseDecimal, parseHeaderTime, startsWith } from './slowLogBytes';
+import { forEachLine } from './lineSource';
+import { bytesOf, endsWith, headerTime, lastIndexOf, parseDecimal, parseHeaderTime, startsWith } from './slowLogBytes';
 import { HeaderFields } from './slowHeaderFields';
 import { QuoteScan } from './slowQuoteScan';
 import type { SlowLogEntry, SlowLogParseSummary, SlowLogParserOptions } from './slowLogTypes';
 
 export type { SlowLogEntry, SlowLogParseSummary, SlowLogParserOptions, SlowLogProblem } from './slowLogTypes';
-export { forEachLineOf } from './slowLogBytes';
 
 const S_IDLE = 0;     // between entries
 const S_HEADER = 1;   // reading `# …` header lines
@@ -791,6 +791,6 @@ export function parseSlowLog(input: string | Uint8Array, options: SlowLogParserO
     delete r.fingerprintShape;
     records.push(r);
   }, options);
-  forEachLineOf(bytes, (b, s, e, n) => parser.line(b, s, e, n));
+  forEachLine(bytes, (b, s, e, n) => parser.line(b, s, e, n));
   return { records, summary: parser.end() };
 }

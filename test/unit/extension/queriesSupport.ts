@@ -1,6 +1,7 @@
 /** Shared by the queries tests: slow-log text in the MySQL 8 format, run through the real parser and collector, and sites. */
 import assert from 'node:assert/strict';
-import { forEachLineOf, SlowLogParser } from '../../../src/core/logs/slowLogParser';
+import { SlowLogParser } from '../../../src/core/logs/slowLogParser';
+import { forEachLine } from '../../../src/core/logs/lineSource';
 import { SlowStatsCollector, type QueryStats, type SlowStatsOptions } from '../../../src/core/logs/slowStats';
 import type { SqlSite } from '../../../src/core/model';
 
@@ -19,7 +20,7 @@ export function slowLogText(entries: readonly Ent[]): string {
 export function collect(entries: readonly Ent[], options?: SlowStatsOptions): QueryStats[] {
   const c = new SlowStatsCollector(options);
   const p = new SlowLogParser((e) => c.add(e));
-  forEachLineOf(new TextEncoder().encode(slowLogText(entries)), (b, s, e, n) => p.line(b, s, e, n));
+  forEachLine(new TextEncoder().encode(slowLogText(entries)), (b, s, e, n) => p.line(b, s, e, n));
   assert.equal(p.end().malformed, 0);
   return c.result();
 }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES } from '../../support/paths';
-import { parseSlowLog, SlowLogParser, forEachLineOf } from '../../../src/core/logs/slowLogParser';
+import { parseSlowLog, SlowLogParser } from '../../../src/core/logs/slowLogParser';
+import { forEachLine } from '../../../src/core/logs/lineSource';
 
 const fixture = (name: string): string => readFileSync(join(FIXTURES, 'logs/slow', name), 'utf8');
 
@@ -119,7 +120,7 @@ void test('CRLF line ends and lines split across feeds give the same entries', (
   const p = new SlowLogParser((e) => got.push(new TextDecoder().decode(e.sqlBytes.subarray(0, e.sqlLength))));
   const bytes = new TextEncoder().encode(text);
   const scratch = new Uint8Array(bytes.length);
-  forEachLineOf(bytes, (b, s, e, n) => {
+  forEachLine(bytes, (b, s, e, n) => {
     scratch.fill(0);
     scratch.set(b.subarray(s, e), 7);
     p.line(scratch, 7, 7 + e - s, n);

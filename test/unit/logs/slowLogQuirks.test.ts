@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SlowLogParser, forEachLineOf, parseSlowLog } from '../../../src/core/logs/slowLogParser';
+import { SlowLogParser, parseSlowLog } from '../../../src/core/logs/slowLogParser';
+import { forEachLine } from '../../../src/core/logs/lineSource';
 import { SlowStatsCollector } from '../../../src/core/logs/slowStats';
 import { fingerprint } from '../../../src/core/sql/fingerprint';
 
@@ -181,7 +182,7 @@ void test('header lines: `a:a:a…` fields are capped, a line over 64 KiB is cou
 function classes(log: string): Map<string, [number, string]> {
   const c = new SlowStatsCollector();
   const p = new SlowLogParser((e) => c.add(e));
-  forEachLineOf(new TextEncoder().encode(log), (b, s, e, n) => p.line(b, s, e, n));
+  forEachLine(new TextEncoder().encode(log), (b, s, e, n) => p.line(b, s, e, n));
   p.end();
   return new Map(c.result().map((s) => [s.fingerprint, [s.count, s.exampleSchema]]));
 }

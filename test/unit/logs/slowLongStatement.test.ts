@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeFingerprint, fingerprint, fingerprintInto, fingerprintPart, lastCommaEnd, lastFingerprintBytes, type FingerprintPart } from '../../../src/core/sql/fingerprint';
-import { SlowLogParser, forEachLineOf, parseSlowLog, type SlowLogEntry } from '../../../src/core/logs/slowLogParser';
+import { SlowLogParser, parseSlowLog, type SlowLogEntry } from '../../../src/core/logs/slowLogParser';
+import { forEachLine } from '../../../src/core/logs/lineSource';
 import { SlowStatsCollector } from '../../../src/core/logs/slowStats';
 import { analyzeSlowLogFile } from '../../../src/node/slowLogFile';
 
@@ -63,7 +64,7 @@ void test('the slow-log reader keeps one class for one shape at any length, in m
   const c = new SlowStatsCollector();
   let largest = 0;
   const p = new SlowLogParser((e: SlowLogEntry) => { largest = Math.max(largest, e.sqlBytes.length); c.add(e); }, { maxStatementBytes: limit });
-  forEachLineOf(enc.encode(log), (b, s, e, n) => p.line(b, s, e, n));
+  forEachLine(enc.encode(log), (b, s, e, n) => p.line(b, s, e, n));
   const summary = p.end();
   assert.equal(summary.entries, 4);
   assert.equal(summary.truncatedStatements, 0);

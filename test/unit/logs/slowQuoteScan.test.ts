@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { QuoteScan } from '../../../src/core/logs/slowQuoteScan';
-import { forEachLineOf, parseSlowLog, SlowLogParser } from '../../../src/core/logs/slowLogParser';
+import { parseSlowLog, SlowLogParser } from '../../../src/core/logs/slowLogParser';
+import { forEachLine } from '../../../src/core/logs/lineSource';
 import { SlowStatsCollector } from '../../../src/core/logs/slowStats';
 import { fingerprint, fingerprintInto, lastFingerprintOpen } from '../../../src/core/sql/fingerprint';
 
@@ -102,7 +103,7 @@ void test('the fingerprint the reader makes while checking a statement is the on
   statements.forEach((s, i) => { log += HEAD(`${i}.1`, 0.001 * (i + 1)) + s + '\n'; });
   const made = new SlowStatsCollector();
   const parser = new SlowLogParser((e) => made.add(e));
-  forEachLineOf(encode(log), (b, s, e, n) => parser.line(b, s, e, n));
+  forEachLine(encode(log), (b, s, e, n) => parser.line(b, s, e, n));
   parser.end();
   const got = made.result().map((s) => [s.fingerprint, s.count]);
   const { records } = parseSlowLog(log);

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DYNAMIC_MARK, type Finding, type SqlSite } from '../../../src/core/model';
-import { SlowLogParser, forEachLineOf } from '../../../src/core/logs/slowLogParser';
+import { SlowLogParser } from '../../../src/core/logs/slowLogParser';
+import { forEachLine } from '../../../src/core/logs/lineSource';
 import { SlowStatsCollector, sortStats, type QueryStats, type SlowStatsOptions } from '../../../src/core/logs/slowStats';
 import { indexSites, sitesFor } from '../../../src/core/logs/slowMapping';
 import { looksLikeNPlusOne, runtimeNPlusOne } from '../../../src/core/analysis/runtimeNPlusOne';
@@ -16,7 +17,7 @@ function collect(entries: Ent[], options?: SlowStatsOptions): QueryStats[] {
     + `SET timestamp=${Math.floor(e.t / 1000)};\n${e.sql};\n`).join('');
   const c = new SlowStatsCollector(options);
   const p = new SlowLogParser((e) => c.add(e));
-  forEachLineOf(new TextEncoder().encode(text), (b, s, e, n) => p.line(b, s, e, n));
+  forEachLine(new TextEncoder().encode(text), (b, s, e, n) => p.line(b, s, e, n));
   const summary = p.end();
   assert.equal(summary.malformed, 0, JSON.stringify(summary.problems));
   return c.result();
@@ -70,7 +71,7 @@ void test('maxFingerprints bounds memory; extra entries are counted', () => {
   const c = new SlowStatsCollector({ maxFingerprints: 2 });
   const p = new SlowLogParser((e) => c.add(e));
   const text = ['a', 'b', 'c', 'a'].map((t) => `# User@Host: x[x] @ h []  Id: 1\n# Query_time: 0.1 Lock_time: 0 Rows_sent: 0  Rows_examined: 0\nSELECT * FROM ${t};\n`).join('');
-  forEachLineOf(new TextEncoder().encode(text), (b, s, e, n) => p.line(b, s, e, n));
+  forEachLine(new TextEncoder().encode(text), (b, s, e, n) => p.line(b, s, e, n));
   p.end();
   assert.equal(c.result().length, 2);
   assert.equal(c.overflowEntries, 1);
@@ -166,7 +167,7 @@ void test('entries classed by their statement shape get the figures of entries c
     byShape.add(e);
     byBytes.add({ ...e, fingerprintShape: -1 });
   });
-  forEachLineOf(new TextEncoder().encode(text), (b, s, e, n) => p.line(b, s, e, n));
+  forEachLine(new TextEncoder().encode(text), (b, s, e, n) => p.line(b, s, e, n));
   p.end();
   assert.ok(stable > 250, `${stable} entries came with their shape`);
   const a = byShape.result();
@@ -186,7 +187,7 @@ void test('statement shapes from several parsers (one per file) into one collect
   const byBytes = new SlowStatsCollector();
   for (const file of files) {
     const p = new SlowLogParser((e) => { byShape.add(e); byBytes.add({ ...e, fingerprintShape: -1 }); });
-    forEachLineOf(file, (b, s, e, n) => p.line(b, s, e, n));
+    forEachLine(file, (b, s, e, n) => p.line(b, s, e, n));
     p.end();
   }
   const rows = (c: SlowStatsCollector): string[] => c.result().map((q) => `${q.fingerprint} ${q.count} ${q.queryTime.total}`);
