@@ -4,10 +4,10 @@
  * plus the redundant indexes already in the schema. The schema comes from the database (connection
  * options) or, offline, from schema files (`--schema FILE.sql`, else the .sql files under DIR).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Command, CommandIo } from '../command';
+import { directoryOperand, type Command, type CommandIo } from '../command';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import type { Schema } from '../../core/model';
 import { adviseWorkload, workloadStatements, type PlannedIndex } from '../../core/analysis/workloadAdvice';
@@ -82,9 +82,7 @@ export const adviseCommand: Command = {
     });
     if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
     const format = parseFormat(values.format, ['table', 'json', 'md']);
-    if (positionals.length > 1) throw new UsageError(`one directory, please (got ${positionals.length})`);
-    const root = resolve(io.cwd, positionals[0] ?? '.');
-    if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UsageError(`${root} is not a directory`);
+    const root = await directoryOperand(positionals, io);
     const connect = values.host !== undefined || values.port !== undefined || values.socket !== undefined || values.database !== undefined || values.user !== undefined;
     if (connect && values.schema) throw new UsageError('give either connection options or --schema, not both');
     if (connect && (!values.database || !values.user)) throw new UsageError('--user and --database are required with a connection');

@@ -2,9 +2,9 @@
 import { workloadStatements } from '../../core/analysis/workloadAdvice';
 import { formatCount } from '../../core/format/numbers';
 import { relative, resolve, sep } from 'node:path';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { Command, CommandIo } from '../command';
+import { directoryOperand, type Command, type CommandIo } from '../command';
 import { oneLine, parseFormat, renderJsonLines, renderRows, UsageError, type Column } from '../output';
 import type { Severity, SqlSite } from '../../core/model';
 import { ParserSet } from '../../core/source/lang/treeSitter/treeSitter';
@@ -154,10 +154,7 @@ export const explainCommand: Command = {
     const timeout = timeoutFromArgs(values.timeout);
     const ssh = sshFromArgs(values, io);
     const tls = await tlsFromArgs(values, io);
-    if (positionals.length > 1) throw new UsageError(`one directory, please (got ${positionals.length})`);
-    const root = resolve(io.cwd, positionals[0] ?? '.');
-    const st = await stat(root).catch(() => undefined);
-    if (!st?.isDirectory()) throw new UsageError(`${root} is not a directory`);
+    const root = await directoryOperand(positionals, io);
 
     const envName = values['password-env'] ?? 'MYSQL_PWD';
     let password = io.env[envName];

@@ -5,14 +5,13 @@
  * `explain` takes; without --user and --database the tools that need a database say so.
  */
 import { resolve } from 'node:path';
-import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 // why: the low-level Server, not McpServer: McpServer takes Zod schemas, while the tool table is plain
 // JSON Schema shared with package.json's languageModelTools and the editor (src/agent/toolTable.ts).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Command, CommandIo } from '../command';
+import { directoryOperand, type Command, type CommandIo } from '../command';
 import { UsageError } from '../output';
 import { SSH_ARG_OPTIONS, SSH_HELP, sshFromArgs } from '../sshArgs';
 import { TLS_ARG_OPTIONS, TLS_HELP, tlsFromArgs } from '../tlsArgs';
@@ -70,9 +69,7 @@ async function run(args: string[], io: CommandIo): Promise<number> {
     },
   });
   if (values.password !== undefined) throw new UsageError('--password is not accepted (it would show in the process list): set MYSQL_PWD or use --password-env');
-  if (positionals.length > 1) throw new UsageError(`one directory, please (got ${positionals.length})`);
-  const root = resolve(io.cwd, positionals[0] ?? '.');
-  if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UsageError(`${root} is not a directory`);
+  const root = await directoryOperand(positionals, io);
   const connect = values.user !== undefined || values.database !== undefined;
   if (connect && (!values.user || !values.database)) throw new UsageError('--user and --database go together');
   if (!connect && (values.host ?? values.port ?? values.socket ?? values.ssh ?? values['ssl-mode'] ?? values['ssl-ca']) !== undefined) {

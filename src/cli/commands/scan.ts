@@ -1,8 +1,7 @@
 /** `query-insight scan DIR`: every SQL statement the app's source sends, with its function and loops. */
-import { join, resolve } from 'node:path';
-import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Command, CommandIo } from '../command';
+import { directoryOperand, type Command, type CommandIo } from '../command';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
@@ -45,10 +44,7 @@ export const scanCommand: Command = {
     if (!Number.isInteger(width) || width < 0) throw new UsageError(`--width must be a whole number (got "${values.width}")`);
     const budget = values['file-budget'] === undefined ? DEFAULT_FILE_BUDGET_MS / 1000 : Number(values['file-budget']);
     if (!Number.isFinite(budget) || budget <= 0) throw new UsageError(`--file-budget must be a number of seconds above 0 (got "${values['file-budget']}")`);
-    if (positionals.length > 1) throw new UsageError(`one directory, please (got ${positionals.length})`);
-    const root = resolve(io.cwd, positionals[0] ?? '.');
-    const st = await stat(root).catch(() => undefined);
-    if (!st?.isDirectory()) throw new UsageError(`${root} is not a directory`);
+    const root = await directoryOperand(positionals, io);
 
     const job: ScanJob = { root, format, width, includeVendored: values['include-vendored'] === true, started: Date.now() };
     // why: this thread only watches (see scanOnThread), so it loads none of the engine: the thread does the scan.
