@@ -82,6 +82,40 @@ function isNamed(def: FunctionDef): boolean {
 /** The definitions of one name a caller of one language family may reach, in workspace order, and the same by file. */
 interface Reachable { all: Located<FunctionDef>[]; byFile?: Map<FileFacts, Located<FunctionDef>[]> }
 
+/**
+ * A file's statements by start (stable: of two at one place, the earlier listed comes first), and by the line their
+ * call (else their text) starts on: where findOuterQuery looks, so that asking about every loop of a long function
+ * does not read all of its statements once per loop.
+ */
+interface SiteOrder { byStart: readonly SqlSite[]; byCallLine: Map<number, SqlSite[]> }
+
+function orderSites(sites: readonly SqlSite[]): SiteOrder {
+  const byCallLine = new Map<number, SqlSite[]>();
+  let sorted = true;
+  for (let i = 0; i < sites.length; i++) {
+    const s = sites[i];
+    push(byCallLine, (s.callRange ?? s.range).start.line, s);
+    if (i > 0 && byStart(sites[i - 1], s) > 0) sorted = false;
+  }
+  // Extractors mostly list statements in text order already; Array.prototype.sort is stable.
+  return { byStart: sorted ? sites : [...sites].sort(byStart), byCallLine };
+}
+
+/** The index of the last of `sites` (ordered by start) that starts at or before `at`, or -1. */
+function lastStartingBy(sites: readonly SqlSite[], at: Range['start']): number {
+  let lo = 0, hi = sites.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const p = sites[mid].range.start;
+    if (p.line < at.line || (p.line === at.line && p.character <= at.character)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** Calls of a file read one by one by callAt (a list this short costs less to read than to index). */
+const FEW_CALLS = 32;
+
 /** The outer query found for a loop (see outerQuery), kept with the loop's file. */
 interface OuterMemo { file: FileFacts; site: SqlSite | undefined }
 
@@ -106,6 +140,8 @@ class Workspace {
   private readonly segments = new Map<string, string>();
   private readonly handles = new Map<string, string | undefined>();
   private readonly idents = new Map<string, string[]>();
+  private readonly siteOrders = new Map<FileFacts, SiteOrder>();
+  private readonly callsByLine = new Map<FileFacts, Map<number, CallSite[]>>();
   /** Per file with imports: each imported name by the name its code uses, and the modules mixed in whole. */
   private readonly importsIn = new Map<FileFacts, { byLocal: Map<string, ImportFact>; mixins: string[] }>();
 
@@ -166,6 +202,31 @@ class Workspace {
     const handle = m ? stripSigil(m[1]) : undefined;
     this.handles.set(call, handle);
     return handle;
+  }
+
+  /**
+   * The first of the file's calls over exactly `range`. why: asked for every statement; a file with many calls has
+   * them listed by the line they start on (once), so a long function's statements do not each read all its calls.
+   */
+  callAt(file: FileFacts, range: Range): CallSite | undefined {
+    let calls: readonly CallSite[] | undefined = file.calls;
+    if (calls.length > FEW_CALLS) {
+      let byLine = this.callsByLine.get(file);
+      if (!byLine) {
+        this.callsByLine.set(file, byLine = new Map());
+        for (const c of calls) push(byLine, c.range.start.line, c);
+      }
+      calls = byLine.get(range.start.line);
+    }
+    if (calls) for (const c of calls) if (sameRange(c.range, range)) return c;
+    return undefined;
+  }
+
+  /** The file's statements ordered for findOuterQuery, once per file that has a loop asked about. */
+  siteOrder(file: FileFacts): SiteOrder {
+    let order = this.siteOrders.get(file);
+    if (!order) this.siteOrders.set(file, order = orderSites(file.sites));
+    return order;
   }
 
   /** identifiersOf, once per distinct loop iterable (callers only read the list). */
@@ -376,9 +437,7 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   // The extractor names the executing call; else the literal written inside the call.
   let exec: CallSite | undefined;
   const callRange = site.callRange;
-  if (callRange) {
-    for (const c of file.calls) if (sameRange(c.range, callRange)) { exec = c; break; }
-  }
+  if (callRange) exec = ws.callAt(file, callRange);
   if (!exec) {
     fn = ws.enclosing(file, site.range);
     for (const c of file.calls) if (c.name === name && within(fn, c) && containsRange(c.range, site.range)) { exec = c; break; }
@@ -393,9 +452,8 @@ function execution(file: FileFacts, site: SqlSite, ws: Workspace): Execution {
   let result: Execution = exec ? { loops: exec.loops, detached: !!exec.detached || !!site.detached, at: exec }
     : { loops: site.loops, detached: !!site.detached, at: site };
   // The extractor followed the prepared handle to the call that runs it.
-  if (site.runRange) {
-    for (const c of file.calls) if (sameRange(c.range, site.runRange)) return { loops: c.loops, detached: !!c.detached, at: c };
-  }
+  const runCall = site.runRange && ws.callAt(file, site.runRange);
+  if (runCall) return { loops: runCall.loops, detached: !!runCall.detached, at: runCall };
   if (PREPARES.test(name) && site.resultVar && traitsOf(site.language).calls.preparedHandleRunsLater) {
     const handle = stripSigil(site.resultVar);
     if (fn === null) fn = ws.enclosing(file, site.range);
@@ -555,7 +613,9 @@ function findOuterQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite
   // `for row in db.query("SELECT …")`, `db.xquery("SELECT …").map.with_index do |row, i|`, `stmt.execute do |row|`:
   // the statement is run in the loop's header, before the body that repeats (so it does not count the loop among
   // its own); it may be written before the loop and run there (`tx.xquery(query).map do |row|`).
-  const header = file.sites.find((s) => { const at = s.callRange ?? s.range; return containsRange(loop.range, at) && !s.loops.includes(loop) && at.start.line <= loop.range.start.line && givesRows(s.sql); });
+  // Its call starts on the loop's first line (inside the loop, not before it): only the statements of that line are asked.
+  const order = ws.siteOrder(file);
+  const header = order.byCallLine.get(loop.range.start.line)?.find((s) => { const at = s.callRange ?? s.range; return containsRange(loop.range, at) && !s.loops.includes(loop) && at.start.line <= loop.range.start.line && givesRows(s.sql); });
   if (header) return header;
   const names = ws.identifiers(loop.iterable);
   const it = loop.iterable.replace(/\s+/g, '');
@@ -569,17 +629,22 @@ function findOuterQuery(ws: Workspace, file: FileFacts, loop: LoopInfo): SqlSite
   // is linked to (the competition list, not the score looked up per competition), which also tells how many there are.
   // Next, a statement whose result is the iterable itself (by name, or written in the value given to it) stands above one
   // it is derived from (of two branches, `xs = if … { q.fetch_all() } else { … }` and rows pushed per tag in the other).
-  let best: SqlSite | undefined, bestRank = -1;
-  for (const s of file.sites) {
+  // Walking back from the loop, the first statement met of a rank is the best placed of that rank, so the first of
+  // the top rank (3) ends the walk: a loop over the rows of the statement just before it costs a step or two.
+  const firstOfRank: (SqlSite | undefined)[] = [];
+  const sites = order.byStart;
+  for (let i = lastStartingBy(sites, loop.range.start); i >= 0; i--) {
+    const s = sites[i];
     // The statement's own function (a route block too) must hold the loop.
     const sameFn = s.functionRange ? containsRange(s.functionRange, loop.range) : inFn(s.range);
     // An INSERT / UPDATE / DELETE run on a reused handle (`$stmt`) gives no rows to walk: not the loop's query.
     if (!sameFn || !rangeBefore(s.range, loop.range) || !givesRows(s.sql) || !linked(s)) continue;
     const direct = s.resultVar !== undefined ? names.includes(stripSigil(s.resultVar)) : !!from && !!s.callRange && from.values.some((v) => containsRange(v, s.callRange!));
     const rank = (s.loops.every((l) => containsRange(l.range, loop.range)) ? 2 : 0) + (direct ? 1 : 0);
-    if (rank > bestRank || (rank === bestRank && byStart(best!, s) <= 0)) { best = s; bestRank = rank; }
+    if (rank === 3) return s;
+    firstOfRank[rank] ??= s;
   }
-  return best;
+  return firstOfRank[2] ?? firstOfRank[1] ?? firstOfRank[0];
 }
 
 /** A statement that returns rows: SELECT, WITH, TABLE, VALUES, SHOW, or a data change with RETURNING (MariaDB). */

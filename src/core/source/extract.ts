@@ -22,7 +22,7 @@ import { BUILDS, startsBuilder } from './queryBuilder';
 import { MemoIndex } from './memoised';
 import { loopSources } from './rowFlow';
 import { isRetryBody } from './retryLoop';
-import { canBreak, dispatchedIn, guardsOf, headerNames, isEndless, leavesAfter } from './statementContext';
+import { canBreak, dispatchedIn, guardsOf, headerNames, isEndless, leavesAfter, type LeavingMemo } from './statementContext';
 import { MAX_NESTING, NESTING_NOTE } from './bounds';
 import { FileRanges, intern, SharedLists } from './intern';
 
@@ -765,6 +765,7 @@ class Walker {
    * (its statement list leaves them right after it) or in one branch of a dispatch on a key (statementContext.ts).
    */
   private statementContexts(bodies: Map<LoopInfo, Node>, exits: (n: Node) => boolean): void {
+    const leavingMemo: LeavingMemo = new Map();
     for (const r of this.callRecs) {
       const call = r.fact;
       if (!call) continue;
@@ -780,7 +781,7 @@ class Walker {
       const body = bodies.get(inner);
       // A loop whose body is a function (`rows.forEach((r) => …)`): `return` only ends the pass.
       if (!body || this.spec.functions.has(body.type)) continue;
-      const leaves = leavesAfter(r.node, body, exits, (n) => this.spec.functions.has(n.type));
+      const leaves = leavesAfter(r.node, body, exits, (n) => this.spec.functions.has(n.type), leavingMemo);
       if (leaves === 'break') call.once = [inner];
       else if (leaves === 'all') call.once = loops.every((l) => { const b = bodies.get(l); return b && !this.spec.functions.has(b.type); }) ? loops : [inner];
       if (dispatchedIn(r.node, body)) call.dispatched = [inner];

@@ -94,23 +94,58 @@ export function guardsOf(node: Node, fn: Node | null): Guard[] | undefined {
 export type Leaves = 'break' | 'all' | undefined;
 
 /**
+ * Per tree, for the long statement lists leavesAfter has read: for each position, the position of the first statement
+ * at or after it that leaves (a `break`, `return`, an exit call), or the list's length when none does; -1 not yet read.
+ * why: each call of a long loop body asks about the rest of the same list: read once, a list costs its length in all,
+ * not its length per call in it.
+ */
+export type LeavingMemo = Map<number, Int32Array>;
+
+/** Lists up to this many children after the statement are read again each time (cheaper than remembered). */
+const SHORT_REST = 32;
+
+const STAYS = 0, BREAKS = 1, LEAVES_ALL = 2;
+
+/** Whether statement `s` of a list leaves the loop: by a plain `break` (BREAKS), `return` / an exit (LEAVES_ALL), or not. */
+function leaving(s: Node, isExit: (n: Node) => boolean): number {
+  if (!s.isNamed) return STAYS;
+  const k = kindOf((kindOf(s) & K_WRAP) !== 0 && s.firstNamedChild ? s.firstNamedChild : s);
+  if ((k & K_BREAK) !== 0 && !/\w/.test(s.text.replace(/^break\b/, '').replace(/[;\s]/g, ''))) return BREAKS;
+  return (k & K_LEAVE_ALL) !== 0 || isExit(s) ? LEAVES_ALL : STAYS;
+}
+
+/** The position of the first child of `p` after `child` that leaves the loop (see leaving), or the number of children. */
+function nextLeaving(p: Node, child: Node, isExit: (n: Node) => boolean, memo: LeavingMemo): number {
+  const cs = p.children;
+  let t = child.index + 1;
+  if (cs.length - t <= SHORT_REST) {
+    while (t < cs.length && leaving(cs[t], isExit) === STAYS) t++;
+    return t;
+  }
+  let next = memo.get(p.id);
+  if (!next) memo.set(p.id, next = new Int32Array(cs.length + 1).fill(-1));
+  const from = t;
+  while (t < cs.length && next[t] < 0 && leaving(cs[t], isExit) === STAYS) t++;
+  const found = next[t] >= 0 ? next[t] : t;
+  for (let i = from; i <= t; i++) next[i] = found;
+  return found;
+}
+
+/**
  * Whether the statement list holding `node`, up to `body` (the innermost loop's body), goes on unconditionally to
  * `break` or `return` after it: then the statement runs at most once per run of the loop.
  */
-export function leavesAfter(node: Node, body: Node, isExit: (n: Node) => boolean, isFunction: (n: Node) => boolean): Leaves {
+export function leavesAfter(node: Node, body: Node, isExit: (n: Node) => boolean, isFunction: (n: Node) => boolean, memo: LeavingMemo): Leaves {
   // A closure in the loop (a task started per element): its `return` ends the closure, not the loop.
   for (let p = node.parent; p && p.id !== body.id; p = p.parent) if (isFunction(p)) return undefined;
   let child = node;
   for (let p = node.parent; p; child = p, p = p.parent) {
     // A branch or a case: what follows it in the list around it is on every path; keep climbing.
-    const cs = p.namedChildren;
-    let seen = false;
-    for (const s of cs) {
-      if (!seen) { if (s.id === child.id) seen = true; continue; }
-      const k = kindOf((kindOf(s) & K_WRAP) !== 0 && s.firstNamedChild ? s.firstNamedChild : s);
+    // (An anonymous child is not among the named children: nothing after it was read.)
+    if (child.isNamed) {
+      const at = nextLeaving(p, child, isExit, memo);
       // A `break` in a case of a switch leaves the switch, not the loop.
-      if ((k & K_BREAK) !== 0 && !/\w/.test(s.text.replace(/^break\b/, '').replace(/[;\s]/g, ''))) return (kindOf(p) & K_CASE) !== 0 ? undefined : 'break';
-      if ((k & K_LEAVE_ALL) !== 0 || isExit(s)) return 'all';
+      if (at < p.children.length) return leaving(p.children[at], isExit) === BREAKS ? ((kindOf(p) & K_CASE) !== 0 ? undefined : 'break') : 'all';
     }
     if (p.id === body.id) return undefined;
     // Leaving a branch: what follows the `if` runs only on some paths through the branch's siblings; a loop inside stops.
