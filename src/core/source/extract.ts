@@ -138,6 +138,14 @@ class Walker {
   private readonly consumed = new Set<number>();
   private readonly candidates: Candidate[] = [];
   private readonly callRecs: CallRec[] = [];
+  /**
+   * fetchedInto's walks, by each run of the handle they stepped over (`cur.execute`): the call on the handle they
+   * stopped at, null for none. why: a handle run once per block of a long function would have the rest of the
+   * function read again from every run; a walk that meets a run already passed ends there.
+   */
+  private readonly fetchStops = new Map<CallRec, CallRec | null>();
+  /** Set once the tree is walked: every call is then listed (fetchedInto). */
+  private walked = false;
   /** The same records by the id of their call node (a string finds the call it is written in). */
   private readonly callByNode: (CallRec | undefined)[] = [];
   private readonly heredocs: Candidate[] = [];
@@ -180,6 +188,7 @@ class Walker {
       this.facts.errors.push({ file: this.file, message: `syntax error${bad ? ` at column ${bad.startPosition.column + 1}` : ''} (sites found around it are still reported)`, line: bad ? bad.startPosition.row + 1 : undefined });
     }
     this.walk(tree);
+    this.walked = true;
     this.resolve();
     for (const [line, message] of this.flow?.bounds ?? []) this.facts.errors.push({ file: this.file, message, line });
   }
@@ -563,17 +572,23 @@ class Walker {
     const end = rec.ctx.fn ? rec.ctx.fn.end : this.text.length;
     let lo = 0, hi = recs.length;
     while (lo < hi) { const mid = (lo + hi) >> 1; if (recs[mid].start < rec.end) lo = mid + 1; else hi = mid; }
-    for (let j = lo; j < recs.length && recs[j].start < end; j++) {
+    // The call on the handle the walk stops at; null: none before the function's end; undefined: the calls listed so
+    // far ran out while the tree is still being walked (more may come).
+    let stop: CallRec | null | undefined = this.walked ? null : undefined;
+    const skipped: CallRec[] = [];
+    for (let j = lo; j < recs.length; j++) {
       const r = recs[j];
-      if (r.ctx.fn !== rec.ctx.fn) continue;
-      if (r.shape.receiver !== handle) continue;
+      if (r.start >= end) { stop = null; break; }
+      if (r.ctx.fn !== rec.ctx.fn || r.shape.receiver !== handle) continue;
+      const known = this.fetchStops.get(r);
+      if (known !== undefined) { stop = known; break; }
       // A prepared handle is run (and given its values) before its rows are fetched.
-      if (/^(?:execute|bind\w*)$/i.test(r.shape.name)) continue;
-      if (!/^fetch/i.test(r.shape.name)) return undefined;
-      const v = this.resultVar(r.node);
-      return v;
+      if (/^(?:execute|bind\w*)$/i.test(r.shape.name)) { skipped.push(r); continue; }
+      stop = r;
+      break;
     }
-    return undefined;
+    if (stop !== undefined) for (const r of skipped) this.fetchStops.set(r, stop);
+    return stop && /^fetch/i.test(stop.shape.name) ? this.resultVar(stop.node) : undefined;
   }
 
   /**
