@@ -1,16 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Language } from '../../../src/core/model';
-import { extractFacts } from '../../../src/core/source/readFacts';
-import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
-import { fsGrammarSource } from '../../../src/node/grammars';
 import { detectNPlusOne } from '../../../src/core/analysis/nPlusOne';
+import { readApp } from '../../support/readApp';
 
 // A counted `for` with no condition (`for page := 0; ; page++`) ends only by a `break`, like `for {}` or
 // `while True:`: here it reads a table page by page until a page comes back empty. That is one statement per page
 // of a job, not one per row of other data: the loop is told as a poll or stream loop (a hint), as the same loop
 // written `loop do` or `while True:` is.
-const parsers = new ParserSet(fsGrammarSource());
 const PAGE = 'SELECT id FROM appointments ORDER BY id LIMIT 500 OFFSET ?';
 
 const APPS: { lang: Language; file: string; app: string }[] = [
@@ -53,8 +50,7 @@ sub archive {
 
 for (const c of APPS) {
   void test(`${c.lang}: a counted for with no condition is a poll or stream loop, not a loop over data`, async () => {
-    await parsers.loadFor(new Set([c.lang]));
-    const facts = extractFacts(c.file, c.app, c.lang, parsers, { routes: false });
+    const facts = await readApp(c.file, c.app, c.lang);
     assert.deepEqual(facts.errors, []);
     const site = facts.sites.find((s) => s.sql === PAGE);
     assert.ok(site, 'the page statement is found');
@@ -66,7 +62,6 @@ for (const c of APPS) {
 }
 
 void test('perl: `last unless …` after a statement leaves only when its condition holds, so the statement runs per pass', async () => {
-  await parsers.loadFor(new Set(['perl'] as Language[]));
   const app = `
 sub names {
     my $rows = $dbh->selectall_arrayref('SELECT id FROM doctors', { Slice => {} });
@@ -79,7 +74,7 @@ sub names {
     return \\@out;
 }
 `;
-  const facts = extractFacts('app.psgi', app, 'perl', parsers, { routes: false });
+  const facts = await readApp('app.psgi', app, 'perl');
   const found = detectNPlusOne([facts]).filter((f) => f.data.innerSql.startsWith('SELECT name FROM doctors'));
   assert.deepEqual(found.map((f) => f.severity), ['error']);
 });

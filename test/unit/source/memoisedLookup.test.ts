@@ -1,16 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Language } from '../../../src/core/model';
-import { extractFacts } from '../../../src/core/source/readFacts';
-import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
-import { fsGrammarSource } from '../../../src/node/grammars';
 import { detectNPlusOne } from '../../../src/core/analysis/nPlusOne';
+import { readApp } from '../../support/readApp';
 
 // A helper keeps what it read in a long-lived map: it first copies the map's entry into a name, returns early
 // when that name holds something, and stores the row it read under the same key. A loop over posts calls it, so
 // the read runs once per distinct user, not once per post. The copy may sit in the `if`'s own initializer (Go) or
 // in a statement before it (under a lock, or with a `get`).
-const parsers = new ParserSet(fsGrammarSource());
 const USER = 'SELECT * FROM users WHERE id = ?';
 
 const APPS: { name: string; lang: Language; file: string; memoised: boolean; app: string }[] = [
@@ -196,8 +193,7 @@ sub posts {
 
 for (const c of APPS) {
   void test(c.name, async () => {
-    await parsers.loadFor(new Set([c.lang]));
-    const facts = extractFacts(c.file, c.app, c.lang, parsers, { routes: false });
+    const facts = await readApp(c.file, c.app, c.lang);
     assert.deepEqual(facts.errors, []);
     assert.ok(facts.sites.some((s) => s.sql.startsWith('SELECT * FROM users')), 'the users statement is found');
     const perPost = detectNPlusOne([facts]).some((f) => f.data.innerSql.startsWith('SELECT * FROM users') && f.severity !== 'hint');

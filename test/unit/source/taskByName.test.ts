@@ -1,14 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Language } from '../../../src/core/model';
-import { extractFacts } from '../../../src/core/source/readFacts';
-import { ParserSet } from '../../../src/core/source/lang/treeSitter/treeSitter';
-import { fsGrammarSource } from '../../../src/node/grammars';
 import { detectNPlusOne } from '../../../src/core/analysis/nPlusOne';
+import { readApp } from '../../support/readApp';
 
 // A loop over rows hands a helper by name to what runs it as a task (`pool.submit(count, id)`, `Thread(target=…)`,
 // errgroup's `g.Go(count)`): each task still sends the helper's statement once, so it runs once per row.
-const parsers = new ParserSet(fsGrammarSource());
 const COUNT = 'SELECT COUNT(*) FROM slots WHERE doctor_id = ?';
 
 const APPS: { name: string; lang: Language; file: string; app: string }[] = [
@@ -45,8 +42,7 @@ async def doctors():
 
 for (const c of APPS) {
   void test(c.name, async () => {
-    await parsers.loadFor(new Set([c.lang]));
-    const facts = extractFacts(c.file, c.app, c.lang, parsers, { routes: false });
+    const facts = await readApp(c.file, c.app, c.lang);
     assert.deepEqual(facts.errors, []);
     const found = detectNPlusOne([facts]).filter((f) => f.data.innerSql.startsWith('SELECT COUNT(*) FROM slots'));
     assert.deepEqual(found.map((f) => f.severity), ['error'], 'the statement of the helper runs once per row');
@@ -54,7 +50,6 @@ for (const c of APPS) {
 }
 
 void test('python: a name handed to a task that is no function of the file calls nothing', async () => {
-  await parsers.loadFor(new Set(['python'] as Language[]));
   const app = `
 def doctors():
     cur.execute("SELECT id FROM doctors")
@@ -62,6 +57,6 @@ def doctors():
         pool.submit(d, 1)
     cur.execute("${COUNT.replace('?', '%s')}", (1,))
 `;
-  const facts = extractFacts('app.py', app, 'python', parsers, { routes: false });
+  const facts = await readApp('app.py', app, 'python');
   assert.deepEqual(detectNPlusOne([facts]).filter((f) => f.severity !== 'hint'), []);
 });
